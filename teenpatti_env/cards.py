@@ -1,0 +1,92 @@
+"""Cards and the deck.
+
+A card is an ``int`` in ``0..51``: ``rank_index * 4 + suit_index``. Ranks run
+``2 3 4 5 6 7 8 9 T J Q K A`` (index 0..12) and suits ``s h d c`` (index 0..3).
+Suits never break a tie; they only matter for colours and pure sequences.
+
+>>> parse_card("As")
+51
+>>> format_card(parse_card("10h"))
+'Th'
+>>> format_cards(parse_cards("As Kd 2c"))
+['As', 'Kd', '2c']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Union
+
+RANKS = "23456789TJQKA"
+SUITS = "shdc"
+NUM_CARDS = 52
+DECK: tuple[int, ...] = tuple(range(NUM_CARDS))
+
+CardLike = Union[int, str]
+CardsLike = Union[str, Iterable[CardLike]]
+
+_TEXT_TO_CARD = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
+_TEXT_TO_CARD.update({"10" + s: _TEXT_TO_CARD["T" + s] for s in SUITS})
+_CARD_TO_TEXT = [RANKS[c // 4] + SUITS[c % 4] for c in DECK]
+
+
+def rank_of(card: int) -> int:
+    """Rank index of a card: 0 for a two up to 12 for an ace."""
+    return card >> 2
+
+
+def suit_of(card: int) -> int:
+    """Suit index of a card: 0..3 for ``s h d c``."""
+    return card & 3
+
+
+def parse_card(card: CardLike) -> int:
+    """Parse one card (``"As"``, ``"10h"`` or an int ``0..51``) into its int form."""
+    if isinstance(card, bool):
+        raise ValueError(f"not a card: {card!r}")
+    if isinstance(card, int):
+        if 0 <= card < NUM_CARDS:
+            return card
+        raise ValueError(f"not a card: {card!r} (card ints are 0..51)")
+    if isinstance(card, str):
+        value = _TEXT_TO_CARD.get(card)
+        if value is None:
+            raise ValueError(
+                f"not a card: {card!r} (expected a rank of {RANKS} or 10, "
+                f"then a suit of {SUITS}, e.g. 'As', 'Td', '10h')"
+            )
+        return value
+    raise ValueError(f"not a card: {card!r}")
+
+
+def parse_cards(cards: CardsLike) -> tuple[int, ...]:
+    """Parse cards given as ``"As Kd 2c"`` or a sequence of texts or ints.
+
+    Raises ``ValueError`` for malformed text or a card given twice.
+    """
+    items: Iterable[CardLike] = cards.split() if isinstance(cards, str) else cards
+    try:
+        parsed = tuple(parse_card(c) for c in items)
+    except TypeError as error:
+        raise ValueError(f"not a list of cards: {cards!r}") from error
+    check_distinct(parsed)
+    return parsed
+
+
+def check_distinct(cards: Sequence[int]) -> None:
+    """Raise ``ValueError`` naming the first card that appears twice."""
+    seen: set[int] = set()
+    for card in cards:
+        if card in seen:
+            raise ValueError(f"card {format_card(card)} is dealt twice")
+        seen.add(card)
+
+
+def format_card(card: int) -> str:
+    """Text form of a card int, e.g. ``'Th'``."""
+    return _CARD_TO_TEXT[card]
+
+
+def format_cards(cards: Iterable[int]) -> list[str]:
+    """Text forms of several card ints."""
+    return [_CARD_TO_TEXT[c] for c in cards]

@@ -1,0 +1,737 @@
+"""One hand of Teen Patti as a state machine (RULES.md sections 2-6 and 9).
+
+Vocabulary, used the same way everywhere in the package:
+
+* **boot**: the chips every seat posts before the deal; it is also the opening stake.
+* **stake** ``S``: the running price. A **blind** seat (has not looked) bets ``S..k*S``
+  and its bet becomes the stake; a **seen** seat bets (**chaal**) an even ``2S..2k*S``
+  and half of it becomes the stake.
+* **pack**: give up the hand. **show**: the last two compare hands, the asker pays.
+  **sideshow**: a seen seat pays a chaal and asks its previous player to compare
+  privately; the lower hand packs.
+* **all-in**: a short seat puts in what it has left and takes no further action.
+
+A ``Hand`` is built from the dealt cards and the stacks, posts the boots, and then
+takes one action at a time through :meth:`Hand.apply`. An illegal action raises
+:class:`IllegalActionError` and changes nothing. The event log records what each seat
+may know (:meth:`Hand.events_for`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from teenpatti_env import variants
+from teenpatti_env.cards import CardLike, check_distinct, format_cards, parse_card
+from teenpatti_env.errors import IllegalActionError
+from teenpatti_env.pots import divide_pot
+from teenpatti_env.rules import Rules
+
+if TYPE_CHECKING:
+    import numpy as np
+
+ACTION_TYPES = ("look", "pack", "bet", "all_in", "show", "sideshow", "accept", "refuse")
+"""Every action type of a classic hand, in the order ``legal_actions`` lists them."""
+
+_AMOUNT_TYPES = ("bet", "sideshow")
+_STATE_VERSION = 1
+
+Event = dict[str, Any]
+
+
+class Hand:
+    """One hand: boots, betting, show, sideshow, showdown and the payout.
+
+    Seats are ``0..n-1``; seat ``s`` passes to ``s + 1 mod n`` (its left).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        cards: Sequence[Sequence[CardLike] | None],
+        stacks: Sequence[int] | None = None,
+        dealer: int = 0,
+    ) -> None:
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
+        n = len(cards)
+        if stacks is None:
+            stacks = [rules.starting_stack] * n
+        if len(stacks) != n:
+            raise ValueError(f"got {len(stacks)} stacks for {n} seats of cards")
+        if not 2 <= n <= 7:
+            raise ValueError(f"a hand has 2..7 seats, got {n}")
+        for seat, chips in enumerate(stacks):
+            if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
+                raise ValueError(f"stack of seat {seat} must be an int >= 0, got {chips!r}")
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+
+        self.rules = rules
+        self.num_seats = n
+        self.dealer = dealer
+        self.stacks = list(stacks)
+        self.dealt_in = [chips >= rules.entry_chips for chips in stacks]
+        if sum(self.dealt_in) < 2:
+            raise ValueError(
+                f"fewer than two seats hold the {rules.entry_chips} chips needed to enter"
+            )
+        self.cards = _parse_deal(cards, self.dealt_in, variants.cards_dealt(rules))
+        self.contributions = [0] * n
+        self.packed = [False] * n
+        self.seen = [False] * n
+        self.all_in = [False] * n
+        self.blind_bets = [0] * n
+        self.pot = 0
+        self.stake = rules.boot
+        self.to_act: int | None = None
+        self.pending_sideshow: tuple[int, int] | None = None
+        self.end: str | None = None
+        self.payouts: list[int] | None = None
+        self.shown: dict[int, list[str]] = {}
+        self._log: list[tuple[tuple[int, ...] | None, Event]] = []
+        self._values = variants.value_table(rules)
+        self._start()
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        stacks: Sequence[int],
+        dealer: int,
+        rng: np.random.Generator,
+    ) -> Hand:
+        """Deal a hand from a deck shuffled by ``rng``, one card at a time from the
+        dealer's left, to every seat that can enter."""
+        n = len(stacks)
+        entering = [
+            (dealer + 1 + i) % n for i in range(n) if stacks[(dealer + 1 + i) % n] >= rules.entry_chips
+        ]
+        per_seat = variants.cards_dealt(rules)
+        deck = [int(card) for card in rng.permutation(52)[: per_seat * len(entering)]]
+        cards: list[list[int] | None] = [None] * n
+        for seat in entering:
+            cards[seat] = []
+        for index, card in enumerate(deck):
+            hand = cards[entering[index % len(entering)]]
+            assert hand is not None
+            hand.append(card)
+        return cls(rules, cards, stacks, dealer)
+
+    def _start(self) -> None:
+        rules = self.rules
+        self._record(
+            None,
+            {
+                "type": "deal",
+                "dealer": self.dealer,
+                "seats": [s for s in range(self.num_seats) if self.dealt_in[s]],
+                "boot": rules.boot,
+            },
+        )
+        for seat in range(self.num_seats):
+            if self.dealt_in[seat]:
+                self._record((seat,), {"type": "dealt", "seat": seat})
+                self._pay(seat, rules.boot)
+                if self.stacks[seat] == 0 and rules.short_stack != "pack":
+                    self.all_in[seat] = True
+        # RULES section 2: boots at the cap, or nobody left to bet against, show at once.
+        if self._cap_reached() or self._count_can_bet() <= 1 or self._empty_stack_showdown():
+            self._showdown()
+            return
+        self._pass_turn(self.dealer)
+
+    # ----------------------------------------------------------------- queries
+
+    def _in_hand(self, seat: int) -> bool:
+        return self.dealt_in[seat] and not self.packed[seat]
+
+    def _can_bet(self, seat: int) -> bool:
+        return self.dealt_in[seat] and not self.packed[seat] and not self.all_in[seat]
+
+    def _count_in_hand(self) -> int:
+        return sum(1 for s in range(self.num_seats) if self.dealt_in[s] and not self.packed[s])
+
+    def _count_can_bet(self) -> int:
+        return sum(1 for s in range(self.num_seats) if self._can_bet(s))
+
+    def _cap_reached(self) -> bool:
+        return self.rules.pot_cap is not None and self.pot >= self.rules.pot_cap
+
+    def _empty_stack_showdown(self) -> bool:
+        """``short_stack="showdown"``: a payment left a seat in the hand with no chips."""
+        return self.rules.short_stack == "showdown" and any(
+            self._in_hand(s) and self.stacks[s] == 0 for s in range(self.num_seats)
+        )
+
+    @property
+    def over(self) -> bool:
+        """Whether the hand is finished (the pot is paid out)."""
+        return self.end is not None
+
+    @property
+    def net(self) -> list[int] | None:
+        """Chips received minus chips put in, per seat; ``None`` while not over."""
+        if self.payouts is None:
+            return None
+        return [p - c for p, c in zip(self.payouts, self.contributions)]
+
+    def seat_order(self) -> list[int]:
+        """All seats from the dealer's left, the dealer last."""
+        n = self.num_seats
+        return [(self.dealer + 1 + i) % n for i in range(n)]
+
+    def previous_player(self, seat: int) -> int | None:
+        """Nearest seat to the right still in the hand and not all-in."""
+        n = self.num_seats
+        for step in range(1, n):
+            other = (seat - step) % n
+            if self._can_bet(other):
+                return other
+        return None
+
+    def sideshow_target(self, seat: int) -> int | None:
+        """Whom ``seat`` would ask for a sideshow under ``sideshow_target``."""
+        if self.rules.sideshow_target == "previous":
+            return self.previous_player(seat)
+        n = self.num_seats
+        for step in range(1, n):
+            other = (seat - step) % n
+            if self._can_bet(other) and self.seen[other]:
+                return other
+        return None
+
+    def at_blind_limit(self, seat: int) -> bool:
+        """A blind seat that has used every blind bet may only pack or look."""
+        limit = self.rules.max_blind_bets
+        return not self.seen[seat] and limit is not None and self.blind_bets[seat] >= limit
+
+    def min_bet(self, seat: int) -> int:
+        """Smallest bet for the seat's status: ``S`` blind, ``2S`` seen."""
+        return 2 * self.stake if self.seen[seat] else self.stake
+
+    def is_short(self, seat: int) -> bool:
+        """Below the smallest bet its status allows."""
+        return self.stacks[seat] < self.min_bet(seat)
+
+    def _bet_ceiling(self, seat: int) -> int:
+        """Largest bet before the stack is taken into account."""
+        rules = self.rules
+        if self.seen[seat]:
+            ceiling = 2 * rules.raise_multiple * self.stake
+            if rules.max_bet is not None:
+                ceiling = min(ceiling, rules.max_bet)
+        else:
+            ceiling = rules.raise_multiple * self.stake
+            if rules.max_bet is not None:
+                ceiling = min(ceiling, rules.max_bet // 2)
+        if rules.pot_limit_betting:
+            ceiling = min(ceiling, self.pot)
+        return ceiling
+
+    def bet_range(self, seat: int, keep: int = 0) -> tuple[int, int] | None:
+        """``(min, max)`` of a legal bet leaving at least ``keep`` chips, or ``None``.
+
+        Seen bets are even, so both ends are even for a seen seat.
+        """
+        low = self.min_bet(seat)
+        high = min(self._bet_ceiling(seat), self.stacks[seat] - keep)
+        if self.seen[seat]:
+            high -= high & 1
+        return (low, high) if low <= high else None
+
+    def show_cost(self, seat: int) -> int:
+        """What a show costs the asker: the minimum bet for its status."""
+        return self.min_bet(seat)
+
+    def _show_problem(self, seat: int) -> str | None:
+        if self._count_in_hand() != 2:
+            return "a show needs exactly two players in the hand"
+        opponent = self._other_in_hand(seat)
+        if self.all_in[seat] or self.all_in[opponent]:
+            return "no show against an all-in player"
+        if self.seen[seat] and not self.seen[opponent]:
+            return "a seen player may not show against a blind opponent"
+        if self.stacks[seat] < self.show_cost(seat):
+            return f"a show costs {self.show_cost(seat)} chips"
+        return None
+
+    def _other_in_hand(self, seat: int) -> int:
+        return next(s for s in range(self.num_seats) if s != seat and self._in_hand(s))
+
+    def _sideshow_problem(self, seat: int) -> str | None:
+        rules = self.rules
+        if not rules.sideshow:
+            return "sideshows are off at this table"
+        if not self.seen[seat]:
+            return "a blind player cannot ask for a sideshow"
+        if self._count_in_hand() < 3:
+            return "a sideshow needs at least three players in the hand"
+        if rules.sideshow_requires_all_seen and not all(
+            self.seen[s] for s in range(self.num_seats) if self._in_hand(s)
+        ):
+            return "a sideshow needs every player in the hand to have seen"
+        target = self.sideshow_target(seat)
+        if target is None or not self.seen[target]:
+            return "the sideshow target has not seen"
+        if self.bet_range(seat, keep=1) is None:
+            return "no chaal that leaves a chip behind"
+        return None
+
+    def _may_look(self, seat: int) -> bool:
+        if self.end is not None or not self._can_bet(seat) or self.seen[seat]:
+            return False
+        return self.rules.look_anytime or (seat == self.to_act and self.pending_sideshow is None)
+
+    def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """Legal actions of ``seat`` (default: the seat to act) as dicts.
+
+        ``bet`` and ``sideshow`` carry ``min`` and ``max`` (seen amounts are even).
+        For a seat that is not to act only ``{"type": "look"}`` can appear.
+        """
+        if seat is None:
+            seat = self.to_act
+        if seat is None or self.end is not None:
+            return []
+        actions: list[dict[str, Any]] = []
+        if self._may_look(seat):
+            actions.append({"type": "look"})
+        if seat != self.to_act:
+            return actions
+        if self.pending_sideshow is not None:
+            return [{"type": "accept"}, {"type": "refuse"}]
+        actions.append({"type": "pack"})
+        if self.at_blind_limit(seat):
+            return actions
+        bets = self.bet_range(seat)
+        if bets is not None:
+            actions.append({"type": "bet", "min": bets[0], "max": bets[1]})
+        if self._all_in_allowed(seat):
+            actions.append({"type": "all_in"})
+        if self._show_problem(seat) is None:
+            actions.append({"type": "show"})
+        if self._sideshow_problem(seat) is None:
+            low, high = self.bet_range(seat, keep=1)  # type: ignore[misc]
+            actions.append({"type": "sideshow", "min": low, "max": high})
+        return actions
+
+    def _all_in_allowed(self, seat: int) -> bool:
+        # All-in is only for a short seat, and only where short stacks may go all-in.
+        return self.rules.short_stack == "all_in" and 0 < self.stacks[seat] and self.is_short(seat)
+
+    def illegal_reason(self, action: dict[str, Any]) -> str | None:
+        """Why ``action`` is illegal now, or ``None`` if it is legal."""
+        try:
+            seat, kind, amount = self._parse_action(action)
+        except IllegalActionError as error:
+            return str(error)
+        return self._problem(seat, kind, amount)
+
+    def is_legal(self, action: dict[str, Any]) -> bool:
+        """Whether ``action`` may be applied now."""
+        return self.illegal_reason(action) is None
+
+    def _problem(self, seat: int, kind: str, amount: int | None) -> str | None:
+        if self.end is not None:
+            return "the hand is over"
+        if not self.dealt_in[seat]:
+            return "the seat is not dealt in"
+        if kind == "look":
+            if self.packed[seat]:
+                return "a packed player cannot look"
+            if self.all_in[seat]:
+                return "an all-in player cannot look"
+            if self.seen[seat]:
+                return "the seat has already looked"
+            if not self._may_look(seat):
+                return f"looking only on one's own turn; it is seat {self.to_act}'s turn"
+            return None
+        if seat != self.to_act:
+            return f"it is seat {self.to_act}'s turn"
+        if self.pending_sideshow is not None:
+            if kind not in ("accept", "refuse"):
+                return "a sideshow was asked: only accept or refuse"
+            return None
+        if kind in ("accept", "refuse"):
+            return "no sideshow is pending"
+        if kind == "pack":
+            return None
+        if self.at_blind_limit(seat):
+            return "the blind-bet limit is reached: look first"
+        if kind == "bet":
+            return self._amount_problem(seat, amount, self.bet_range(seat), "bet")
+        if kind == "all_in":
+            if self.rules.short_stack != "all_in":
+                return f"no all-in under short_stack={self.rules.short_stack!r}"
+            if not self._all_in_allowed(seat):
+                return "all-in is only for a player who cannot cover the minimum bet"
+            return None
+        if kind == "show":
+            return self._show_problem(seat)
+        problem = self._sideshow_problem(seat)
+        if problem is not None:
+            return problem
+        return self._amount_problem(seat, amount, self.bet_range(seat, keep=1), "sideshow chaal")
+
+    def _amount_problem(
+        self, seat: int, amount: int | None, bounds: tuple[int, int] | None, what: str
+    ) -> str | None:
+        if bounds is None:
+            return f"no {what} fits (stack {self.stacks[seat]}, stake {self.stake})"
+        low, high = bounds
+        if amount is None or not low <= amount <= high:
+            return f"a {what} must be {low}..{high}, got {amount}"
+        if self.seen[seat] and amount % 2:
+            return f"a seen {what} must be even, got {amount}"
+        return None
+
+    # ----------------------------------------------------------------- actions
+
+    @staticmethod
+    def _parse_action(action: dict[str, Any]) -> tuple[int, str, int | None]:
+        if not isinstance(action, dict):
+            raise IllegalActionError(f"an action is a dict, got {action!r}")
+        kind = action.get("type")
+        if kind not in ACTION_TYPES:
+            raise IllegalActionError(
+                f"unknown action type {kind!r}: allowed {', '.join(ACTION_TYPES)}"
+            )
+        seat = action.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise IllegalActionError(f"action {kind!r} needs an int seat, got {seat!r}")
+        amount = action.get("amount")
+        if kind in _AMOUNT_TYPES:
+            if not isinstance(amount, int) or isinstance(amount, bool):
+                raise IllegalActionError(
+                    f"seat {seat}: a {kind} needs an int amount, got {amount!r}"
+                )
+        return seat, kind, amount
+
+    def apply(self, action: dict[str, Any]) -> None:
+        """Apply one action dict (``{"seat": 1, "type": "bet", "amount": 2}``).
+
+        ``seat`` may be left out for the seat to act. Raises ``IllegalActionError``
+        and leaves the hand unchanged if the action is not legal now.
+        """
+        if isinstance(action, dict) and "seat" not in action:
+            action = {**action, "seat": self.to_act}
+        seat, kind, amount = self._parse_action(action)
+        if not 0 <= seat < self.num_seats:
+            raise IllegalActionError(f"seat {seat} cannot {kind}: no such seat")
+        problem = self._problem(seat, kind, amount)
+        if problem is not None:
+            shown = f" {amount}" if amount is not None else ""
+            raise IllegalActionError(f"seat {seat} cannot {kind}{shown}: {problem}")
+        getattr(self, "_do_" + kind)(seat, amount)
+
+    def look(self, seat: int) -> None:
+        """``seat`` looks at its cards (on or off its turn, as the rules allow)."""
+        self.apply({"seat": seat, "type": "look"})
+
+    def pack(self) -> None:
+        """The seat to act packs."""
+        self.apply({"seat": self.to_act, "type": "pack"})
+
+    def bet(self, amount: int) -> None:
+        """The seat to act bets ``amount`` chips (blind or seen)."""
+        self.apply({"seat": self.to_act, "type": "bet", "amount": amount})
+
+    def go_all_in(self) -> None:
+        """The (short) seat to act puts in the rest of its stack."""
+        self.apply({"seat": self.to_act, "type": "all_in"})
+
+    def show(self) -> None:
+        """The seat to act pays for a show."""
+        self.apply({"seat": self.to_act, "type": "show"})
+
+    def sideshow(self, amount: int) -> None:
+        """The seat to act pays a chaal of ``amount`` and asks for a sideshow."""
+        self.apply({"seat": self.to_act, "type": "sideshow", "amount": amount})
+
+    def accept(self) -> None:
+        """The sideshow target accepts."""
+        self.apply({"seat": self.to_act, "type": "accept"})
+
+    def refuse(self) -> None:
+        """The sideshow target refuses."""
+        self.apply({"seat": self.to_act, "type": "refuse"})
+
+    def _do_look(self, seat: int, amount: int | None) -> None:
+        self.seen[seat] = True
+        self._record(None, {"type": "look", "seat": seat})
+        self._record((seat,), {"type": "cards", "seat": seat, "cards": self.card_texts(seat)})
+        # short_stack="showdown": the seat about to bet may now be short (RULES 9).
+        if (
+            seat == self.to_act
+            and self.pending_sideshow is None
+            and self.rules.short_stack == "showdown"
+            and self.is_short(seat)
+        ):
+            self._showdown()
+
+    def _do_pack(self, seat: int, amount: int | None) -> None:
+        self.packed[seat] = True
+        self._record(None, {"type": "pack", "seat": seat})
+        self._after_action(seat)
+
+    def _do_bet(self, seat: int, amount: int) -> None:
+        if self.seen[seat]:
+            self.stake = amount // 2
+        else:
+            self.stake = amount
+            self.blind_bets[seat] += 1
+        self._pay(seat, amount)
+        if self.stacks[seat] == 0 and self.rules.short_stack != "pack":
+            self.all_in[seat] = True
+        self._record(
+            None,
+            {"type": "bet", "seat": seat, "amount": amount, "blind": not self.seen[seat],
+             "stake": self.stake},
+        )
+        self._after_action(seat)
+
+    def _do_all_in(self, seat: int, amount: int | None) -> None:
+        chips = self.stacks[seat]
+        self._pay(seat, chips)
+        self.all_in[seat] = True
+        self._record(None, {"type": "all_in", "seat": seat, "amount": chips})
+        self._after_action(seat)
+
+    def _do_show(self, seat: int, amount: int | None) -> None:
+        cost = self.show_cost(seat)
+        self._pay(seat, cost)
+        self._record(None, {"type": "show", "seat": seat, "amount": cost})
+        self._after_action(seat, show_asker=seat)
+
+    def _do_sideshow(self, seat: int, amount: int) -> None:
+        target = self.sideshow_target(seat)
+        assert target is not None
+        self.stake = amount // 2
+        self._pay(seat, amount)
+        self._record(
+            None,
+            {"type": "sideshow", "seat": seat, "target": target, "amount": amount,
+             "stake": self.stake},
+        )
+        if self._cap_reached():
+            # RULES 3.5: the chaal reached the cap, the request is cancelled.
+            self._showdown()
+            return
+        self.pending_sideshow = (seat, target)
+        self.to_act = target
+
+    def _do_accept(self, seat: int, amount: int | None) -> None:
+        assert self.pending_sideshow is not None
+        asker, target = self.pending_sideshow
+        self.pending_sideshow = None
+        # On a tie the asker packs.
+        loser = target if self.hand_value(asker) > self.hand_value(target) else asker
+        self.packed[loser] = True
+        if self.rules.sideshow_reveal == "private":
+            self._record(
+                (asker,), {"type": "sideshow_reveal", "seat": target, "cards": self.card_texts(target)}
+            )
+            self._record(
+                (target,), {"type": "sideshow_reveal", "seat": asker, "cards": self.card_texts(asker)}
+            )
+        self._record(
+            None,
+            {"type": "sideshow_result", "asker": asker, "target": target, "accepted": True,
+             "packed": loser},
+        )
+        self._after_action(asker)
+
+    def _do_refuse(self, seat: int, amount: int | None) -> None:
+        assert self.pending_sideshow is not None
+        asker, target = self.pending_sideshow
+        self.pending_sideshow = None
+        self._record(
+            None, {"type": "sideshow_result", "asker": asker, "target": target, "accepted": False}
+        )
+        self._after_action(asker)
+
+    # ----------------------------------------------------------------- flow
+
+    def _pay(self, seat: int, chips: int) -> None:
+        self.stacks[seat] -= chips
+        self.contributions[seat] += chips
+        self.pot += chips
+
+    def _after_action(self, actor: int, show_asker: int | None = None) -> None:
+        """RULES section 4: what ends betting, in order, else the turn passes left."""
+        if self._count_in_hand() == 1:
+            winner = next(s for s in range(self.num_seats) if self._in_hand(s))
+            payouts = [0] * self.num_seats
+            payouts[winner] = self.pot
+            self._finish("last_player", payouts)
+        elif self._cap_reached():
+            self._showdown()
+        elif show_asker is not None:
+            self._resolve_show(show_asker)
+        elif self._count_can_bet() <= 1 or self._empty_stack_showdown():
+            self._showdown()
+        else:
+            self._pass_turn(actor)
+
+    def _pass_turn(self, origin: int) -> None:
+        n = self.num_seats
+        for step in range(1, n + 1):
+            seat = (origin + step) % n
+            if self._can_bet(seat):
+                self.to_act = seat
+                break
+        # short_stack="showdown": a short seat about to take a betting turn shows at once.
+        if self.rules.short_stack == "showdown" and self.is_short(self.to_act):  # type: ignore[arg-type]
+            self._showdown()
+
+    def hand_value(self, seat: int) -> int:
+        """The value of ``seat``'s hand under the table's ranking (higher is better)."""
+        return variants.seat_value(self.cards[seat], self._values)  # type: ignore[arg-type]
+
+    def card_texts(self, seat: int) -> list[str]:
+        """The seat's cards as text, in deal order."""
+        return format_cards(self.cards[seat] or ())
+
+    def _resolve_show(self, asker: int) -> None:
+        opponent = self._other_in_hand(asker)
+        self._reveal([asker, opponent])
+        # Asker loses a tie (RULES 3.4).
+        winner = asker if self.hand_value(asker) > self.hand_value(opponent) else opponent
+        payouts = [0] * self.num_seats
+        payouts[winner] = self.pot
+        self._finish("show", payouts)
+
+    def _showdown(self) -> None:
+        contenders = [s for s in self.seat_order() if self._in_hand(s)]
+        self._reveal(contenders)
+        values = [self.hand_value(s) if self._in_hand(s) else -1 for s in range(self.num_seats)]
+        payouts = divide_pot(
+            self.contributions, contenders, self.all_in, values, self.seat_order()
+        )
+        self._finish("showdown", payouts)
+
+    def _reveal(self, seats: list[int]) -> None:
+        for seat in sorted(seats):
+            self.shown[seat] = self.card_texts(seat)
+        self._record(None, {"type": "reveal", "hands": {s: self.shown[s] for s in sorted(seats)}})
+
+    def _finish(self, end: str, payouts: list[int]) -> None:
+        for seat, chips in enumerate(payouts):
+            self.stacks[seat] += chips
+        self.pot = 0
+        self.payouts = payouts
+        self.end = end
+        self.to_act = None
+        self.pending_sideshow = None
+        self._record(None, {"type": "result", "end": end, "payouts": list(payouts)})
+
+    # ----------------------------------------------------------------- views
+
+    def _record(self, audience: tuple[int, ...] | None, event: Event) -> None:
+        self._log.append((audience, event))
+
+    def events_for(self, seat: int) -> list[Event]:
+        """The log as ``seat`` may know it: public events plus its own private ones."""
+        return [event for audience, event in self._log if audience is None or seat in audience]
+
+    def public_events(self) -> list[Event]:
+        """What the whole table knows: no private card ever appears here."""
+        return [event for audience, event in self._log if audience is None]
+
+    def result(self) -> dict[str, Any]:
+        """The state in the replay format of RULES.md section 10."""
+        return {
+            "stacks": list(self.stacks),
+            "pot": self.pot,
+            "stake": self.stake,
+            "over": self.over,
+            "to_act": self.to_act,
+            "legal": self.legal_actions(),
+            "net": self.net,
+            "payouts": None if self.payouts is None else list(self.payouts),
+            "shown": {seat: list(cards) for seat, cards in self.shown.items()},
+            "end": self.end,
+            "contributions": list(self.contributions),
+            "seen": list(self.seen),
+            "packed": list(self.packed),
+            "all_in": list(self.all_in),
+            "dealt_in": list(self.dealt_in),
+            "dealer": self.dealer,
+        }
+
+    # ----------------------------------------------------------------- snapshots
+
+    def to_dict(self) -> dict[str, Any]:
+        """An exact, JSON-able snapshot of the hand."""
+        return {
+            "version": _STATE_VERSION,
+            "rules": self.rules.to_dict(),
+            "dealer": self.dealer,
+            "cards": [None if c is None else format_cards(c) for c in self.cards],
+            "stacks": list(self.stacks),
+            "dealt_in": list(self.dealt_in),
+            "contributions": list(self.contributions),
+            "packed": list(self.packed),
+            "seen": list(self.seen),
+            "all_in": list(self.all_in),
+            "blind_bets": list(self.blind_bets),
+            "pot": self.pot,
+            "stake": self.stake,
+            "to_act": self.to_act,
+            "pending_sideshow": None if self.pending_sideshow is None else list(self.pending_sideshow),
+            "end": self.end,
+            "payouts": None if self.payouts is None else list(self.payouts),
+            "shown": {str(seat): list(cards) for seat, cards in self.shown.items()},
+            "log": [[None if a is None else list(a), e] for a, e in self._log],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Hand:
+        """Restore a hand saved with :meth:`to_dict`."""
+        if not isinstance(data, dict) or data.get("version") != _STATE_VERSION:
+            raise ValueError(f"not a saved hand of version {_STATE_VERSION}")
+        try:
+            hand = cls.__new__(cls)
+            hand.rules = Rules.from_dict(data["rules"])
+            hand.num_seats = len(data["cards"])
+            hand.dealer = data["dealer"]
+            hand.dealt_in = list(data["dealt_in"])
+            hand.cards = _parse_deal(data["cards"], hand.dealt_in, variants.cards_dealt(hand.rules))
+            for name in ("stacks", "contributions", "packed", "seen", "all_in", "blind_bets"):
+                setattr(hand, name, list(data[name]))
+            hand.pot = data["pot"]
+            hand.stake = data["stake"]
+            hand.to_act = data["to_act"]
+            pending = data["pending_sideshow"]
+            hand.pending_sideshow = None if pending is None else (pending[0], pending[1])
+            hand.end = data["end"]
+            hand.payouts = None if data["payouts"] is None else list(data["payouts"])
+            hand.shown = {int(seat): list(cards) for seat, cards in data["shown"].items()}
+            hand._log = [(None if a is None else tuple(a), dict(e)) for a, e in data["log"]]
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"malformed saved hand: {error}") from error
+        hand._values = variants.value_table(hand.rules)
+        return hand
+
+
+def _parse_deal(
+    cards: Sequence[Sequence[CardLike] | None], dealt_in: Sequence[bool], per_seat: int
+) -> list[tuple[int, ...] | None]:
+    """Parse every seat's cards; seats dealt in need exactly ``per_seat`` cards."""
+    parsed: list[tuple[int, ...] | None] = []
+    for seat, seat_cards in enumerate(cards):
+        if seat_cards is None:
+            if dealt_in[seat]:
+                raise ValueError(f"seat {seat} is dealt in but has no cards")
+            parsed.append(None)
+            continue
+        if isinstance(seat_cards, str) or not isinstance(seat_cards, Sequence):
+            raise ValueError(f"cards of seat {seat} must be a list, got {seat_cards!r}")
+        if len(seat_cards) != per_seat:
+            raise ValueError(f"seat {seat} must hold {per_seat} cards, got {len(seat_cards)}")
+        parsed.append(tuple(parse_card(card) for card in seat_cards))
+    check_distinct([card for hand in parsed if hand is not None for card in hand])
+    return parsed

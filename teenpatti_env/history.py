@@ -1,0 +1,76 @@
+"""Hand histories (RULES.md section 10): validate, build the hand, replay the actions.
+
+>>> result = replay({
+...     "format": "teenpatti-hand/1",
+...     "rules": {"preset": "classic"},
+...     "dealer": 0,
+...     "cards": [["As", "Kd", "2c"], ["Qh", "Qs", "3d"], ["7c", "8c", "9c"], ["2h", "2d", "Js"]],
+...     "actions": [{"seat": 1, "type": "bet", "amount": 1}, {"seat": 2, "type": "pack"}],
+... })
+>>> result["pot"], result["stake"], result["to_act"]
+(5, 1, 3)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from teenpatti_env.engine import Hand
+from teenpatti_env.errors import IllegalActionError
+from teenpatti_env.rules import Rules
+
+HAND_FORMAT = "teenpatti-hand/1"
+
+
+def rules_of(history: dict[str, Any], num_seats: int) -> Rules:
+    """The ``Rules`` a history plays under, sized to its number of seats."""
+    spec = history.get("rules", {})
+    if isinstance(spec, str):
+        spec = {"preset": spec}
+    if isinstance(spec, Rules):
+        rules = spec
+    else:
+        rules = Rules.from_dict(spec)
+        if "num_players" in spec:
+            if spec["num_players"] != num_seats:
+                raise ValueError(
+                    f"rules say num_players={spec['num_players']} but the history has "
+                    f"{num_seats} seats"
+                )
+            return rules
+    return rules.replace(num_players=num_seats)
+
+
+def hand_from_history(history: dict[str, Any]) -> Hand:
+    """The hand a history starts from (boots posted, no action taken)."""
+    if not isinstance(history, dict):
+        raise ValueError(f"a hand history is a JSON object, got {type(history).__name__}")
+    form = history.get("format", HAND_FORMAT)
+    if form != HAND_FORMAT:
+        raise ValueError(f"unknown hand history format {form!r}: expected {HAND_FORMAT!r}")
+    cards = history.get("cards")
+    if not isinstance(cards, list):
+        raise ValueError("a hand history needs 'cards': a list with one entry per seat")
+    rules = rules_of(history, len(cards))
+    stacks = history.get("stacks")
+    if stacks is not None and not isinstance(stacks, list):
+        raise ValueError(f"'stacks' must be a list of ints, got {stacks!r}")
+    return Hand(rules, cards, stacks, history.get("dealer", 0))
+
+
+def replay(history: dict[str, Any]) -> dict[str, Any]:
+    """Replay a hand history and return the state after its last action.
+
+    Raises ``ValueError`` for a malformed history and ``IllegalActionError`` (naming
+    the action's index, the seat and the reason) for an action that is not legal.
+    """
+    hand = hand_from_history(history)
+    actions = history.get("actions", [])
+    if not isinstance(actions, list):
+        raise ValueError("'actions' must be a list")
+    for index, action in enumerate(actions):
+        try:
+            hand.apply(action)
+        except IllegalActionError as error:
+            raise IllegalActionError(f"action {index}: {error}") from None
+    return hand.result()

@@ -1,0 +1,195 @@
+"""Table settings and the four presets (RULES.md section 8).
+
+``Rules`` is an immutable, validated value. ``Rules()`` is the classic table;
+``Rules.preset("flash", boot=4)`` starts from a preset and overrides settings.
+
+>>> Rules.preset("flash").max_bet
+32
+>>> Rules(boot=2).replace(lowball=True).lowball
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 7
+
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "best_sequence": ("AKQ", "A23"),
+    "sideshow_target": ("previous", "previous_seen"),
+    "sideshow_reveal": ("none", "private"),
+    "short_stack": ("all_in", "pack", "showdown"),
+    "entry_minimum": ("boot", "boot_plus_seen_bet"),
+    "variant": ("classic",),
+}
+_BOOLS = (
+    "pot_limit_betting",
+    "sideshow",
+    "sideshow_requires_all_seen",
+    "look_anytime",
+    "lowball",
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every setting of a Teen Patti table; see RULES.md section 8 for the meanings."""
+
+    num_players: int = 4
+    """Seats at the table, 3..7."""
+    boot: int = 1
+    """Chips every seat posts before the deal; the opening stake."""
+    starting_boots: int = 100
+    """A session's starting stack in boots."""
+    best_sequence: str = "AKQ"
+    """Top run: ``"AKQ"`` (A-K-Q, then A-2-3) or ``"A23"`` (A-2-3, then A-K-Q)."""
+    raise_multiple: int = 2
+    """``k``: a blind bet is ``S..k*S``, a seen bet ``2S..2k*S``."""
+    max_blind_bets: int | None = 4
+    """Blind bets a seat may make before it must look; ``None`` is unlimited."""
+    max_bet: int | None = None
+    """Largest seen bet (a blind bet is at most half of it); ``None`` is no limit."""
+    pot_cap: int | None = None
+    """Pot at which every hand still in is shown; ``None`` is no cap."""
+    pot_limit_betting: bool = False
+    """No bet larger than the pot before it."""
+    sideshow: bool = True
+    """Whether sideshows are allowed."""
+    sideshow_target: str = "previous"
+    """``"previous"`` player, or the nearest ``"previous_seen"`` player."""
+    sideshow_requires_all_seen: bool = False
+    """Sideshows only while every player still in has seen."""
+    sideshow_reveal: str = "none"
+    """``"private"``: the two players see each other's hand; ``"none"``: nobody does."""
+    look_anytime: bool = True
+    """Blind players may look off their turn."""
+    short_stack: str = "all_in"
+    """What a short player may do: ``"all_in"``, ``"pack"`` or force a ``"showdown"``."""
+    entry_minimum: str = "boot"
+    """Chips needed to enter a hand: ``"boot"`` or ``"boot_plus_seen_bet"``."""
+    lowball: bool = False
+    """Muflis: the whole hand ranking is reversed."""
+    max_hands: int | None = None
+    """Hands in a session; ``None`` plays until one seat is left."""
+    variant: str = "classic"
+    """The variant of VARIANTS.md (only ``"classic"`` so far)."""
+
+    PRESET_NAMES: ClassVar[tuple[str, ...]] = ("classic", "pagat", "flash", "tabletop")
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> Rules:
+        """The preset ``name`` (classic, pagat, flash, tabletop) with ``overrides``."""
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r}: allowed {', '.join(cls.PRESET_NAMES)}")
+        return PRESETS[name].replace(**overrides)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A new validated ``Rules`` with some settings changed."""
+        _check_names(changes)
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting as a plain JSON-able dict."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Build from ``to_dict()`` output or from ``{"preset": name, **overrides}``."""
+        if not isinstance(data, dict):
+            raise ValueError(f"rules must be a dict of settings, got {type(data).__name__}")
+        settings = dict(data)
+        preset = settings.pop("preset", "classic")
+        return cls.preset(preset, **settings)
+
+    @property
+    def starting_stack(self) -> int:
+        """Chips each seat starts a session with."""
+        return self.boot * self.starting_boots
+
+    @property
+    def entry_chips(self) -> int:
+        """Chips a seat needs to enter a hand."""
+        if self.entry_minimum == "boot":
+            return self.boot
+        seen_bet = 2 * self.boot if self.max_bet is None else min(2 * self.boot, self.max_bet)
+        return self.boot + seen_bet
+
+
+def _check_names(settings: dict[str, Any]) -> None:
+    known = {f.name for f in dataclasses.fields(Rules)}
+    for name in settings:
+        if name not in known:
+            raise ValueError(f"unknown setting {name!r}: allowed {', '.join(sorted(known))}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _validate(rules: Rules) -> None:
+    def need_int(name: str, low: int, high: int | None = None, optional: bool = False) -> None:
+        value = getattr(rules, name)
+        if optional and value is None:
+            return
+        if not _is_int(value) or value < low or (high is not None and value > high):
+            allowed = f"an int in {low}..{high}" if high is not None else f"an int >= {low}"
+            if optional:
+                allowed += " or None"
+            raise ValueError(f"setting {name!r} must be {allowed}, got {value!r}")
+
+    need_int("num_players", MIN_PLAYERS, MAX_PLAYERS)
+    need_int("boot", 1)
+    need_int("starting_boots", 1)
+    need_int("raise_multiple", 2)
+    need_int("max_blind_bets", 0, optional=True)
+    need_int("max_bet", 1, optional=True)
+    need_int("pot_cap", 1, optional=True)
+    need_int("max_hands", 1, optional=True)
+    for name in _BOOLS:
+        value = getattr(rules, name)
+        if not isinstance(value, bool):
+            raise ValueError(f"setting {name!r} must be True or False, got {value!r}")
+    for name, allowed in _CHOICES.items():
+        value = getattr(rules, name)
+        if not isinstance(value, str) or value not in allowed:
+            extra = " (the other variants are not implemented yet)" if name == "variant" else ""
+            raise ValueError(
+                f"setting {name!r} must be one of {', '.join(map(repr, allowed))}, "
+                f"got {value!r}{extra}"
+            )
+
+
+PRESETS: dict[str, Rules] = {
+    "classic": Rules(),
+    "pagat": Rules(
+        best_sequence="A23",
+        max_blind_bets=None,
+        sideshow_requires_all_seen=True,
+        sideshow_reveal="private",
+        look_anytime=False,
+    ),
+    "flash": Rules(
+        boot=2,
+        starting_boots=50,
+        best_sequence="A23",
+        max_bet=32,
+        pot_cap=256,
+        sideshow_reveal="private",
+        short_stack="pack",
+        max_hands=5,
+    ),
+    "tabletop": Rules(
+        boot=10,
+        max_bet=100,
+        sideshow_target="previous_seen",
+        sideshow_reveal="private",
+        short_stack="showdown",
+        entry_minimum="boot_plus_seen_bet",
+    ),
+}
