@@ -5,7 +5,7 @@ A card is an ``int`` in ``0..51``: ``rank_index * 4 + suit_index``. Ranks run
 Suits never break a tie; they only matter for colours and pure sequences.
 
 >>> parse_card("As")
-51
+48
 >>> format_card(parse_card("10h"))
 'Th'
 >>> format_cards(parse_cards("As Kd 2c"))
@@ -15,15 +15,14 @@ Suits never break a tie; they only matter for colours and pure sequences.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Union
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
 NUM_CARDS = 52
 DECK: tuple[int, ...] = tuple(range(NUM_CARDS))
 
-CardLike = Union[int, str]
-CardsLike = Union[str, Iterable[CardLike]]
+CardLike = int | str
+CardsLike = str | Iterable[CardLike]
 
 _TEXT_TO_CARD = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
 _TEXT_TO_CARD.update({"10" + s: _TEXT_TO_CARD["T" + s] for s in SUITS})

@@ -108,7 +108,9 @@ class Hand:
         dealer's left, to every seat that can enter."""
         n = len(stacks)
         entering = [
-            (dealer + 1 + i) % n for i in range(n) if stacks[(dealer + 1 + i) % n] >= rules.entry_chips
+            (dealer + 1 + i) % n
+            for i in range(n)
+            if stacks[(dealer + 1 + i) % n] >= rules.entry_chips
         ]
         per_seat = variants.cards_dealt(rules)
         deck = [int(card) for card in rng.permutation(52)[: per_seat * len(entering)]]
@@ -177,7 +179,7 @@ class Hand:
         """Chips received minus chips put in, per seat; ``None`` while not over."""
         if self.payouts is None:
             return None
-        return [p - c for p, c in zip(self.payouts, self.contributions)]
+        return [p - c for p, c in zip(self.payouts, self.contributions, strict=True)]
 
     def seat_order(self) -> list[int]:
         """All seats from the dealer's left, the dealer last."""
@@ -320,7 +322,7 @@ class Hand:
 
     def _all_in_allowed(self, seat: int) -> bool:
         # All-in is only for a short seat, and only where short stacks may go all-in.
-        return self.rules.short_stack == "all_in" and 0 < self.stacks[seat] and self.is_short(seat)
+        return self.rules.short_stack == "all_in" and self.stacks[seat] > 0 and self.is_short(seat)
 
     def illegal_reason(self, action: dict[str, Any]) -> str | None:
         """Why ``action`` is illegal now, or ``None`` if it is legal."""
@@ -403,11 +405,8 @@ class Hand:
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise IllegalActionError(f"action {kind!r} needs an int seat, got {seat!r}")
         amount = action.get("amount")
-        if kind in _AMOUNT_TYPES:
-            if not isinstance(amount, int) or isinstance(amount, bool):
-                raise IllegalActionError(
-                    f"seat {seat}: a {kind} needs an int amount, got {amount!r}"
-                )
+        if kind in _AMOUNT_TYPES and (not isinstance(amount, int) or isinstance(amount, bool)):
+            raise IllegalActionError(f"seat {seat}: a {kind} needs an int amount, got {amount!r}")
         return seat, kind, amount
 
     def apply(self, action: dict[str, Any]) -> None:
@@ -488,8 +487,13 @@ class Hand:
             self.all_in[seat] = True
         self._record(
             None,
-            {"type": "bet", "seat": seat, "amount": amount, "blind": not self.seen[seat],
-             "stake": self.stake},
+            {
+                "type": "bet",
+                "seat": seat,
+                "amount": amount,
+                "blind": not self.seen[seat],
+                "stake": self.stake,
+            },
         )
         self._after_action(seat)
 
@@ -513,8 +517,13 @@ class Hand:
         self._pay(seat, amount)
         self._record(
             None,
-            {"type": "sideshow", "seat": seat, "target": target, "amount": amount,
-             "stake": self.stake},
+            {
+                "type": "sideshow",
+                "seat": seat,
+                "target": target,
+                "amount": amount,
+                "stake": self.stake,
+            },
         )
         if self._cap_reached():
             # RULES 3.5: the chaal reached the cap, the request is cancelled.
@@ -532,15 +541,22 @@ class Hand:
         self.packed[loser] = True
         if self.rules.sideshow_reveal == "private":
             self._record(
-                (asker,), {"type": "sideshow_reveal", "seat": target, "cards": self.card_texts(target)}
+                (asker,),
+                {"type": "sideshow_reveal", "seat": target, "cards": self.card_texts(target)},
             )
             self._record(
-                (target,), {"type": "sideshow_reveal", "seat": asker, "cards": self.card_texts(asker)}
+                (target,),
+                {"type": "sideshow_reveal", "seat": asker, "cards": self.card_texts(asker)},
             )
         self._record(
             None,
-            {"type": "sideshow_result", "asker": asker, "target": target, "accepted": True,
-             "packed": loser},
+            {
+                "type": "sideshow_result",
+                "asker": asker,
+                "target": target,
+                "accepted": True,
+                "packed": loser,
+            },
         )
         self._after_action(asker)
 
@@ -608,9 +624,7 @@ class Hand:
         contenders = [s for s in self.seat_order() if self._in_hand(s)]
         self._reveal(contenders)
         values = [self.hand_value(s) if self._in_hand(s) else -1 for s in range(self.num_seats)]
-        payouts = divide_pot(
-            self.contributions, contenders, self.all_in, values, self.seat_order()
-        )
+        payouts = divide_pot(self.contributions, contenders, self.all_in, values, self.seat_order())
         self._finish("showdown", payouts)
 
     def _reveal(self, seats: list[int]) -> None:
@@ -681,7 +695,9 @@ class Hand:
             "pot": self.pot,
             "stake": self.stake,
             "to_act": self.to_act,
-            "pending_sideshow": None if self.pending_sideshow is None else list(self.pending_sideshow),
+            "pending_sideshow": None
+            if self.pending_sideshow is None
+            else list(self.pending_sideshow),
             "end": self.end,
             "payouts": None if self.payouts is None else list(self.payouts),
             "shown": {str(seat): list(cards) for seat, cards in self.shown.items()},

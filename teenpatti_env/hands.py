@@ -16,7 +16,7 @@ cards are filled in, so the cards need not be sorted).
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -77,7 +77,7 @@ def _strength_key(cards: tuple[int, int, int], best_sequence: str) -> tuple[int,
     return (category, high, mid, low)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tables(best_sequence: str, lowball: bool) -> tuple[NDArray[np.int32], list[int]]:
     """The flat value table for one ranking, as a numpy array and as a Python list."""
     combos = list(itertools.combinations(range(NUM_CARDS), 3))
@@ -85,9 +85,7 @@ def _tables(best_sequence: str, lowball: bool) -> tuple[NDArray[np.int32], list[
     distinct = sorted(set(keys))
     strength = {key: index for index, key in enumerate(distinct)}
     top = len(distinct) - 1
-    values = np.array(
-        [top - strength[k] if lowball else strength[k] for k in keys], dtype=np.int32
-    )
+    values = np.array([top - strength[k] if lowball else strength[k] for k in keys], dtype=np.int32)
     table = np.full(_TABLE_SIZE, -1, dtype=np.int32)
     cards = np.array(combos, dtype=np.int64)
     for order in itertools.permutations(range(3)):
@@ -140,10 +138,12 @@ def evaluate_hands(hands: ArrayLike, rules: Rules | None = None) -> NDArray[np.i
         raise ValueError(f"hands must have shape (..., 3), got {array.shape}")
     if not np.issubdtype(array.dtype, np.integer):
         raise ValueError(f"hands must hold card ints 0..51, got dtype {array.dtype}")
-    if array.size and (array.min() < 0 or array.max() >= NUM_CARDS):
+    # One pass catches both ends: negative ints read as huge unsigned ones.
+    unsigned = array.view(np.dtype(f"u{array.dtype.itemsize}"))
+    if array.size and unsigned.max() >= NUM_CARDS:
         raise ValueError("hands must hold card ints 0..51")
     table = _tables(*_ranking(rules))[0]
-    wide = array.astype(np.intp, copy=False)
+    wide = array.astype(np.int32, copy=False)  # int32 index math is the fastest here
     index = wide[..., 0] * 2704
     index += wide[..., 1] * 52
     index += wide[..., 2]

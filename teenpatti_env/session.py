@@ -101,7 +101,9 @@ class Session:
             self.dealer = seats[int(self.rng.integers(len(seats)))]
         else:
             self.dealer = next(
-                (self.dealer + step) % n for step in range(1, n + 1) if self.active[(self.dealer + step) % n]
+                (self.dealer + step) % n
+                for step in range(1, n + 1)
+                if self.active[(self.dealer + step) % n]
             )
         stacks = [chips if self.active[seat] else 0 for seat, chips in enumerate(self.stacks)]
         self.hand = Hand.deal(self.rules, stacks, self.dealer, self.rng)

@@ -1,0 +1,1 @@
+"""Training of betting agents (action-masked PPO); see the training issue."""
