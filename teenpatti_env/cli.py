@@ -69,7 +69,7 @@ def describe_event(event: dict[str, Any]) -> str | None:
             return f"seat {event['target']} refuses the sideshow"
         return f"seat {event['target']} accepts the sideshow; seat {event['packed']} packs"
     if kind == "reveal":
-        return "; ".join(f"seat {s} shows {' '.join(c)}" for s, c in event["hands"].items())
+        return "; ".join(f"seat {h['seat']} shows {' '.join(h['cards'])}" for h in event["hands"])
     if kind == "result":
         paid = ", ".join(f"seat {s} takes {c}" for s, c in enumerate(event["payouts"]) if c)
         return f"{event['end'].replace('_', ' ')}: {paid}"

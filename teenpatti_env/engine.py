@@ -630,7 +630,8 @@ class Hand:
     def _reveal(self, seats: list[int]) -> None:
         for seat in sorted(seats):
             self.shown[seat] = self.card_texts(seat)
-        self._record(None, {"type": "reveal", "hands": {s: self.shown[s] for s in sorted(seats)}})
+        hands = [{"seat": s, "cards": self.shown[s]} for s in sorted(seats)]
+        self._record(None, {"type": "reveal", "hands": hands})
 
     def _finish(self, end: str, payouts: list[int]) -> None:
         for seat, chips in enumerate(payouts):

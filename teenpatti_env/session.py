@@ -39,7 +39,7 @@ class Session:
             if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
                 raise ValueError(f"stack of seat {seat} must be an int >= 0, got {chips!r}")
         self.rng = np.random.default_rng(seed)
-        self.stacks = list(stacks)
+        self._stacks = list(stacks)
         self.active = [True] * n
         self.dealer: int | None = None
         self.hand: Hand | None = None
@@ -49,12 +49,18 @@ class Session:
         self._leave_if_broke()
 
     @property
+    def stacks(self) -> list[int]:
+        """Chips of every seat (those that left included), the last finished hand paid."""
+        self._settle()
+        return list(self._stacks)
+
+    @property
     def num_seats(self) -> int:
         """Seats at the table, including those that have left."""
-        return len(self.stacks)
+        return len(self._stacks)
 
     def _leave_if_broke(self) -> None:
-        for seat, chips in enumerate(self.stacks):
+        for seat, chips in enumerate(self._stacks):
             if chips < self.rules.entry_chips:
                 self.active[seat] = False
 
@@ -66,7 +72,7 @@ class Session:
         self._settled = True
         for seat in range(self.num_seats):
             if hand.dealt_in[seat]:
-                self.stacks[seat] = hand.stacks[seat]
+                self._stacks[seat] = hand.stacks[seat]
         self.hands_played += 1
         self.history.append(
             {
@@ -74,7 +80,7 @@ class Session:
                 "dealer": hand.dealer,
                 "end": hand.end,
                 "net": hand.net,
-                "shown": dict(hand.shown),
+                "shown": [{"seat": seat, "cards": cards} for seat, cards in hand.shown.items()],
             }
         )
         self._leave_if_broke()
@@ -105,7 +111,7 @@ class Session:
                 for step in range(1, n + 1)
                 if self.active[(self.dealer + step) % n]
             )
-        stacks = [chips if self.active[seat] else 0 for seat, chips in enumerate(self.stacks)]
+        stacks = [chips if self.active[seat] else 0 for seat, chips in enumerate(self._stacks)]
         self.hand = Hand.deal(self.rules, stacks, self.dealer, self.rng)
         self._settled = False
         return self.hand
@@ -114,13 +120,13 @@ class Session:
     def winners(self) -> list[int]:
         """Seats holding the biggest stack (the session's winners once it is over)."""
         self._settle()
-        best = max(self.stacks)
-        return [seat for seat, chips in enumerate(self.stacks) if chips == best]
+        best = max(self._stacks)
+        return [seat for seat, chips in enumerate(self._stacks) if chips == best]
 
     def standings(self) -> list[tuple[int, int]]:
         """``(seat, chips)`` from the biggest stack down (ties in seat order)."""
         self._settle()
-        return sorted(enumerate(self.stacks), key=lambda item: (-item[1], item[0]))
+        return sorted(enumerate(self._stacks), key=lambda item: (-item[1], item[0]))
 
     def to_dict(self) -> dict[str, Any]:
         """An exact, JSON-able snapshot (generator state and hand in progress included)."""
@@ -128,7 +134,7 @@ class Session:
             "version": _STATE_VERSION,
             "rules": self.rules.to_dict(),
             "rng": self.rng.bit_generator.state,
-            "stacks": list(self.stacks),
+            "stacks": list(self._stacks),
             "active": list(self.active),
             "dealer": self.dealer,
             "hands_played": self.hands_played,

@@ -196,7 +196,7 @@ def hand_key(cards, rules: dict) -> tuple:
         tie = (pair, odd)
     else:
         tie = tuple(ranks)
-    key = (_CATEGORY_ORDER.index(cat),) + tie
+    key = (_CATEGORY_ORDER.index(cat), *tie)
     if rules["lowball"]:
         key = tuple(-x for x in key)
     return key
@@ -238,8 +238,10 @@ class RefHand:
         self.dealt = [False] * n
         used = set()
         for s in range(n):
-            if cards[s] is None or self.stacks[s] < entry:
-                continue
+            if self.stacks[s] < entry:
+                continue  # sits the hand out; its cards (if any) are ignored
+            if cards[s] is None:
+                raise ValueError(f"seat {s} can enter but has no cards")
             if len(cards[s]) != 3:
                 raise ValueError(f"seat {s} needs three cards")
             parsed = [parse_card(t) for t in cards[s]]
@@ -314,13 +316,13 @@ class RefHand:
         """(lo, hi) of legal bet amounts for seat s, or None if none fits."""
         r = self.rules
         k = r["raise_multiple"]
-        S = self.stake
+        stake = self.stake
         if not self.seen[s]:
-            lo, hi = S, k * S
+            lo, hi = stake, k * stake
             if r["max_bet"] is not None:
                 hi = min(hi, r["max_bet"] // 2)
         else:
-            lo, hi = 2 * S, 2 * k * S
+            lo, hi = 2 * stake, 2 * k * stake
             if r["max_bet"] is not None:
                 hi = min(hi, r["max_bet"])
         if r["pot_limit_betting"]:
@@ -507,7 +509,7 @@ class RefHand:
         in_hand = [p for p in range(self.n) if self._in_hand(p)]
         self.shown = {p: [card_text(c) for c in self.hands[p]] for p in in_hand}
         levels = sorted({self.contrib[p] for p in in_hand if self.all_in[p]})
-        bounds = levels + [float("inf")]
+        bounds = [*levels, float("inf")]
         slices = []
         prev = 0
         for level in bounds:
@@ -526,7 +528,9 @@ class RefHand:
             if amount == 0 or not elig:
                 continue
             best = max(hand_key(self.hands[p], self.rules) for p in elig)
-            winners = [p for p in order if p in elig and hand_key(self.hands[p], self.rules) == best]
+            winners = [
+                p for p in order if p in elig and hand_key(self.hands[p], self.rules) == best
+            ]
             share, odd = divmod(amount, len(winners))
             for i, p in enumerate(winners):
                 pay[p] = pay.get(p, 0) + share + (1 if i < odd else 0)

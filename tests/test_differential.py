@@ -37,7 +37,7 @@ except ImportError:  # tests/ on sys.path instead of the repository root
         ref_replay,
     )
 
-NUM_HANDS = 600
+NUM_HANDS = 1000
 SEED = 20240611
 
 
@@ -53,7 +53,9 @@ def _random_rules(rng: random.Random) -> dict:
         "best_sequence": lambda: rng.choice(["AKQ", "A23"]),
         "raise_multiple": lambda: rng.randint(2, 4),
         "max_blind_bets": lambda: rng.choice([None, 0, 1, 2, 3, 4]),
-        "max_bet": lambda: rng.choice([None, 2 * boot, 2 * boot + 1, 4 * boot, rng.randint(2 * boot, 40)]),
+        "max_bet": lambda: rng.choice(
+            [None, 2 * boot, 2 * boot + 1, 4 * boot, rng.randint(2 * boot, 40)]
+        ),
         "pot_cap": lambda: rng.choice([None, rng.randint(8, 120)]),
         "pot_limit_betting": lambda: rng.random() < 0.5,
         "sideshow": lambda: rng.random() < 0.8,
@@ -84,7 +86,10 @@ def _random_history(rng: random.Random) -> dict:
         if rules["entry_minimum"] == "boot":
             entry = boot
         else:
-            entry = boot + (2 * boot if rules["max_bet"] is None else min(2 * boot, rules["max_bet"]))
+            entry = boot + (
+                2 * boot if rules["max_bet"] is None else min(2 * boot, rules["max_bet"])
+            )
+        big = rng.random() < 0.1  # sometimes deep stacks, for long blind play
         stacks = []
         for _ in range(n):
             x = rng.random()
@@ -93,19 +98,15 @@ def _random_history(rng: random.Random) -> dict:
             elif x < 0.3:
                 stacks.append(rng.randint(entry, entry + 3))  # exactly the entry or just above
             else:
-                stacks.append(rng.randint(0, 60))
+                stacks.append(rng.randint(0, 300 if big else 60))
+        omit_stacks = rng.random() < 0.05
+        if omit_stacks:
+            stacks = [boot * rules["starting_boots"]] * n
         dealt = [s >= entry for s in stacks]
         if sum(dealt) >= 2:
             break
-    deck = [r + s for r in RANKS for s in SUITS]
-    rng.shuffle(deck)
-    cards = []
-    for s in range(n):
-        if dealt[s]:
-            cards.append([deck.pop(), deck.pop(), deck.pop()])
-        else:
-            cards.append(None)
-    return {
+    cards = _deal(rng, dealt)
+    history = {
         "format": "teenpatti-hand/1",
         "rules": spec,
         "stacks": stacks,
@@ -113,6 +114,41 @@ def _random_history(rng: random.Random) -> dict:
         "cards": cards,
         "actions": [],
     }
+    if omit_stacks:
+        del history["stacks"]
+    return history
+
+
+def _deal(rng: random.Random, dealt: list) -> list:
+    """Distinct random cards; often with equal-ranked hands so that ties happen."""
+    deck = {r + s for r in RANKS for s in SUITS}
+    patterns = [rng.sample(RANKS, 3) for _ in range(rng.randint(1, 2))]
+    if rng.random() < 0.3:
+        r = rng.choice(RANKS)
+        patterns.append([r, r, rng.choice(RANKS)])
+    tie_mode = rng.random() < 0.3
+    cards = []
+    for d in dealt:
+        if not d:
+            cards.append(None)
+            continue
+        hand = []
+        if tie_mode and rng.random() < 0.8:
+            for r in rng.choice(patterns):
+                free = sorted(c for c in deck if c[0] == r)
+                if free:
+                    c = rng.choice(free)
+                    hand.append(c)
+                    deck.discard(c)
+        while len(hand) < 3:
+            c = rng.choice(sorted(deck))
+            hand.append(c)
+            deck.discard(c)
+        rng.shuffle(hand)
+        if rng.random() < 0.1:
+            hand = ["10" + c[1] if c[0] == "T" else c for c in hand]
+        cards.append(hand)
+    return cards
 
 
 def _play(rng: random.Random, history: dict) -> dict:
@@ -135,7 +171,10 @@ def _play(rng: random.Random, history: dict) -> dict:
 
 def _normalise(result: dict) -> dict:
     legal = sorted((d["type"], d.get("min"), d.get("max")) for d in result["legal"])
-    shown = {int(k): sorted(v) for k, v in (result.get("shown") or {}).items()}
+    shown = {
+        int(k): sorted(c.replace("10", "T") for c in v)
+        for k, v in (result.get("shown") or {}).items()
+    }
     return {
         "stacks": list(result["stacks"]),
         "pot": result["pot"],
@@ -152,7 +191,7 @@ def _check(replay, history: dict) -> None:
     expected = _normalise(ref_replay(history))
     try:
         got_raw = replay(json.loads(json.dumps(history)))
-    except Exception as exc:  # noqa: BLE001 - report any engine failure with the history
+    except Exception as exc:
         pytest.fail(
             f"engine raised {exc!r}\nhistory:\n{json.dumps(history)}\nreference:\n{expected}"
         )
@@ -189,3 +228,67 @@ def test_differential_random_hands():
         actions = history["actions"]
         for k in sorted(rng.sample(range(len(actions)), min(3, len(actions)))):
             _check(replay, dict(history, actions=actions[:k]))
+
+
+_TYPES = ["look", "pack", "bet", "all_in", "show", "sideshow", "accept", "refuse"]
+
+
+def _accepts(fn, history: dict):
+    """(True, None) if fn(history) returns, (False, error) if it raises ValueError."""
+    try:
+        fn(json.loads(json.dumps(history)))
+    except ValueError as exc:
+        return False, exc
+    return True, None
+
+
+def _probes(rng: random.Random, history: dict, prefix: list) -> list[dict]:
+    """Candidate actions at a prefix: amounts at and just past the legal bounds, odd
+    amounts, looks by every seat, and a few random (seat, type, amount) actions."""
+    hand = RefHand(history)
+    for action in prefix:
+        hand.apply(action)
+    n = len(history["cards"])
+    out = [{"seat": s, "type": "look"} for s in range(n)]
+    for d in hand.legal():
+        if "min" in d:
+            for amount in {d["min"] - 1, d["min"], d["min"] + 1, d["max"] - 1, d["max"] + 1}:
+                out.append({"seat": hand.to_act, "type": d["type"], "amount": amount})
+    for _ in range(4):
+        typ = rng.choice(_TYPES)
+        seat = hand.to_act if hand.to_act is not None and rng.random() < 0.5 else rng.randrange(n)
+        probe = {"seat": seat, "type": typ}
+        if typ in ("bet", "sideshow"):
+            probe["amount"] = rng.randint(0, 40)
+        out.append(probe)
+    return out
+
+
+def test_differential_legality_probes():
+    """Probe actions: the engine must accept exactly what the model accepts, with equal
+    results after an accepted one."""
+    pytest.importorskip("teenpatti_env")
+    from teenpatti_env import replay
+
+    rng = random.Random(SEED + 1)
+    for _ in range(NUM_HANDS // 3):
+        history = _play(rng, _random_history(rng))
+        actions = history["actions"]
+        for k in rng.sample(range(len(actions) + 1), min(3, len(actions) + 1)):
+            prefix = actions[:k]
+            for probe in _probes(rng, history, prefix):
+                trial = dict(history, actions=[*prefix, probe])
+                ok_ref, err_ref = _accepts(ref_replay, trial)
+                ok_eng, err_eng = _accepts(replay, trial)
+                if ok_ref != ok_eng:
+                    before = dict(history, actions=prefix)
+                    pytest.fail(
+                        f"legality differs for {probe}: "
+                        f"reference {'accepts' if ok_ref else 'rejects'} ({err_ref}), "
+                        f"engine {'accepts' if ok_eng else 'rejects'} ({err_eng})"
+                        f"\nhistory:\n{json.dumps(trial)}"
+                        f"\nengine before it:\n{_normalise(replay(before))}"
+                        f"\nreference before it:\n{_normalise(ref_replay(before))}"
+                    )
+                if ok_ref:
+                    _check(replay, trial)

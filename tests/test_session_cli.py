@@ -87,15 +87,27 @@ def test_new_hand_before_the_last_is_over_is_refused() -> None:
 
 def test_cli_replay_prints_the_result(tmp_path, capsys) -> None:
     path = tmp_path / "hand.json"
-    path.write_text(json.dumps({
-        "format": "teenpatti-hand/1",
-        "rules": {"preset": "classic", "boot": 1},
-        "stacks": [100, 100, 100, 100],
-        "dealer": 0,
-        "cards": [["As", "Kd", "2c"], ["Qh", "Qs", "3d"], ["7c", "8c", "9c"], ["2h", "2d", "Js"]],
-        "actions": [{"seat": 1, "type": "pack"}, {"seat": 2, "type": "pack"},
-                    {"seat": 3, "type": "pack"}],
-    }))
+    path.write_text(
+        json.dumps(
+            {
+                "format": "teenpatti-hand/1",
+                "rules": {"preset": "classic", "boot": 1},
+                "stacks": [100, 100, 100, 100],
+                "dealer": 0,
+                "cards": [
+                    ["As", "Kd", "2c"],
+                    ["Qh", "Qs", "3d"],
+                    ["7c", "8c", "9c"],
+                    ["2h", "2d", "Js"],
+                ],
+                "actions": [
+                    {"seat": 1, "type": "pack"},
+                    {"seat": 2, "type": "pack"},
+                    {"seat": 3, "type": "pack"},
+                ],
+            }
+        )
+    )
     assert main(["replay", str(path)]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["over"] and result["stacks"] == [103, 99, 99, 99]
@@ -103,16 +115,26 @@ def test_cli_replay_prints_the_result(tmp_path, capsys) -> None:
 
 @pytest.mark.parametrize(
     "content",
-    ["{not json", json.dumps({"cards": 3}), json.dumps({"cards": [["As", "Kd", "Zz"]] * 3}),
-     json.dumps({"cards": [["As", "Kd", "2c"], ["Qh", "Qs", "3d"], ["7c", "8c", "9c"]],
-                 "actions": [{"seat": 2, "type": "pack"}]})],
+    [
+        "{not json",
+        json.dumps({"cards": 3}),
+        json.dumps({"cards": [["As", "Kd", "Zz"]] * 3}),
+        json.dumps(
+            {
+                "cards": [["As", "Kd", "2c"], ["Qh", "Qs", "3d"], ["7c", "8c", "9c"]],
+                "actions": [{"seat": 2, "type": "pack"}],
+            }
+        ),
+    ],
 )
 def test_cli_replay_bad_file_is_one_line_and_exit_2(tmp_path, content: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content)
     run = subprocess.run(
         [sys.executable, "-m", "teenpatti_env.cli", "replay", str(path)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert run.returncode == 2
     assert run.stdout == ""
@@ -125,3 +147,21 @@ def test_cli_demo_is_seeded(capsys) -> None:
     assert main(["demo", "--hands", "3", "--seed", "4"]) == 0
     assert capsys.readouterr().out == first
     assert "Hand 3" in first and "After 3 hands" in first
+
+
+def test_session_snapshot_is_exact_json_after_showdowns() -> None:
+    """A saved session, hands with shown cards included, survives JSON unchanged."""
+    session = Session(Rules(max_hands=6), seed=11)
+    play_out(session, seed=11)
+    saved = session.to_dict()
+    assert any(item["shown"] for item in saved["history"])
+    assert json.loads(json.dumps(saved)) == saved
+    assert Session.from_dict(json.loads(json.dumps(saved))).to_dict() == saved
+
+
+def test_session_stacks_follow_the_finished_hand() -> None:
+    session = Session(Rules(), seed=2)
+    hand = session.new_hand()
+    while not hand.over:
+        hand.pack()
+    assert session.stacks == hand.stacks
