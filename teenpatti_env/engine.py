@@ -656,6 +656,23 @@ class Hand:
         """What the whole table knows: no private card ever appears here."""
         return [event for audience, event in self._log if audience is None]
 
+    def known_cards(self, viewer: int | None) -> dict[int, list[str]]:
+        """Every seat's cards that ``viewer`` has seen (``None``: the public table).
+
+        Read from the log, so it is exactly what :meth:`events_for` tells the viewer:
+        its own cards once it looked, a private sideshow reveal, hands turned up.
+        """
+        events = self.public_events() if viewer is None else self.events_for(viewer)
+        known: dict[int, list[str]] = {}
+        for event in events:
+            kind = event["type"]
+            if kind in ("cards", "sideshow_reveal"):
+                known[event["seat"]] = list(event["cards"])
+            elif kind == "reveal":
+                for shown in event["hands"]:
+                    known[shown["seat"]] = list(shown["cards"])
+        return known
+
     def result(self) -> dict[str, Any]:
         """The state in the replay format of RULES.md section 10."""
         return {

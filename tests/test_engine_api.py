@@ -128,3 +128,21 @@ def test_constructor_rejects_bad_input() -> None:
         Hand(Rules(), CARDS, dealer=9)
     with pytest.raises(ValueError, match="not a card"):
         Hand(Rules(), [["As", "Kd", "2x"], ["Qh", "Qs", "3d"], ["7c", "8c", "9c"]])
+
+
+def test_known_cards_follow_what_each_seat_was_told() -> None:
+    """Own cards after a look, the partner's after a private sideshow, all at a show."""
+    rules = Rules(num_players=4, sideshow_reveal="private")
+    hand = Hand(rules, CARDS, dealer=0)
+    for seat in (1, 2, 3):
+        hand.look(seat)
+    assert hand.known_cards(1) == {1: ["Qh", "Qs", "3d"]}
+    hand.bet(2)  # seat 1
+    hand.sideshow(2)  # seat 2 asks seat 1
+    hand.accept()  # pair of queens loses to the pure sequence: seat 1 packs
+    assert hand.known_cards(2) == {2: ["7c", "8c", "9c"], 1: ["Qh", "Qs", "3d"]}
+    assert hand.known_cards(1) == {1: ["Qh", "Qs", "3d"], 2: ["7c", "8c", "9c"]}
+    assert hand.known_cards(3) == {3: ["2h", "2d", "Js"]}
+    assert hand.known_cards(None) == {}
+    assert hand.packed == [False, True, False, False]
+    assert hand.to_act == 3
