@@ -46,6 +46,7 @@ class Session:
         self.hands_played = 0
         self.history: list[dict[str, Any]] = []
         self._settled = True
+        self.votes = [False] * n
         self._leave_if_broke()
 
     @property
@@ -91,9 +92,27 @@ class Session:
         if self.hand is not None and not self.hand.over:
             return False
         self._settle()
-        if sum(self.active) <= 1:
+        if sum(self.active) <= 1 or self.ended_by_vote:
             return True
         return self.rules.max_hands is not None and self.hands_played >= self.rules.max_hands
+
+    @property
+    def ended_by_vote(self) -> bool:
+        """Every seat still in the session voted to end in this break between hands."""
+        return all(self.votes[s] for s in range(self.num_seats) if self.active[s])
+
+    def vote_end(self, seat: int) -> None:
+        """``seat`` votes, between hands, to end the session (RULES section 7).
+
+        When every seat still in the session has voted in the same break, the session
+        is over; votes lapse when the next hand is dealt.
+        """
+        if self.hand is not None and not self.hand.over:
+            raise RuntimeError("votes to end are cast between hands")
+        self._settle()
+        if not (isinstance(seat, int) and 0 <= seat < self.num_seats and self.active[seat]):
+            raise ValueError(f"seat {seat!r} is not in the session")
+        self.votes[seat] = True
 
     def new_hand(self) -> Hand:
         """Deal the next hand and return it."""
@@ -114,6 +133,7 @@ class Session:
         stacks = [chips if self.active[seat] else 0 for seat, chips in enumerate(self._stacks)]
         self.hand = Hand.deal(self.rules, stacks, self.dealer, self.rng)
         self._settled = False
+        self.votes = [False] * n
         return self.hand
 
     @property
@@ -141,6 +161,7 @@ class Session:
             "history": self.history,
             "hand": None if self.hand is None else self.hand.to_dict(),
             "settled": self._settled,
+            "votes": list(self.votes),
         }
 
     @classmethod
@@ -157,6 +178,7 @@ class Session:
             session.history = [dict(item) for item in data["history"]]
             session.hand = None if data["hand"] is None else Hand.from_dict(data["hand"])
             session._settled = bool(data["settled"])
+            session.votes = [bool(vote) for vote in data["votes"]]
         except (KeyError, TypeError) as error:
             raise ValueError(f"malformed saved session: {error}") from error
         return session

@@ -165,3 +165,26 @@ def test_session_stacks_follow_the_finished_hand() -> None:
     while not hand.over:
         hand.pack()
     assert session.stacks == hand.stacks
+
+
+def test_session_ends_when_every_seat_still_in_votes_in_one_break() -> None:
+    """RULES 7: all seats still in the session vote to end between hands."""
+    session = Session(Rules(num_players=3), seed=4)
+    hand = session.new_hand()
+    with pytest.raises(RuntimeError):
+        session.vote_end(0)
+    while not hand.over:
+        hand.pack()
+    session.vote_end(0)
+    session.vote_end(1)
+    assert not session.over
+    hand = session.new_hand()  # the votes lapse at the deal
+    while not hand.over:
+        hand.pack()
+    session.vote_end(2)
+    assert not session.over
+    session.vote_end(0)
+    session.vote_end(1)
+    assert session.over and session.ended_by_vote
+    with pytest.raises(ValueError):
+        session.vote_end(7)
