@@ -92,7 +92,7 @@ def main() -> None:
         ("engine lookup, one at a time", per_second(len(singles), time.perf_counter() - start), "")
     )
 
-    for dtype in (np.int64, np.uint8):
+    for dtype in (np.int64, np.int32, np.uint8):
         batch = hands.astype(dtype)
         evaluate_hands(batch)
         start = time.perf_counter()

@@ -143,11 +143,17 @@ def evaluate_hands(hands: ArrayLike, rules: Rules | None = None) -> NDArray[np.i
     if array.size and unsigned.max() >= NUM_CARDS:
         raise ValueError("hands must hold card ints 0..51")
     table = _tables(*_ranking(rules))[0]
-    wide = array.astype(np.int32, copy=False)  # int32 index math is the fastest here
-    index = wide[..., 0] * 2704
-    index += wide[..., 1] * 52
-    index += wide[..., 2]
-    values = table[index]
+    if array.dtype == np.int64:
+        # Native int64 math beats casting a large array down first.
+        index = array[..., 0] * 2704
+        index += array[..., 1] * 52
+        index += array[..., 2]
+    else:
+        # int32 index math straight from a narrower (or unsigned) dtype, no widened copy.
+        index = np.multiply(array[..., 0], 2704, dtype=np.int32, casting="unsafe")
+        index += np.multiply(array[..., 1], 52, dtype=np.int32, casting="unsafe")
+        np.add(index, array[..., 2], out=index, dtype=np.int32, casting="unsafe")
+    values = np.take(table, index)
     if values.size and values.min() < 0:
         raise ValueError("a hand holds the same card twice")
     return values
