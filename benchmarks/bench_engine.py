@@ -8,7 +8,9 @@ Prints a small table:
   it; dealing included);
 * hand valuations/s one at a time (``evaluate_hand`` on card ints, and the engine's
   raw table lookup) and in batch (``evaluate_hands`` on an ``(N, 3)`` array);
-* the plain numpy gather from a table of the same size, as a ceiling for the batch.
+* the plain numpy gather from a table of the same size, as a ceiling for the batch;
+* if PokerKit is installed (``pip install pokerkit``), random legal play of its
+  no-limit hold'em engine with the same loop, four seats, for a ratio in one run.
 """
 
 from __future__ import annotations
@@ -48,6 +50,52 @@ def random_play(rules: Rules, hands: int, seed: int) -> tuple[float, int]:
     return time.perf_counter() - start, decisions
 
 
+def pokerkit_play(hands: int, seed: int) -> tuple[float, int] | None:
+    """Random legal play on PokerKit's no-limit hold'em, if PokerKit is installed."""
+    try:
+        from pokerkit import Automation, NoLimitTexasHoldem
+    except ImportError:
+        return None
+    automations = (
+        Automation.ANTE_POSTING,
+        Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING,
+        Automation.HOLE_DEALING,
+        Automation.BOARD_DEALING,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING,
+        Automation.CHIPS_PULLING,
+    )
+    rng = random.Random(seed)
+    decisions = 0
+    start = time.perf_counter()
+    for _ in range(hands):
+        state = NoLimitTexasHoldem.create_state(automations, True, 0, (1, 2), 2, (200,) * 4, 4)
+        while state.status:
+            options = [
+                name
+                for name, can in (
+                    ("fold", state.can_fold()),
+                    ("call", state.can_check_or_call()),
+                    ("raise", state.can_complete_bet_or_raise_to()),
+                )
+                if can
+            ]
+            choice = rng.choice(options)
+            if choice == "fold":
+                state.fold()
+            elif choice == "call":
+                state.check_or_call()
+            else:
+                low = state.min_completion_betting_or_raising_to_amount
+                high = state.max_completion_betting_or_raising_to_amount
+                state.complete_bet_or_raise_to(rng.randint(low, high))  # type: ignore[arg-type]
+            decisions += 1
+    return time.perf_counter() - start, decisions
+
+
 def per_second(count: int, seconds: float) -> str:
     """A rate, readable."""
     rate = count / seconds
@@ -69,6 +117,17 @@ def main() -> None:
             (
                 f"random play, {preset}",
                 per_second(args.hands, seconds) + " hands",
+                per_second(decisions, seconds) + " decisions",
+            )
+        )
+
+    compared = pokerkit_play(max(1, args.hands // 10), args.seed)
+    if compared is not None:
+        seconds, decisions = compared
+        rows.append(
+            (
+                "PokerKit no-limit hold'em, random play",
+                per_second(args.hands // 10, seconds) + " hands",
                 per_second(decisions, seconds) + " decisions",
             )
         )
