@@ -85,7 +85,7 @@ class Rules:
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
         """The preset ``name`` (classic, pagat, flash, tabletop) with ``overrides``."""
-        if name not in PRESETS:
+        if not isinstance(name, str) or name not in PRESETS:
             raise ValueError(f"unknown preset {name!r}: allowed {', '.join(cls.PRESET_NAMES)}")
         return PRESETS[name].replace(**overrides)
 
@@ -103,6 +103,8 @@ class Rules:
         """Build from ``to_dict()`` output or from ``{"preset": name, **overrides}``."""
         if not isinstance(data, dict):
             raise ValueError(f"rules must be a dict of settings, got {type(data).__name__}")
+        if not all(isinstance(key, str) for key in data):
+            raise ValueError(f"setting names must be strings, got {sorted(map(repr, data))}")
         settings = dict(data)
         preset = settings.pop("preset", "classic")
         return cls.preset(preset, **settings)
