@@ -55,6 +55,10 @@ class Hand:
     ) -> None:
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
+        if isinstance(cards, str) or not isinstance(cards, Sequence):
+            raise ValueError(f"cards must be a list with one entry per seat, got {cards!r}")
+        if stacks is not None and (isinstance(stacks, str) or not isinstance(stacks, Sequence)):
+            raise ValueError(f"stacks must be a list of ints, got {stacks!r}")
         n = len(cards)
         if stacks is None:
             stacks = [rules.starting_stack] * n
@@ -112,15 +116,16 @@ class Hand:
             for i in range(n)
             if stacks[(dealer + 1 + i) % n] >= rules.entry_chips
         ]
+        if len(entering) < 2:
+            raise ValueError(
+                f"fewer than two seats hold the {rules.entry_chips} chips needed to enter"
+            )
         per_seat = variants.cards_dealt(rules)
         deck = [int(card) for card in rng.permutation(52)[: per_seat * len(entering)]]
-        cards: list[list[int] | None] = [None] * n
-        for seat in entering:
-            cards[seat] = []
+        hands: dict[int, list[int]] = {seat: [] for seat in entering}
         for index, card in enumerate(deck):
-            hand = cards[entering[index % len(entering)]]
-            assert hand is not None
-            hand.append(card)
+            hands[entering[index % len(entering)]].append(card)
+        cards = [hands.get(seat) for seat in range(n)]
         return cls(rules, cards, stacks, dealer)
 
     def _start(self) -> None:
@@ -298,6 +303,8 @@ class Hand:
             seat = self.to_act
         if seat is None or self.end is not None:
             return []
+        if not 0 <= seat < self.num_seats:
+            raise ValueError(f"no seat {seat}: seats are 0..{self.num_seats - 1}")
         actions: list[dict[str, Any]] = []
         if self._may_look(seat):
             actions.append({"type": "look"})
@@ -392,8 +399,7 @@ class Hand:
 
     # ----------------------------------------------------------------- actions
 
-    @staticmethod
-    def _parse_action(action: dict[str, Any]) -> tuple[int, str, int | None]:
+    def _parse_action(self, action: dict[str, Any]) -> tuple[int, str, int | None]:
         if not isinstance(action, dict):
             raise IllegalActionError(f"an action is a dict, got {action!r}")
         kind = action.get("type")
@@ -404,6 +410,8 @@ class Hand:
         seat = action.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise IllegalActionError(f"action {kind!r} needs an int seat, got {seat!r}")
+        if not 0 <= seat < self.num_seats:
+            raise IllegalActionError(f"seat {seat} cannot {kind}: no such seat")
         amount = action.get("amount")
         if kind in _AMOUNT_TYPES and (not isinstance(amount, int) or isinstance(amount, bool)):
             raise IllegalActionError(f"seat {seat}: a {kind} needs an int amount, got {amount!r}")
@@ -416,10 +424,10 @@ class Hand:
         and leaves the hand unchanged if the action is not legal now.
         """
         if isinstance(action, dict) and "seat" not in action:
+            if self.to_act is None:
+                raise IllegalActionError(f"no {action.get('type')!r}: the hand is over")
             action = {**action, "seat": self.to_act}
         seat, kind, amount = self._parse_action(action)
-        if not 0 <= seat < self.num_seats:
-            raise IllegalActionError(f"seat {seat} cannot {kind}: no such seat")
         problem = self._problem(seat, kind, amount)
         if problem is not None:
             shown = f" {amount}" if amount is not None else ""
