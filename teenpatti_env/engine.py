@@ -175,6 +175,11 @@ class Hand:
         )
 
     @property
+    def phase(self) -> str:
+        """``"betting"`` or ``"over"``; variants add a selection phase before betting."""
+        return "over" if self.end is not None else "betting"
+
+    @property
     def over(self) -> bool:
         """Whether the hand is finished (the pot is paid out)."""
         return self.end is not None

@@ -2,9 +2,11 @@
 
 The engine asks this module, and only this module, how many cards a seat is dealt and
 how a seat's cards are valued. Today only ``classic`` exists: three private cards
-valued by the table lookup of :mod:`teenpatti_env.hands`. Wild cards, community cards,
-selection phases and per-seat visibility will extend these functions rather than the
-betting engine.
+valued by the table lookup of :mod:`teenpatti_env.hands`. The other seams are in the
+engine: ``Hand.phase`` (a selection phase will come before ``"betting"``), and the event
+log with its audiences, from which ``Hand.known_cards(viewer)`` tells who has seen which
+card. Wild cards, community cards, selection phases and per-seat visibility extend these
+rather than the betting rules.
 """
 
 from __future__ import annotations
