@@ -19,17 +19,17 @@ may know (:meth:`Hand.events_for`).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import numpy as np
 
 from teenpatti_env import variants
 from teenpatti_env.cards import CardLike, check_distinct, format_cards, parse_card
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.pots import divide_pot
 from teenpatti_env.rules import Rules
-
-if TYPE_CHECKING:
-    import numpy as np
 
 ACTION_TYPES = ("look", "pack", "bet", "all_in", "show", "sideshow", "accept", "refuse")
 """Every action type of a classic hand, in the order ``legal_actions`` lists them."""
@@ -53,24 +53,12 @@ class Hand:
         stacks: Sequence[int] | None = None,
         dealer: int = 0,
     ) -> None:
-        if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
-        if isinstance(cards, str) or not isinstance(cards, Sequence):
+        if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
             raise ValueError(f"cards must be a list with one entry per seat, got {cards!r}")
-        if stacks is not None and (isinstance(stacks, str) or not isinstance(stacks, Sequence)):
-            raise ValueError(f"stacks must be a list of ints, got {stacks!r}")
         n = len(cards)
         if stacks is None:
-            stacks = [rules.starting_stack] * n
-        if len(stacks) != n:
-            raise ValueError(f"got {len(stacks)} stacks for {n} seats of cards")
-        if not 2 <= n <= 7:
-            raise ValueError(f"a hand has 2..7 seats, got {n}")
-        for seat, chips in enumerate(stacks):
-            if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
-                raise ValueError(f"stack of seat {seat} must be an int >= 0, got {chips!r}")
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+            stacks = [rules.starting_stack] * n if isinstance(rules, Rules) else []
+        validate_table(rules, stacks, dealer, n)
 
         self.rules = rules
         self.num_seats = n
@@ -110,7 +98,10 @@ class Hand:
     ) -> Hand:
         """Deal a hand from a deck shuffled by ``rng``, one card at a time from the
         dealer's left, to every seat that can enter."""
+        validate_table(rules, stacks, dealer)
         n = len(stacks)
+        if not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy.random.Generator, got {rng!r}")
         entering = [
             (dealer + 1 + i) % n
             for i in range(n)
@@ -196,8 +187,7 @@ class Hand:
         n = self.num_seats
         return [(self.dealer + 1 + i) % n for i in range(n)]
 
-    def previous_player(self, seat: int) -> int | None:
-        """Nearest seat to the right still in the hand and not all-in."""
+    def _previous_player(self, seat: int) -> int | None:
         n = self.num_seats
         for step in range(1, n):
             other = (seat - step) % n
@@ -205,10 +195,9 @@ class Hand:
                 return other
         return None
 
-    def sideshow_target(self, seat: int) -> int | None:
-        """Whom ``seat`` would ask for a sideshow under ``sideshow_target``."""
+    def _sideshow_target(self, seat: int) -> int | None:
         if self.rules.sideshow_target == "previous":
-            return self.previous_player(seat)
+            return self._previous_player(seat)
         n = self.num_seats
         for step in range(1, n):
             other = (seat - step) % n
@@ -216,18 +205,15 @@ class Hand:
                 return other
         return None
 
-    def at_blind_limit(self, seat: int) -> bool:
-        """A blind seat that has used every blind bet may only pack or look."""
+    def _at_blind_limit(self, seat: int) -> bool:
         limit = self.rules.max_blind_bets
         return not self.seen[seat] and limit is not None and self.blind_bets[seat] >= limit
 
-    def min_bet(self, seat: int) -> int:
-        """Smallest bet for the seat's status: ``S`` blind, ``2S`` seen."""
+    def _min_bet(self, seat: int) -> int:
         return 2 * self.stake if self.seen[seat] else self.stake
 
-    def is_short(self, seat: int) -> bool:
-        """Below the smallest bet its status allows."""
-        return self.stacks[seat] < self.min_bet(seat)
+    def _is_short(self, seat: int) -> bool:
+        return self.stacks[seat] < self._min_bet(seat)
 
     def _bet_ceiling(self, seat: int) -> int:
         """Largest bet before the stack is taken into account."""
@@ -244,20 +230,15 @@ class Hand:
             ceiling = min(ceiling, self.pot)
         return ceiling
 
-    def bet_range(self, seat: int, keep: int = 0) -> tuple[int, int] | None:
-        """``(min, max)`` of a legal bet leaving at least ``keep`` chips, or ``None``.
-
-        Seen bets are even, so both ends are even for a seen seat.
-        """
-        low = self.min_bet(seat)
+    def _bet_range(self, seat: int, keep: int = 0) -> tuple[int, int] | None:
+        low = self._min_bet(seat)
         high = min(self._bet_ceiling(seat), self.stacks[seat] - keep)
         if self.seen[seat]:
             high -= high & 1
         return (low, high) if low <= high else None
 
-    def show_cost(self, seat: int) -> int:
-        """What a show costs the asker: the minimum bet for its status."""
-        return self.min_bet(seat)
+    def _show_cost(self, seat: int) -> int:
+        return self._min_bet(seat)
 
     def _show_problem(self, seat: int) -> str | None:
         if self._count_in_hand() != 2:
@@ -267,8 +248,8 @@ class Hand:
             return "no show against an all-in player"
         if self.seen[seat] and not self.seen[opponent]:
             return "a seen player may not show against a blind opponent"
-        if self.stacks[seat] < self.show_cost(seat):
-            return f"a show costs {self.show_cost(seat)} chips"
+        if self.stacks[seat] < self._show_cost(seat):
+            return f"a show costs {self._show_cost(seat)} chips"
         return None
 
     def _other_in_hand(self, seat: int) -> int:
@@ -286,10 +267,10 @@ class Hand:
             self.seen[s] for s in range(self.num_seats) if self._in_hand(s)
         ):
             return "a sideshow needs every player in the hand to have seen"
-        target = self.sideshow_target(seat)
+        target = self._sideshow_target(seat)
         if target is None or not self.seen[target]:
             return "the sideshow target has not seen"
-        if self.bet_range(seat, keep=1) is None:
+        if self._bet_range(seat, keep=1) is None:
             return "no chaal that leaves a chip behind"
         return None
 
@@ -297,6 +278,57 @@ class Hand:
         if self.end is not None or not self._can_bet(seat) or self.seen[seat]:
             return False
         return self.rules.look_anytime or (seat == self.to_act and self.pending_sideshow is None)
+
+    # Public rule queries: the same as the private ones, with the seat checked.
+
+    def _seat(self, seat: int) -> int:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_seats:
+            raise ValueError(f"no seat {seat!r}: seats are 0..{self.num_seats - 1}")
+        return seat
+
+    def _dealt_seat(self, seat: int) -> int:
+        if not self.dealt_in[self._seat(seat)]:
+            raise ValueError(f"seat {seat} is not dealt in this hand")
+        return seat
+
+    def previous_player(self, seat: int) -> int | None:
+        """Nearest seat to the right of ``seat`` still in the hand and not all-in."""
+        return self._previous_player(self._seat(seat))
+
+    def sideshow_target(self, seat: int) -> int | None:
+        """Whom ``seat`` would ask for a sideshow under the ``sideshow_target`` setting."""
+        return self._sideshow_target(self._seat(seat))
+
+    def at_blind_limit(self, seat: int) -> bool:
+        """A blind seat that has used every blind bet may only pack or look."""
+        return self._at_blind_limit(self._seat(seat))
+
+    def min_bet(self, seat: int) -> int:
+        """Smallest bet for the seat's status: ``S`` blind, ``2S`` seen."""
+        return self._min_bet(self._seat(seat))
+
+    def is_short(self, seat: int) -> bool:
+        """Whether the seat's stack is below the smallest bet its status allows."""
+        return self._is_short(self._seat(seat))
+
+    def bet_range(self, seat: int, keep: int = 0) -> tuple[int, int] | None:
+        """``(min, max)`` of a legal bet leaving at least ``keep`` chips, or ``None``.
+
+        Seen bets are even, so both ends are even for a seen seat.
+        """
+        return self._bet_range(self._seat(seat), keep)
+
+    def show_cost(self, seat: int) -> int:
+        """What a show costs the asker: the minimum bet for its status."""
+        return self._show_cost(self._seat(seat))
+
+    def hand_value(self, seat: int) -> int:
+        """The value of ``seat``'s hand under the table's ranking (higher is better)."""
+        return self._hand_value(self._dealt_seat(seat))
+
+    def card_texts(self, seat: int) -> list[str]:
+        """The seat's cards as text, in deal order (all knowledge: not a seat's view)."""
+        return self._card_texts(self._dealt_seat(seat))
 
     def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
         """Legal actions of ``seat`` (default: the seat to act) as dicts.
@@ -308,8 +340,7 @@ class Hand:
             seat = self.to_act
         if seat is None or self.end is not None:
             return []
-        if not 0 <= seat < self.num_seats:
-            raise ValueError(f"no seat {seat}: seats are 0..{self.num_seats - 1}")
+        self._seat(seat)
         actions: list[dict[str, Any]] = []
         if self._may_look(seat):
             actions.append({"type": "look"})
@@ -318,9 +349,9 @@ class Hand:
         if self.pending_sideshow is not None:
             return [{"type": "accept"}, {"type": "refuse"}]
         actions.append({"type": "pack"})
-        if self.at_blind_limit(seat):
+        if self._at_blind_limit(seat):
             return actions
-        bets = self.bet_range(seat)
+        bets = self._bet_range(seat)
         if bets is not None:
             actions.append({"type": "bet", "min": bets[0], "max": bets[1]})
         if self._all_in_allowed(seat):
@@ -328,13 +359,13 @@ class Hand:
         if self._show_problem(seat) is None:
             actions.append({"type": "show"})
         if self._sideshow_problem(seat) is None:
-            low, high = self.bet_range(seat, keep=1)  # type: ignore[misc]
+            low, high = self._bet_range(seat, keep=1)  # type: ignore[misc]
             actions.append({"type": "sideshow", "min": low, "max": high})
         return actions
 
     def _all_in_allowed(self, seat: int) -> bool:
         # All-in is only for a short seat, and only where short stacks may go all-in.
-        return self.rules.short_stack == "all_in" and self.stacks[seat] > 0 and self.is_short(seat)
+        return self.rules.short_stack == "all_in" and self.stacks[seat] > 0 and self._is_short(seat)
 
     def illegal_reason(self, action: dict[str, Any]) -> str | None:
         """Why ``action`` is illegal now, or ``None`` if it is legal."""
@@ -373,10 +404,10 @@ class Hand:
             return "no sideshow is pending"
         if kind == "pack":
             return None
-        if self.at_blind_limit(seat):
+        if self._at_blind_limit(seat):
             return "the blind-bet limit is reached: look first"
         if kind == "bet":
-            return self._amount_problem(seat, amount, self.bet_range(seat), "bet")
+            return self._amount_problem(seat, amount, self._bet_range(seat), "bet")
         if kind == "all_in":
             if self.rules.short_stack != "all_in":
                 return f"no all-in under short_stack={self.rules.short_stack!r}"
@@ -388,7 +419,7 @@ class Hand:
         problem = self._sideshow_problem(seat)
         if problem is not None:
             return problem
-        return self._amount_problem(seat, amount, self.bet_range(seat, keep=1), "sideshow chaal")
+        return self._amount_problem(seat, amount, self._bet_range(seat, keep=1), "sideshow chaal")
 
     def _amount_problem(
         self, seat: int, amount: int | None, bounds: tuple[int, int] | None, what: str
@@ -407,16 +438,15 @@ class Hand:
     def _parse_action(self, action: dict[str, Any]) -> tuple[int, str, int | None]:
         if not isinstance(action, dict):
             raise IllegalActionError(f"an action is a dict, got {action!r}")
-        kind = action.get("type")
-        if kind not in ACTION_TYPES:
-            raise IllegalActionError(
-                f"unknown action type {kind!r}: allowed {', '.join(ACTION_TYPES)}"
-            )
-        seat = action.get("seat")
+        seat, kind = action.get("seat"), action.get("type")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise IllegalActionError(f"action {kind!r} needs an int seat, got {seat!r}")
         if not 0 <= seat < self.num_seats:
             raise IllegalActionError(f"seat {seat} cannot {kind}: no such seat")
+        if kind not in ACTION_TYPES:
+            raise IllegalActionError(
+                f"seat {seat}: unknown action type {kind!r}: allowed {', '.join(ACTION_TYPES)}"
+            )
         amount = action.get("amount")
         if kind in _AMOUNT_TYPES and (not isinstance(amount, int) or isinstance(amount, bool)):
             raise IllegalActionError(f"seat {seat}: a {kind} needs an int amount, got {amount!r}")
@@ -474,13 +504,13 @@ class Hand:
     def _do_look(self, seat: int, amount: int | None) -> None:
         self.seen[seat] = True
         self._record(None, {"type": "look", "seat": seat})
-        self._record((seat,), {"type": "cards", "seat": seat, "cards": self.card_texts(seat)})
+        self._record((seat,), {"type": "cards", "seat": seat, "cards": self._card_texts(seat)})
         # short_stack="showdown": the seat about to bet may now be short (RULES 9).
         if (
             seat == self.to_act
             and self.pending_sideshow is None
             and self.rules.short_stack == "showdown"
-            and self.is_short(seat)
+            and self._is_short(seat)
         ):
             self._showdown()
 
@@ -518,13 +548,13 @@ class Hand:
         self._after_action(seat)
 
     def _do_show(self, seat: int, amount: int | None) -> None:
-        cost = self.show_cost(seat)
+        cost = self._show_cost(seat)
         self._pay(seat, cost)
         self._record(None, {"type": "show", "seat": seat, "amount": cost})
         self._after_action(seat, show_asker=seat)
 
     def _do_sideshow(self, seat: int, amount: int) -> None:
-        target = self.sideshow_target(seat)
+        target = self._sideshow_target(seat)
         assert target is not None
         self.stake = amount // 2
         self._pay(seat, amount)
@@ -550,16 +580,16 @@ class Hand:
         asker, target = self.pending_sideshow
         self.pending_sideshow = None
         # On a tie the asker packs.
-        loser = target if self.hand_value(asker) > self.hand_value(target) else asker
+        loser = target if self._hand_value(asker) > self._hand_value(target) else asker
         self.packed[loser] = True
         if self.rules.sideshow_reveal == "private":
             self._record(
                 (asker,),
-                {"type": "sideshow_reveal", "seat": target, "cards": self.card_texts(target)},
+                {"type": "sideshow_reveal", "seat": target, "cards": self._card_texts(target)},
             )
             self._record(
                 (target,),
-                {"type": "sideshow_reveal", "seat": asker, "cards": self.card_texts(asker)},
+                {"type": "sideshow_reveal", "seat": asker, "cards": self._card_texts(asker)},
             )
         self._record(
             None,
@@ -613,22 +643,20 @@ class Hand:
                 self.to_act = seat
                 break
         # short_stack="showdown": a short seat about to take a betting turn shows at once.
-        if self.rules.short_stack == "showdown" and self.is_short(self.to_act):  # type: ignore[arg-type]
+        if self.rules.short_stack == "showdown" and self._is_short(self.to_act):  # type: ignore[arg-type]
             self._showdown()
 
-    def hand_value(self, seat: int) -> int:
-        """The value of ``seat``'s hand under the table's ranking (higher is better)."""
+    def _hand_value(self, seat: int) -> int:
         return variants.seat_value(self.cards[seat], self._values)  # type: ignore[arg-type]
 
-    def card_texts(self, seat: int) -> list[str]:
-        """The seat's cards as text, in deal order."""
+    def _card_texts(self, seat: int) -> list[str]:
         return format_cards(self.cards[seat] or ())
 
     def _resolve_show(self, asker: int) -> None:
         opponent = self._other_in_hand(asker)
         self._reveal([asker, opponent])
         # Asker loses a tie (RULES 3.4).
-        winner = asker if self.hand_value(asker) > self.hand_value(opponent) else opponent
+        winner = asker if self._hand_value(asker) > self._hand_value(opponent) else opponent
         payouts = [0] * self.num_seats
         payouts[winner] = self.pot
         self._finish("show", payouts)
@@ -636,13 +664,13 @@ class Hand:
     def _showdown(self) -> None:
         contenders = [s for s in self.seat_order() if self._in_hand(s)]
         self._reveal(contenders)
-        values = [self.hand_value(s) if self._in_hand(s) else -1 for s in range(self.num_seats)]
+        values = [self._hand_value(s) if self._in_hand(s) else -1 for s in range(self.num_seats)]
         payouts = divide_pot(self.contributions, contenders, self.all_in, values, self.seat_order())
         self._finish("showdown", payouts)
 
     def _reveal(self, seats: list[int]) -> None:
         for seat in sorted(seats):
-            self.shown[seat] = self.card_texts(seat)
+            self.shown[seat] = self._card_texts(seat)
         hands = [{"seat": s, "cards": self.shown[s]} for s in sorted(seats)]
         self._record(None, {"type": "reveal", "hands": hands})
 
@@ -662,12 +690,18 @@ class Hand:
         self._log.append((audience, event))
 
     def events_for(self, seat: int) -> list[Event]:
-        """The log as ``seat`` may know it: public events plus its own private ones."""
-        return [event for audience, event in self._log if audience is None or seat in audience]
+        """The log as ``seat`` may know it: public events plus its own private ones.
+
+        The events are copies: changing them changes nothing in the hand.
+        """
+        self._seat(seat)
+        return copy.deepcopy(
+            [e for audience, e in self._log if audience is None or seat in audience]
+        )
 
     def public_events(self) -> list[Event]:
-        """What the whole table knows: no private card ever appears here."""
-        return [event for audience, event in self._log if audience is None]
+        """What the whole table knows (copies): no private card ever appears here."""
+        return copy.deepcopy([event for audience, event in self._log if audience is None])
 
     def known_cards(self, viewer: int | None) -> dict[int, list[str]]:
         """Every seat's cards that ``viewer`` has seen (``None``: the public table).
@@ -675,9 +709,12 @@ class Hand:
         Read from the log, so it is exactly what :meth:`events_for` tells the viewer:
         its own cards once it looked, a private sideshow reveal, hands turned up.
         """
-        events = self.public_events() if viewer is None else self.events_for(viewer)
+        if viewer is not None:
+            self._seat(viewer)
         known: dict[int, list[str]] = {}
-        for event in events:
+        for audience, event in self._log:
+            if audience is not None and viewer not in audience:
+                continue
             kind = event["type"]
             if kind in ("cards", "sideshow_reveal"):
                 known[event["seat"]] = list(event["cards"])
@@ -732,14 +769,15 @@ class Hand:
             "end": self.end,
             "payouts": None if self.payouts is None else list(self.payouts),
             "shown": {str(seat): list(cards) for seat, cards in self.shown.items()},
-            "log": [[None if a is None else list(a), e] for a, e in self._log],
+            "log": copy.deepcopy([[None if a is None else list(a), e] for a, e in self._log]),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hand:
-        """Restore a hand saved with :meth:`to_dict`."""
+        """Restore a hand saved with :meth:`to_dict`; a malformed one is a ``ValueError``."""
         if not isinstance(data, dict) or data.get("version") != _STATE_VERSION:
             raise ValueError(f"not a saved hand of version {_STATE_VERSION}")
+        data = copy.deepcopy(data)
         try:
             hand = cls.__new__(cls)
             hand.rules = Rules.from_dict(data["rules"])
@@ -758,10 +796,75 @@ class Hand:
             hand.payouts = None if data["payouts"] is None else list(data["payouts"])
             hand.shown = {int(seat): list(cards) for seat, cards in data["shown"].items()}
             hand._log = [(None if a is None else tuple(a), dict(e)) for a, e in data["log"]]
-        except (KeyError, TypeError, AttributeError) as error:
+            hand._values = variants.value_table(hand.rules)
+            hand._check_snapshot()
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
             raise ValueError(f"malformed saved hand: {error}") from error
-        hand._values = variants.value_table(hand.rules)
         return hand
+
+    def _check_snapshot(self) -> None:
+        """Raise ``ValueError`` unless a restored state is one the engine can continue."""
+        n = self.num_seats
+
+        def seat_or_none(value: Any) -> bool:
+            return value is None or (type(value) is int and 0 <= value < n)
+
+        per_seat = {
+            "dealt_in": bool, "packed": bool, "seen": bool, "all_in": bool,
+            "stacks": int, "contributions": int, "blind_bets": int,
+        }  # fmt: skip
+        for name, kind in per_seat.items():
+            values = getattr(self, name)
+            if len(values) != n or any(type(v) is not kind for v in values):
+                raise ValueError(f"{name} must hold {n} values of type {kind.__name__}")
+            if kind is int and any(v < 0 for v in values):
+                raise ValueError(f"{name} must not be negative")
+        if not 2 <= n <= 7 or not seat_or_none(self.dealer) or self.dealer is None:
+            raise ValueError("bad seat count or dealer")
+        if type(self.pot) is not int or type(self.stake) is not int or self.stake < 1:
+            raise ValueError("pot and stake must be ints")
+        if self.payouts is not None and (
+            len(self.payouts) != n or any(type(v) is not int for v in self.payouts)
+        ):
+            raise ValueError(f"payouts must hold {n} ints")
+        if self.end not in (None, "last_player", "show", "showdown"):
+            raise ValueError(f"unknown end {self.end!r}")
+        if self.end is None:
+            if self.pot != sum(self.contributions) or self.payouts is not None:
+                raise ValueError("the pot must hold every contribution while the hand runs")
+            if self.to_act is None or not self._can_bet(self.to_act):
+                raise ValueError(f"seat {self.to_act!r} cannot be the seat to act")
+        elif self.to_act is not None or self.pot != 0 or self.payouts is None:
+            raise ValueError("a finished hand has no seat to act, an empty pot and payouts")
+        if self.pending_sideshow is not None and not all(
+            seat_or_none(s) and s is not None and self._can_bet(s) for s in self.pending_sideshow
+        ):
+            raise ValueError("the pending sideshow must name two seats in the hand")
+        for audience, event in self._log:
+            if audience is not None and not all(seat_or_none(s) for s in audience):
+                raise ValueError("an event's audience must list seats")
+            if not isinstance(event.get("type"), str):
+                raise ValueError("every event needs a type")
+
+
+def validate_table(rules: Rules, stacks: Sequence[int], dealer: int, n: int | None = None) -> None:
+    """Raise ``ValueError`` unless the rules, stacks and dealer fit a table of ``n`` seats
+    (by default, one seat per stack)."""
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
+    if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Sequence):
+        raise ValueError(f"stacks must be a list of ints, got {stacks!r}")
+    if n is None:
+        n = len(stacks)
+    if len(stacks) != n:
+        raise ValueError(f"got {len(stacks)} stacks for {n} seats of cards")
+    if not 2 <= n <= 7:
+        raise ValueError(f"a hand has 2..7 seats, got {n}")
+    for seat, chips in enumerate(stacks):
+        if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
+            raise ValueError(f"stack of seat {seat} must be an int >= 0, got {chips!r}")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+        raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
 
 
 def _parse_deal(
@@ -775,7 +878,7 @@ def _parse_deal(
                 raise ValueError(f"seat {seat} is dealt in but has no cards")
             parsed.append(None)
             continue
-        if isinstance(seat_cards, str) or not isinstance(seat_cards, Sequence):
+        if isinstance(seat_cards, (str, bytes)) or not isinstance(seat_cards, Sequence):
             raise ValueError(f"cards of seat {seat} must be a list, got {seat_cards!r}")
         if len(seat_cards) != per_seat:
             raise ValueError(f"seat {seat} must hold {per_seat} cards, got {len(seat_cards)}")

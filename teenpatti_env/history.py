@@ -25,19 +25,13 @@ HAND_FORMAT = "teenpatti-hand/1"
 def rules_of(history: dict[str, Any], num_seats: int) -> Rules:
     """The ``Rules`` a history plays under, sized to its number of seats."""
     spec = history.get("rules", {})
-    if isinstance(spec, str):
-        spec = {"preset": spec}
-    if isinstance(spec, Rules):
-        rules = spec
-    else:
-        rules = Rules.from_dict(spec)
-        if "num_players" in spec:
-            if spec["num_players"] != num_seats:
-                raise ValueError(
-                    f"rules say num_players={spec['num_players']} but the history has "
-                    f"{num_seats} seats"
-                )
-            return rules
+    rules = Rules.of(spec)
+    if isinstance(spec, dict) and "num_players" in spec:
+        if spec["num_players"] != num_seats:
+            raise ValueError(
+                f"rules say num_players={spec['num_players']} but the history has {num_seats} seats"
+            )
+        return rules
     return rules.replace(num_players=num_seats)
 
 

@@ -34,9 +34,13 @@ _BOOLS = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Rules:
-    """Every setting of a Teen Patti table; see RULES.md section 8 for the meanings."""
+    """Every setting of a Teen Patti table; see RULES.md section 8 for the meanings.
+
+    Built from keyword settings only (``Rules(boot=2)``: classic plus overrides); an
+    unknown setting or a bad value is a ``ValueError`` naming the setting.
+    """
 
     num_players: int = 4
     """Seats at the table, 3..7."""
@@ -79,8 +83,26 @@ class Rules:
 
     PRESET_NAMES: ClassVar[tuple[str, ...]] = ("classic", "pagat", "flash", "tabletop")
 
-    def __post_init__(self) -> None:
+    def __init__(self, **settings: Any) -> None:
+        _check_names(settings)
+        for field in dataclasses.fields(self):
+            object.__setattr__(self, field.name, settings.get(field.name, field.default))
         _validate(self)
+
+    @classmethod
+    def of(cls, value: Rules | str | dict[str, Any] | None) -> Rules:
+        """Rules from a ``Rules``, a preset name, a settings dict, or ``None`` (classic)."""
+        if value is None:
+            return cls()
+        if isinstance(value, Rules):
+            return value
+        if isinstance(value, str):
+            return cls.preset(value)
+        if isinstance(value, dict):
+            return cls.from_dict(value)
+        raise ValueError(
+            f"rules must be a Rules, a preset name or a dict of settings, got {value!r}"
+        )
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
@@ -103,8 +125,6 @@ class Rules:
         """Build from ``to_dict()`` output or from ``{"preset": name, **overrides}``."""
         if not isinstance(data, dict):
             raise ValueError(f"rules must be a dict of settings, got {type(data).__name__}")
-        if not all(isinstance(key, str) for key in data):
-            raise ValueError(f"setting names must be strings, got {sorted(map(repr, data))}")
         settings = dict(data)
         preset = settings.pop("preset", "classic")
         return cls.preset(preset, **settings)
@@ -126,6 +146,8 @@ class Rules:
 def _check_names(settings: dict[str, Any]) -> None:
     known = {f.name for f in dataclasses.fields(Rules)}
     for name in settings:
+        if not isinstance(name, str):
+            raise ValueError(f"setting names must be strings, got {name!r}")
         if name not in known:
             raise ValueError(f"unknown setting {name!r}: allowed {', '.join(sorted(known))}")
 

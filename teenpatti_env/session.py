@@ -1,20 +1,25 @@
 """A session: hands one after another (RULES.md section 7).
 
-The first dealer is drawn from the session's seeded generator; the deal then passes
-left to the next seat still in the session. Before every deal each seat that cannot
-enter leaves for good (its chips stay its own and count in the standings). The session
-ends when at most one seat can still enter or after ``max_hands`` hands; the biggest
-stack wins and equal biggest stacks share the win.
+The first dealer is drawn from the session's seeded generator among the seats that can
+enter; the deal then passes left to the next seat still in the session. Before every
+deal each seat that cannot enter leaves for good (its chips stay its own and count in the
+standings). The session ends when at most one seat can still enter, after ``max_hands``
+hands, or when every seat still in the session votes to end in one break between hands;
+the biggest stack wins and equal biggest stacks share the win.
+
+A finished hand is folded into the session the first time anything of the session is
+read, so ``stacks``, ``active``, ``hands_played`` and ``history`` are always current.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from teenpatti_env.engine import Hand
+from teenpatti_env.engine import Hand, validate_table
 from teenpatti_env.rules import Rules
 
 _STATE_VERSION = 1
@@ -25,29 +30,34 @@ class Session:
 
     def __init__(
         self,
-        rules: Rules | None = None,
+        rules: Rules | str | dict[str, Any] | None = None,
         seed: int | None = None,
         stacks: Sequence[int] | None = None,
     ) -> None:
-        self.rules = rules if rules is not None else Rules()
+        self.rules = Rules.of(rules)
         n = self.rules.num_players
         if stacks is None:
             stacks = [self.rules.starting_stack] * n
-        if len(stacks) != n:
-            raise ValueError(f"got {len(stacks)} stacks for num_players={n}")
-        for seat, chips in enumerate(stacks):
-            if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
-                raise ValueError(f"stack of seat {seat} must be an int >= 0, got {chips!r}")
+        validate_table(self.rules, stacks, 0, n)
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+            raise ValueError(f"seed must be an int >= 0 or None, got {seed!r}")
         self.rng = np.random.default_rng(seed)
-        self._stacks = list(stacks)
-        self.active = [True] * n
         self.dealer: int | None = None
         self.hand: Hand | None = None
-        self.hands_played = 0
-        self.history: list[dict[str, Any]] = []
+        self._stacks = list(stacks)
+        self._active = [True] * n
+        self._votes = [False] * n
+        self._hands_played = 0
+        self._history: list[dict[str, Any]] = []
         self._settled = True
-        self.votes = [False] * n
         self._leave_if_broke()
+
+    # ----------------------------------------------------------------- state
+
+    @property
+    def num_seats(self) -> int:
+        """Seats at the table, including those that have left."""
+        return len(self._stacks)
 
     @property
     def stacks(self) -> list[int]:
@@ -56,17 +66,35 @@ class Session:
         return list(self._stacks)
 
     @property
-    def num_seats(self) -> int:
-        """Seats at the table, including those that have left."""
-        return len(self._stacks)
+    def active(self) -> list[bool]:
+        """Whether each seat is still in the session (can still enter a hand)."""
+        self._settle()
+        return list(self._active)
+
+    @property
+    def hands_played(self) -> int:
+        """Hands finished so far."""
+        self._settle()
+        return self._hands_played
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """One summary per finished hand: number, dealer, how it ended, net, shown hands."""
+        self._settle()
+        return copy.deepcopy(self._history)
+
+    @property
+    def votes(self) -> list[bool]:
+        """Votes to end cast in the current break between hands."""
+        return list(self._votes)
 
     def _leave_if_broke(self) -> None:
         for seat, chips in enumerate(self._stacks):
             if chips < self.rules.entry_chips:
-                self.active[seat] = False
+                self._active[seat] = False
 
     def _settle(self) -> None:
-        """Fold a finished hand's result into the session."""
+        """Fold a finished hand's result into the session, once."""
         hand = self.hand
         if hand is None or not hand.over or self._settled:
             return
@@ -74,10 +102,10 @@ class Session:
         for seat in range(self.num_seats):
             if hand.dealt_in[seat]:
                 self._stacks[seat] = hand.stacks[seat]
-        self.hands_played += 1
-        self.history.append(
+        self._hands_played += 1
+        self._history.append(
             {
-                "hand": self.hands_played,
+                "hand": self._hands_played,
                 "dealer": hand.dealer,
                 "end": hand.end,
                 "net": hand.net,
@@ -86,20 +114,22 @@ class Session:
         )
         self._leave_if_broke()
 
+    # ----------------------------------------------------------------- flow
+
     @property
     def over(self) -> bool:
         """Whether no further hand will be dealt."""
         if self.hand is not None and not self.hand.over:
             return False
         self._settle()
-        if sum(self.active) <= 1 or self.ended_by_vote:
+        if sum(self._active) <= 1 or self.ended_by_vote:
             return True
-        return self.rules.max_hands is not None and self.hands_played >= self.rules.max_hands
+        return self.rules.max_hands is not None and self._hands_played >= self.rules.max_hands
 
     @property
     def ended_by_vote(self) -> bool:
         """Every seat still in the session voted to end in this break between hands."""
-        return all(self.votes[s] for s in range(self.num_seats) if self.active[s])
+        return all(self._votes[s] for s in range(self.num_seats) if self._active[s])
 
     def vote_end(self, seat: int) -> None:
         """``seat`` votes, between hands, to end the session (RULES section 7).
@@ -110,9 +140,9 @@ class Session:
         if self.hand is not None and not self.hand.over:
             raise RuntimeError("votes to end are cast between hands")
         self._settle()
-        if not (isinstance(seat, int) and 0 <= seat < self.num_seats and self.active[seat]):
+        if not (isinstance(seat, int) and 0 <= seat < self.num_seats and self._active[seat]):
             raise ValueError(f"seat {seat!r} is not in the session")
-        self.votes[seat] = True
+        self._votes[seat] = True
 
     def new_hand(self) -> Hand:
         """Deal the next hand and return it."""
@@ -122,63 +152,73 @@ class Session:
             raise RuntimeError("the session is over")
         n = self.num_seats
         if self.dealer is None:
-            seats = [s for s in range(n) if self.active[s]]
+            seats = [s for s in range(n) if self._active[s]]
             self.dealer = seats[int(self.rng.integers(len(seats)))]
         else:
             self.dealer = next(
                 (self.dealer + step) % n
                 for step in range(1, n + 1)
-                if self.active[(self.dealer + step) % n]
+                if self._active[(self.dealer + step) % n]
             )
-        stacks = [chips if self.active[seat] else 0 for seat, chips in enumerate(self._stacks)]
+        stacks = [chips if self._active[seat] else 0 for seat, chips in enumerate(self._stacks)]
         self.hand = Hand.deal(self.rules, stacks, self.dealer, self.rng)
         self._settled = False
-        self.votes = [False] * n
+        self._votes = [False] * n
         return self.hand
 
     @property
     def winners(self) -> list[int]:
         """Seats holding the biggest stack (the session's winners once it is over)."""
-        self._settle()
-        best = max(self._stacks)
-        return [seat for seat, chips in enumerate(self._stacks) if chips == best]
+        stacks = self.stacks
+        best = max(stacks)
+        return [seat for seat, chips in enumerate(stacks) if chips == best]
 
     def standings(self) -> list[tuple[int, int]]:
         """``(seat, chips)`` from the biggest stack down (ties in seat order)."""
-        self._settle()
-        return sorted(enumerate(self._stacks), key=lambda item: (-item[1], item[0]))
+        return sorted(enumerate(self.stacks), key=lambda item: (-item[1], item[0]))
+
+    # ----------------------------------------------------------------- snapshots
 
     def to_dict(self) -> dict[str, Any]:
         """An exact, JSON-able snapshot (generator state and hand in progress included)."""
-        return {
-            "version": _STATE_VERSION,
-            "rules": self.rules.to_dict(),
-            "rng": self.rng.bit_generator.state,
-            "stacks": list(self._stacks),
-            "active": list(self.active),
-            "dealer": self.dealer,
-            "hands_played": self.hands_played,
-            "history": self.history,
-            "hand": None if self.hand is None else self.hand.to_dict(),
-            "settled": self._settled,
-            "votes": list(self.votes),
-        }
+        return copy.deepcopy(
+            {
+                "version": _STATE_VERSION,
+                "rules": self.rules.to_dict(),
+                "rng": self.rng.bit_generator.state,
+                "stacks": self._stacks,
+                "active": self._active,
+                "votes": self._votes,
+                "dealer": self.dealer,
+                "hands_played": self._hands_played,
+                "history": self._history,
+                "settled": self._settled,
+                "hand": None if self.hand is None else self.hand.to_dict(),
+            }
+        )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Session:
-        """Restore a session saved with :meth:`to_dict`."""
+        """Restore a session saved with :meth:`to_dict`; a malformed one is a ``ValueError``."""
         if not isinstance(data, dict) or data.get("version") != _STATE_VERSION:
             raise ValueError(f"not a saved session of version {_STATE_VERSION}")
+        data = copy.deepcopy(data)
         try:
             session = cls(Rules.from_dict(data["rules"]), stacks=data["stacks"])
             session.rng.bit_generator.state = data["rng"]
-            session.active = list(data["active"])
-            session.dealer = data["dealer"]
-            session.hands_played = data["hands_played"]
-            session.history = [dict(item) for item in data["history"]]
-            session.hand = None if data["hand"] is None else Hand.from_dict(data["hand"])
+            n = session.num_seats
+            session._active = [bool(value) for value in data["active"]]
+            session._votes = [bool(value) for value in data["votes"]]
+            if len(session._active) != n or len(session._votes) != n:
+                raise ValueError(f"active and votes must hold {n} values")
+            dealer = data["dealer"]
+            if dealer is not None and not (type(dealer) is int and 0 <= dealer < n):
+                raise ValueError(f"bad dealer {dealer!r}")
+            session.dealer = dealer
+            session._hands_played = int(data["hands_played"])
+            session._history = list(data["history"])
             session._settled = bool(data["settled"])
-            session.votes = [bool(vote) for vote in data["votes"]]
-        except (KeyError, TypeError) as error:
+            session.hand = None if data["hand"] is None else Hand.from_dict(data["hand"])
+        except (KeyError, TypeError, IndexError, ValueError) as error:
             raise ValueError(f"malformed saved session: {error}") from error
         return session

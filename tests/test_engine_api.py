@@ -146,3 +146,95 @@ def test_known_cards_follow_what_each_seat_was_told() -> None:
     assert hand.known_cards(None) == {}
     assert hand.packed == [False, True, False, False]
     assert hand.to_act == 3
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 9, "1", 1.0, None, True])
+def test_seat_queries_reject_what_is_not_a_seat(seat) -> None:
+    hand = Hand(Rules(), CARDS, dealer=0)
+    queries = (
+        hand.previous_player, hand.sideshow_target, hand.at_blind_limit, hand.min_bet,
+        hand.is_short, hand.bet_range, hand.show_cost, hand.hand_value, hand.card_texts,
+        hand.events_for, hand.known_cards if seat is not None else hand.min_bet,
+    )  # fmt: skip
+    for query in queries:
+        with pytest.raises(ValueError):
+            query(seat)
+    if seat is not None:
+        with pytest.raises(ValueError):
+            hand.legal_actions(seat)
+
+
+def test_a_seat_sitting_out_has_no_hand_to_value() -> None:
+    hand = Hand(Rules(), [CARDS[0], None, CARDS[2], CARDS[3]], stacks=[100, 0, 100, 100])
+    with pytest.raises(ValueError, match="not dealt in"):
+        hand.hand_value(1)
+
+
+def test_events_and_snapshots_are_copies() -> None:
+    """Changing what the hand handed out changes nothing inside the hand."""
+    hand = Hand(Rules(), CARDS, dealer=0)
+    hand.look(1)
+    before = hand.to_dict()
+    hand.public_events()[0]["dealer"] = 99
+    hand.events_for(2)[0]["seats"].append(42)
+    next(e for e in hand.events_for(1) if e["type"] == "cards")["cards"][0] = "Ah"
+    snapshot = hand.to_dict()
+    snapshot["log"][0][1]["dealer"] = 77
+    assert hand.to_dict() == before
+    assert hand.known_cards(1) == {1: ["Qh", "Qs", "3d"]}
+    restored = Hand.from_dict(before)
+    before["log"][0][1]["dealer"] = 55
+    assert restored.public_events()[0]["dealer"] == 0
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d.update(pending_sideshow=[1]),
+        lambda d: d.update(dealt_in=[]),
+        lambda d: d.update(to_act=9),
+        lambda d: d.update(pot=-3),
+        lambda d: d.update(stacks=[1, 2]),
+        lambda d: d.update(seen="yes"),
+        lambda d: d.update(end="won"),
+        lambda d: d.update(log=[[None, {}]]),
+        lambda d: d.update(payouts=[1, 2, 3, 4]),
+        lambda d: d["cards"].__setitem__(0, ["As", "As", "2c"]),
+        lambda d: d.pop("stake"),
+    ],
+)
+def test_damaged_snapshot_is_a_value_error(damage) -> None:
+    hand = Hand(Rules(), CARDS, dealer=0)
+    hand.bet(1)
+    saved = json.loads(json.dumps(hand.to_dict()))
+    damage(saved)
+    with pytest.raises(ValueError, match="malformed saved hand"):
+        Hand.from_dict(saved)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (Rules(), ["a", "b", "c"], 0),
+        (Rules(), [5, 5, 5], None),
+        (Rules(), [5, 5, 5], 3),
+        (Rules(), 5, 0),
+        ("classic", [5, 5, 5], 0),
+    ],
+)
+def test_deal_rejects_bad_tables(args) -> None:
+    with pytest.raises(ValueError):
+        Hand.deal(*args, np.random.default_rng(0))
+
+
+def test_deal_needs_a_generator_and_cards_need_lists() -> None:
+    with pytest.raises(ValueError, match="Generator"):
+        Hand.deal(Rules(), [5, 5, 5], 0, None)
+    with pytest.raises(ValueError):
+        Hand(Rules(), [b"\x01\x02\x03", b"\x04\x05\x06", b"\x07\x08\x09"])
+
+
+def test_unknown_action_type_names_the_seat() -> None:
+    hand = Hand(Rules(), CARDS, dealer=0)
+    with pytest.raises(IllegalActionError, match=r"seat 1.*fold"):
+        hand.apply({"seat": 1, "type": "fold"})

@@ -188,3 +188,40 @@ def test_session_ends_when_every_seat_still_in_votes_in_one_break() -> None:
     assert session.over and session.ended_by_vote
     with pytest.raises(ValueError):
         session.vote_end(7)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"rules": "texas"}, {"rules": 5}, {"seed": "x"}, {"seed": -1}, {"stacks": 5},
+     {"stacks": [100, 100]}, {"stacks": [100, -1, 100, 100]}],
+)  # fmt: skip
+def test_session_rejects_bad_arguments(kwargs) -> None:
+    with pytest.raises(ValueError):
+        Session(**kwargs)
+
+
+def test_session_accepts_a_preset_name_or_a_settings_dict() -> None:
+    assert Session("flash").rules == Rules.preset("flash")
+    assert Session({"preset": "pagat", "boot": 3}).rules.boot == 3
+
+
+def test_session_attributes_are_current_as_soon_as_the_hand_ends() -> None:
+    """Seat 0 cannot post the next boot: it is out as soon as the hand is over."""
+    session = Session(Rules(num_players=3), seed=1, stacks=[1, 5, 5])
+    hand = session.new_hand()
+    while not hand.over:
+        hand.pack()
+    assert session.hands_played == 1
+    assert session.active == [hand.stacks[0] >= 1, True, True]
+    assert len(session.history) == 1
+
+
+def test_malformed_saved_session_is_a_value_error() -> None:
+    session = Session(Rules(), seed=0)
+    session.new_hand()
+    saved = json.loads(json.dumps(session.to_dict()))
+    for key, value in (("active", [True]), ("dealer", 17), ("rng", 3), ("hand", {"version": 1})):
+        damaged = json.loads(json.dumps(saved))
+        damaged[key] = value
+        with pytest.raises(ValueError, match="malformed saved session"):
+            Session.from_dict(damaged)
