@@ -14,6 +14,8 @@ Suits never break a tie; they only matter for colours and pure sequences.
 
 from __future__ import annotations
 
+import numbers
+import re
 from collections.abc import Iterable, Sequence
 
 RANKS = "23456789TJQKA"
@@ -27,6 +29,8 @@ CardsLike = str | Iterable[CardLike]
 _TEXT_TO_CARD = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
 _TEXT_TO_CARD.update({"10" + s: _TEXT_TO_CARD["T" + s] for s in SUITS})
 _CARD_TO_TEXT = [RANKS[c // 4] + SUITS[c % 4] for c in DECK]
+_ONE_CARD = re.compile(f"(?:10|[{RANKS}])[{SUITS}]")
+_RUN_OF_CARDS = re.compile(f"(?:(?:10|[{RANKS}])[{SUITS}])+")
 
 
 def rank_of(card: int) -> int:
@@ -43,9 +47,9 @@ def parse_card(card: CardLike) -> int:
     """Parse one card (``"As"``, ``"10h"`` or an int ``0..51``) into its int form."""
     if isinstance(card, bool):
         raise ValueError(f"not a card: {card!r}")
-    if isinstance(card, int):
+    if isinstance(card, numbers.Integral):  # numpy integers included
         if 0 <= card < NUM_CARDS:
-            return card
+            return int(card)
         raise ValueError(f"not a card: {card!r} (card ints are 0..51)")
     if isinstance(card, str):
         value = _TEXT_TO_CARD.get(card)
@@ -59,17 +63,31 @@ def parse_card(card: CardLike) -> int:
 
 
 def parse_cards(cards: CardsLike) -> tuple[int, ...]:
-    """Parse cards given as ``"As Kd 2c"`` or a sequence of texts or ints.
+    """Parse cards given as ``"As Kd 2c"``, ``"AsKd2c"`` or a sequence of texts or ints.
 
     Raises ``ValueError`` for malformed text or a card given twice.
+
+    >>> format_cards(parse_cards("10h,Jh Qh"))
+    ['Th', 'Jh', 'Qh']
     """
-    items: Iterable[CardLike] = cards.split() if isinstance(cards, str) else cards
+    items: Iterable[CardLike] = _split_text(cards) if isinstance(cards, str) else cards
     try:
         parsed = tuple(parse_card(c) for c in items)
     except TypeError as error:
         raise ValueError(f"not a list of cards: {cards!r}") from error
     check_distinct(parsed)
     return parsed
+
+
+def _split_text(text: str) -> list[str]:
+    """Cards in a text: separated by spaces or commas, or written back to back."""
+    tokens: list[str] = []
+    for token in text.replace(",", " ").split():
+        if token not in _TEXT_TO_CARD and _RUN_OF_CARDS.fullmatch(token):
+            tokens.extend(_ONE_CARD.findall(token))
+        else:
+            tokens.append(token)
+    return tokens
 
 
 def check_distinct(cards: Sequence[int]) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -118,11 +118,25 @@ def hand_category(cards: CardsLike) -> str:
     return CATEGORIES[_category_index(_three_cards(cards))]
 
 
-def evaluate_hand(cards: CardsLike, rules: Rules | None = None) -> int:
+@overload
+def evaluate_hand(cards: CardsLike, rules: Rules | None = None) -> int: ...
+
+
+@overload
+def evaluate_hand(cards: NDArray[Any], rules: Rules | None = None) -> int | NDArray[np.int32]: ...
+
+
+def evaluate_hand(
+    cards: CardsLike | NDArray[Any], rules: Rules | None = None
+) -> int | NDArray[np.int32]:
     """The hand's value under ``rules`` (``None``: classic); higher is better.
 
     Hands of equal strength (the same ranks and category, any suits) get equal values.
+    A numpy array of shape ``(..., 3)`` with more than one dimension is valued as a
+    batch (see :func:`evaluate_hands`).
     """
+    if isinstance(cards, np.ndarray) and cards.ndim > 1:
+        return evaluate_hands(cards, rules)
     a, b, c = _three_cards(cards)
     return value_table(rules)[a * 2704 + b * 52 + c]
 

@@ -33,3 +33,17 @@ def test_batch_keeps_leading_shape() -> None:
 def test_batch_rejects_what_is_not_a_hand(bad) -> None:
     with pytest.raises(ValueError):
         evaluate_hands(np.array(bad))
+
+
+def test_evaluate_hand_values_a_two_dimensional_array_as_a_batch() -> None:
+    batch = ALL_HANDS[:50]
+    assert (evaluate_hand(batch) == evaluate_hands(batch)).all()
+    assert evaluate_hand(np.array([51, 46, 0])) == evaluate_hand("As Kd 2c")
+
+
+def test_card_text_may_be_written_back_to_back_or_with_commas() -> None:
+    assert evaluate_hand("AsKd2c") == evaluate_hand(["As", "Kd", "2c"])
+    assert evaluate_hand("10h,Jh,Qh") == evaluate_hand("Th Jh Qh")
+    for bad in ("AsKd2", "AsAs2c", "as kd 2c"):
+        with pytest.raises(ValueError):
+            evaluate_hand(bad)
