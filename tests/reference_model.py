@@ -562,6 +562,9 @@ class RefHand:
             "legal": [dict(d) for d in self.legal()],
             "net": net,
             "shown": {s: list(c) for s, c in self.shown.items()},
+            "end": self.end,
+            "payouts": None if self.payouts is None else list(self.payouts),
+            "contributions": list(self.contrib),
         }
 
     def moves(self) -> list[dict]:

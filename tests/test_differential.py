@@ -184,6 +184,9 @@ def _normalise(result: dict) -> dict:
         "legal": legal,
         "net": None if result["net"] is None else list(result["net"]),
         "shown": shown,
+        "end": result["end"],
+        "payouts": result["payouts"],
+        "contributions": list(result["contributions"]),
     }
 
 
