@@ -775,9 +775,7 @@ class Hand:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hand:
         """Restore a hand saved with :meth:`to_dict`; a malformed one is a ``ValueError``."""
-        if not isinstance(data, dict) or data.get("version") != _STATE_VERSION:
-            raise ValueError(f"not a saved hand of version {_STATE_VERSION}")
-        data = copy.deepcopy(data)
+        data = open_snapshot(data, "hand", _STATE_VERSION)
         try:
             hand = cls.__new__(cls)
             hand.rules = Rules.from_dict(data["rules"])
@@ -845,6 +843,13 @@ class Hand:
                 raise ValueError("an event's audience must list seats")
             if not isinstance(event.get("type"), str):
                 raise ValueError("every event needs a type")
+
+
+def open_snapshot(data: Any, what: str, version: int) -> dict[str, Any]:
+    """A private copy of a saved ``what`` after checking it is a dict of ``version``."""
+    if not isinstance(data, dict) or data.get("version") != version:
+        raise ValueError(f"not a saved {what} of version {version}")
+    return copy.deepcopy(data)
 
 
 def validate_table(rules: Rules, stacks: Sequence[int], dealer: int, n: int | None = None) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from teenpatti_env.engine import Hand, validate_table
+from teenpatti_env.engine import Hand, open_snapshot, validate_table
 from teenpatti_env.rules import Rules
 
 _STATE_VERSION = 1
@@ -200,9 +200,7 @@ class Session:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Session:
         """Restore a session saved with :meth:`to_dict`; a malformed one is a ``ValueError``."""
-        if not isinstance(data, dict) or data.get("version") != _STATE_VERSION:
-            raise ValueError(f"not a saved session of version {_STATE_VERSION}")
-        data = copy.deepcopy(data)
+        data = open_snapshot(data, "session", _STATE_VERSION)
         try:
             session = cls(Rules.from_dict(data["rules"]), stacks=data["stacks"])
             session.rng.bit_generator.state = data["rng"]

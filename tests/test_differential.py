@@ -13,29 +13,16 @@ import json
 import random
 
 import pytest
-
-try:
-    from tests.reference_model import (
-        PRESETS,
-        RANKS,
-        SUITS,
-        RefHand,
-        all_hands,
-        hand_category,
-        make_rules,
-        ref_replay,
-    )
-except ImportError:  # tests/ on sys.path instead of the repository root
-    from reference_model import (
-        PRESETS,
-        RANKS,
-        SUITS,
-        RefHand,
-        all_hands,
-        hand_category,
-        make_rules,
-        ref_replay,
-    )
+from reference_model import (  # tests/ is on sys.path under pytest
+    PRESETS,
+    RANKS,
+    SUITS,
+    RefHand,
+    all_hands,
+    hand_category,
+    make_rules,
+    ref_replay,
+)
 
 NUM_HANDS = 1000
 SEED = 20240611
