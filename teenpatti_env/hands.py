@@ -1,7 +1,8 @@
 """Hand categories and table-driven hand values (RULES.md section 1).
 
-Every one of the C(52, 3) = 22,100 hands is valued once, the first time a ranking
-(``best_sequence``, ``lowball``) is asked for; after that a hand's value is one lookup
+Every one of the C(52, 3) = 22,100 hands is valued once per ranking (``best_sequence``,
+``lowball``): the classic ranking at import, the others the first time they are asked
+for; after that a hand's value is one lookup
 in a flat table indexed by ``a * 2704 + b * 52 + c`` (all six orders of the three
 cards are filled in, so the cards need not be sorted).
 
@@ -177,3 +178,7 @@ def compare_hands(a: CardsLike, b: CardsLike, rules: Rules | None = None) -> int
     """``1`` if hand ``a`` beats ``b``, ``-1`` if it loses, ``0`` on a tie."""
     va, vb = evaluate_hand(a, rules), evaluate_hand(b, rules)
     return (va > vb) - (va < vb)
+
+
+# Value the 22,100 hands for the classic ranking at import; other rankings on first use.
+_tables("AKQ", False)
