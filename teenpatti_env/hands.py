@@ -2,9 +2,9 @@
 
 Every one of the C(52, 3) = 22,100 hands is valued once per ranking (``best_sequence``,
 ``lowball``): the classic ranking at import, the others the first time they are asked
-for; after that a hand's value is one lookup
-in a flat table indexed by ``a * 2704 + b * 52 + c`` (all six orders of the three
-cards are filled in, so the cards need not be sorted).
+for. After that a hand's value is one lookup in a flat table indexed by
+``a * 2704 + b * 52 + c`` (all six orders of the three cards are filled in, so the
+cards need not be sorted).
 
 >>> hand_category("As Ks Qs")
 'pure_sequence'
