@@ -45,12 +45,8 @@ def suit_of(card: int) -> int:
 
 def parse_card(card: CardLike) -> int:
     """Parse one card (``"As"``, ``"10h"`` or an int ``0..51``) into its int form."""
-    if isinstance(card, bool):
-        raise ValueError(f"not a card: {card!r}")
-    if isinstance(card, numbers.Integral):  # numpy integers included
-        if 0 <= card < NUM_CARDS:
-            return int(card)
-        raise ValueError(f"not a card: {card!r} (card ints are 0..51)")
+    if type(card) is int and 0 <= card < NUM_CARDS:  # the common case, first
+        return card
     if isinstance(card, str):
         value = _TEXT_TO_CARD.get(card)
         if value is None:
@@ -59,6 +55,10 @@ def parse_card(card: CardLike) -> int:
                 f"then a suit of {SUITS}, e.g. 'As', 'Td', '10h')"
             )
         return value
+    if isinstance(card, numbers.Integral) and not isinstance(card, bool):
+        if 0 <= card < NUM_CARDS:  # numpy integers
+            return int(card)
+        raise ValueError(f"not a card: {card!r} (card ints are 0..51)")
     raise ValueError(f"not a card: {card!r}")
 
 
