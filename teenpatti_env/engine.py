@@ -56,9 +56,9 @@ class Hand:
         if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
             raise ValueError(f"cards must be a list with one entry per seat, got {cards!r}")
         n = len(cards)
-        if stacks is None:
-            stacks = [rules.starting_stack] * n if isinstance(rules, Rules) else []
         validate_table(rules, stacks, dealer, n)
+        if stacks is None:
+            stacks = [rules.starting_stack] * n
 
         self.rules = rules
         self.num_seats = n
@@ -187,23 +187,16 @@ class Hand:
         n = self.num_seats
         return [(self.dealer + 1 + i) % n for i in range(n)]
 
-    def _previous_player(self, seat: int) -> int | None:
+    def _previous_player(self, seat: int, seen_only: bool = False) -> int | None:
         n = self.num_seats
         for step in range(1, n):
             other = (seat - step) % n
-            if self._can_bet(other):
+            if self._can_bet(other) and (self.seen[other] or not seen_only):
                 return other
         return None
 
     def _sideshow_target(self, seat: int) -> int | None:
-        if self.rules.sideshow_target == "previous":
-            return self._previous_player(seat)
-        n = self.num_seats
-        for step in range(1, n):
-            other = (seat - step) % n
-            if self._can_bet(other) and self.seen[other]:
-                return other
-        return None
+        return self._previous_player(seat, self.rules.sideshow_target == "previous_seen")
 
     def _at_blind_limit(self, seat: int) -> bool:
         limit = self.rules.max_blind_bets
@@ -282,7 +275,7 @@ class Hand:
     # Public rule queries: the same as the private ones, with the seat checked.
 
     def _seat(self, seat: int) -> int:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_seats:
+        if not is_seat(seat, self.num_seats):
             raise ValueError(f"no seat {seat!r}: seats are 0..{self.num_seats - 1}")
         return seat
 
@@ -441,7 +434,7 @@ class Hand:
         seat, kind = action.get("seat"), action.get("type")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise IllegalActionError(f"action {kind!r} needs an int seat, got {seat!r}")
-        if not 0 <= seat < self.num_seats:
+        if not is_seat(seat, self.num_seats):
             raise IllegalActionError(f"seat {seat} cannot {kind}: no such seat")
         if kind not in ACTION_TYPES:
             raise IllegalActionError(
@@ -804,9 +797,6 @@ class Hand:
         """Raise ``ValueError`` unless a restored state is one the engine can continue."""
         n = self.num_seats
 
-        def seat_or_none(value: Any) -> bool:
-            return value is None or (type(value) is int and 0 <= value < n)
-
         per_seat = {
             "dealt_in": bool, "packed": bool, "seen": bool, "all_in": bool,
             "stacks": int, "contributions": int, "blind_bets": int,
@@ -817,7 +807,7 @@ class Hand:
                 raise ValueError(f"{name} must hold {n} values of type {kind.__name__}")
             if kind is int and any(v < 0 for v in values):
                 raise ValueError(f"{name} must not be negative")
-        if not 2 <= n <= 7 or not seat_or_none(self.dealer) or self.dealer is None:
+        if not 2 <= n <= 7 or not is_seat(self.dealer, n):
             raise ValueError("bad seat count or dealer")
         if type(self.pot) is not int or type(self.stake) is not int or self.stake < 1:
             raise ValueError("pot and stake must be ints")
@@ -835,14 +825,19 @@ class Hand:
         elif self.to_act is not None or self.pot != 0 or self.payouts is None:
             raise ValueError("a finished hand has no seat to act, an empty pot and payouts")
         if self.pending_sideshow is not None and not all(
-            seat_or_none(s) and s is not None and self._can_bet(s) for s in self.pending_sideshow
+            is_seat(s, n) and self._can_bet(s) for s in self.pending_sideshow
         ):
             raise ValueError("the pending sideshow must name two seats in the hand")
         for audience, event in self._log:
-            if audience is not None and not all(seat_or_none(s) for s in audience):
+            if audience is not None and not all(is_seat(s, n) for s in audience):
                 raise ValueError("an event's audience must list seats")
             if not isinstance(event.get("type"), str):
                 raise ValueError("every event needs a type")
+
+
+def is_seat(value: Any, num_seats: int) -> bool:
+    """Whether ``value`` is a seat number of a table of ``num_seats`` (an int, not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < num_seats
 
 
 def open_snapshot(data: Any, what: str, version: int) -> dict[str, Any]:
@@ -852,11 +847,15 @@ def open_snapshot(data: Any, what: str, version: int) -> dict[str, Any]:
     return copy.deepcopy(data)
 
 
-def validate_table(rules: Rules, stacks: Sequence[int], dealer: int, n: int | None = None) -> None:
+def validate_table(
+    rules: Rules, stacks: Sequence[int] | None, dealer: int, n: int | None = None
+) -> None:
     """Raise ``ValueError`` unless the rules, stacks and dealer fit a table of ``n`` seats
-    (by default, one seat per stack)."""
+    (by default, one seat per stack; ``stacks=None`` stands for the starting stacks)."""
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
+    if stacks is None and n is not None:
+        stacks = [rules.starting_stack] * n
     if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Sequence):
         raise ValueError(f"stacks must be a list of ints, got {stacks!r}")
     if n is None:
@@ -868,7 +867,7 @@ def validate_table(rules: Rules, stacks: Sequence[int], dealer: int, n: int | No
     for seat, chips in enumerate(stacks):
         if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
             raise ValueError(f"stack of seat {seat} must be an int >= 0, got {chips!r}")
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+    if not is_seat(dealer, n):
         raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from teenpatti_env.engine import Hand, open_snapshot, validate_table
+from teenpatti_env.engine import Hand, is_seat, open_snapshot, validate_table
 from teenpatti_env.rules import Rules
 
 _STATE_VERSION = 1
@@ -36,9 +36,9 @@ class Session:
     ) -> None:
         self.rules = Rules.of(rules)
         n = self.rules.num_players
+        validate_table(self.rules, stacks, 0, n)
         if stacks is None:
             stacks = [self.rules.starting_stack] * n
-        validate_table(self.rules, stacks, 0, n)
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
             raise ValueError(f"seed must be an int >= 0 or None, got {seed!r}")
         self.rng = np.random.default_rng(seed)
@@ -140,7 +140,7 @@ class Session:
         if self.hand is not None and not self.hand.over:
             raise RuntimeError("votes to end are cast between hands")
         self._settle()
-        if not (isinstance(seat, int) and 0 <= seat < self.num_seats and self._active[seat]):
+        if not (is_seat(seat, self.num_seats) and self._active[seat]):
             raise ValueError(f"seat {seat!r} is not in the session")
         self._votes[seat] = True
 
