@@ -1,5 +1,9 @@
 """teenpatti_env: an exact Teen Patti rules engine for reinforcement learning."""
 
+import gymnasium
+
+from teenpatti_env.actions import ActionLayout
+from teenpatti_env.aec import env, raw_env
 from teenpatti_env.cards import DECK, format_card, format_cards, parse_card, parse_cards
 from teenpatti_env.engine import ACTION_TYPES, Hand
 from teenpatti_env.errors import IllegalActionError
@@ -11,8 +15,12 @@ from teenpatti_env.hands import (
     hand_category,
 )
 from teenpatti_env.history import HAND_FORMAT, replay
+from teenpatti_env.observation import ObservationLayout
 from teenpatti_env.rules import PRESETS, Rules
 from teenpatti_env.session import Session
+from teenpatti_env.single_agent import TeenPattiEnv
+
+gymnasium.register(id="TeenPatti-v0", entry_point="teenpatti_env.single_agent:TeenPattiEnv")
 
 __all__ = [
     "ACTION_TYPES",
@@ -20,11 +28,15 @@ __all__ = [
     "DECK",
     "HAND_FORMAT",
     "PRESETS",
+    "ActionLayout",
     "Hand",
     "IllegalActionError",
+    "ObservationLayout",
     "Rules",
     "Session",
+    "TeenPattiEnv",
     "compare_hands",
+    "env",
     "evaluate_hand",
     "evaluate_hands",
     "format_card",
@@ -32,6 +44,7 @@ __all__ = [
     "hand_category",
     "parse_card",
     "parse_cards",
+    "raw_env",
     "replay",
 ]
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from teenpatti_env.history import replay
+from teenpatti_env.render import describe_event
 from teenpatti_env.rules import Rules
 from teenpatti_env.session import Session
 
@@ -43,37 +44,6 @@ def _command_replay(args: argparse.Namespace) -> None:
         raise CommandError(f"{args.history}: {error}") from error
     json.dump(result, sys.stdout, indent=2 if args.pretty else None)
     sys.stdout.write("\n")
-
-
-def describe_event(event: dict[str, Any]) -> str | None:
-    """One line of table talk for a public event (``None`` for bookkeeping events)."""
-    kind = event["type"]
-    seat = event.get("seat")
-    if kind == "deal":
-        return f"seat {event['dealer']} deals to seats {event['seats']}; boot {event['boot']}"
-    if kind == "look":
-        return f"seat {seat} looks"
-    if kind == "pack":
-        return f"seat {seat} packs"
-    if kind == "bet":
-        how = "blind" if event["blind"] else "chaal"
-        return f"seat {seat} bets {event['amount']} {how} (stake {event['stake']})"
-    if kind == "all_in":
-        return f"seat {seat} is all-in for {event['amount']}"
-    if kind == "show":
-        return f"seat {seat} pays {event['amount']} for a show"
-    if kind == "sideshow":
-        return f"seat {seat} pays {event['amount']} and asks seat {event['target']} for a sideshow"
-    if kind == "sideshow_result":
-        if not event["accepted"]:
-            return f"seat {event['target']} refuses the sideshow"
-        return f"seat {event['target']} accepts the sideshow; seat {event['packed']} packs"
-    if kind == "reveal":
-        return "; ".join(f"seat {h['seat']} shows {' '.join(h['cards'])}" for h in event["hands"])
-    if kind == "result":
-        paid = ", ".join(f"seat {s} takes {c}" for s, c in enumerate(event["payouts"]) if c)
-        return f"{event['end'].replace('_', ' ')}: {paid}"
-    return None
 
 
 def _command_demo(args: argparse.Namespace) -> None:

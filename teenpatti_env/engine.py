@@ -83,6 +83,9 @@ class Hand:
         self.payouts: list[int] | None = None
         self.shown: dict[int, list[str]] = {}
         self._log: list[tuple[tuple[int, ...] | None, Event]] = []
+        self._known_cache: dict[
+            int | None, tuple[int, dict[int, list[str]], tuple[int, ...]]
+        ] = {}
         self._values = variants.value_table(rules)
         self._start()
 
@@ -112,7 +115,7 @@ class Hand:
                 f"fewer than two seats hold the {rules.entry_chips} chips needed to enter"
             )
         per_seat = variants.cards_dealt(rules)
-        deck = [int(card) for card in rng.permutation(52)[: per_seat * len(entering)]]
+        deck = rng.permutation(52)[: per_seat * len(entering)].tolist()
         hands: dict[int, list[int]] = {seat: [] for seat in entering}
         for index, card in enumerate(deck):
             hands[entering[index % len(entering)]].append(card)
@@ -275,6 +278,8 @@ class Hand:
     # Public rule queries: the same as the private ones, with the seat checked.
 
     def _seat(self, seat: int) -> int:
+        if type(seat) is int and 0 <= seat < self.num_seats:  # the common case, first
+            return seat
         if not is_seat(seat, self.num_seats):
             raise ValueError(f"no seat {seat!r}: seats are 0..{self.num_seats - 1}")
         return seat
@@ -704,6 +709,25 @@ class Hand:
         """
         if viewer is not None:
             self._seat(viewer)
+        return {seat: list(cards) for seat, cards in self._known(viewer).items()}
+
+    def known_seats(self, viewer: int | None) -> tuple[int, ...]:
+        """The seats whose cards ``viewer`` has seen, in seat order (see :meth:`known_cards`)."""
+        if viewer is not None:
+            self._seat(viewer)
+        hit = self._known_cache.get(viewer)
+        if hit is not None and hit[0] == len(self._log):
+            return hit[2]
+        self._known(viewer)
+        return self._known_cache[viewer][2]
+
+    def _known(self, viewer: int | None) -> dict[int, list[str]]:
+        """:meth:`known_cards` without the copy, remembered until the log grows."""
+        cache = self._known_cache
+        length = len(self._log)
+        hit = cache.get(viewer)
+        if hit is not None and hit[0] == length:
+            return hit[1]
         known: dict[int, list[str]] = {}
         for audience, event in self._log:
             if audience is not None and viewer not in audience:
@@ -714,6 +738,7 @@ class Hand:
             elif kind == "reveal":
                 for shown in event["hands"]:
                     known[shown["seat"]] = list(shown["cards"])
+        cache[viewer] = (length, known, tuple(sorted(known)))
         return known
 
     def result(self) -> dict[str, Any]:
@@ -787,6 +812,7 @@ class Hand:
             hand.payouts = None if data["payouts"] is None else list(data["payouts"])
             hand.shown = {int(seat): list(cards) for seat, cards in data["shown"].items()}
             hand._log = [(None if a is None else tuple(a), dict(e)) for a, e in data["log"]]
+            hand._known_cache = {}
             hand._values = variants.value_table(hand.rules)
             hand._check_snapshot()
         except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:

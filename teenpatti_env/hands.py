@@ -96,6 +96,33 @@ def _tables(best_sequence: str, lowball: bool) -> tuple[NDArray[np.int32], list[
     return table, table.tolist()
 
 
+@cache
+def _value_facts(best_sequence: str, lowball: bool) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """Per hand value: its category index and its strength (see :func:`value_strengths`)."""
+    combos = list(itertools.combinations(range(NUM_CARDS), 3))
+    table = _tables(best_sequence, lowball)[1]
+    values = [table[a * 2704 + b * 52 + c] for a, b, c in combos]
+    count = np.bincount(values)
+    below = np.cumsum(count) - count
+    strength = (below + 0.5 * count) / len(combos)
+    category = [0] * len(count)
+    for combo, value in zip(combos, values, strict=True):
+        category[value] = _category_index(combo)
+    return tuple(category), tuple(float(x) for x in strength)
+
+
+def value_categories(rules: Rules | None = None) -> tuple[int, ...]:
+    """Category index (into :data:`CATEGORIES`) of every hand value under ``rules``."""
+    return _value_facts(*_ranking(rules))[0]
+
+
+def value_strengths(rules: Rules | None = None) -> tuple[float, ...]:
+    """For every hand value under ``rules``: the share of the 22,100 hands it beats,
+    ties counted as half (card removal ignored). The best hand is near 1, the worst near 0.
+    """
+    return _value_facts(*_ranking(rules))[1]
+
+
 def _ranking(rules: Rules | None) -> tuple[str, bool]:
     if rules is None:
         return "AKQ", False

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from teenpatti_env.cards import CardLike
 from teenpatti_env.engine import Hand, is_seat, open_snapshot, validate_table
 from teenpatti_env.rules import Rules
 
@@ -26,13 +27,18 @@ _STATE_VERSION = 1
 
 
 class Session:
-    """A series of hands at one table, with its own seeded random generator."""
+    """A series of hands at one table, with its own seeded random generator.
+
+    ``seed`` seeds a new generator; ``rng`` instead shares an existing one (an
+    environment that owns the generator passes it in).
+    """
 
     def __init__(
         self,
         rules: Rules | str | dict[str, Any] | None = None,
         seed: int | None = None,
         stacks: Sequence[int] | None = None,
+        rng: np.random.Generator | None = None,
     ) -> None:
         self.rules = Rules.of(rules)
         n = self.rules.num_players
@@ -41,7 +47,9 @@ class Session:
             stacks = [self.rules.starting_stack] * n
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
             raise ValueError(f"seed must be an int >= 0 or None, got {seed!r}")
-        self.rng = np.random.default_rng(seed)
+        if rng is not None and not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy.random.Generator, got {rng!r}")
+        self.rng = rng if rng is not None else np.random.default_rng(seed)
         self.dealer: int | None = None
         self.hand: Hand | None = None
         self._stacks = list(stacks)
@@ -144,24 +152,40 @@ class Session:
             raise ValueError(f"seat {seat!r} is not in the session")
         self._votes[seat] = True
 
-    def new_hand(self) -> Hand:
-        """Deal the next hand and return it."""
+    def new_hand(
+        self, cards: Sequence[Sequence[CardLike] | None] | None = None, dealer: int | None = None
+    ) -> Hand:
+        """Deal the next hand and return it.
+
+        ``cards`` (one list per seat, ``None`` for a seat out of the session) fixes the
+        deal instead of shuffling; ``dealer`` names the dealer instead of passing the deal
+        on. Both are for setting up a scenario; a bad one is a ``ValueError`` and changes
+        nothing.
+        """
         if self.hand is not None and not self.hand.over:
             raise RuntimeError("the current hand is not over")
         if self.over:
             raise RuntimeError("the session is over")
         n = self.num_seats
-        if self.dealer is None:
+        stacks = [chips if self._active[seat] else 0 for seat, chips in enumerate(self._stacks)]
+        if dealer is not None:
+            if not (is_seat(dealer, n) and self._active[dealer]):
+                raise ValueError(f"dealer must be a seat still in the session, got {dealer!r}")
+        elif self.dealer is None:
             seats = [s for s in range(n) if self._active[s]]
-            self.dealer = seats[int(self.rng.integers(len(seats)))]
+            dealer = seats[int(self.rng.integers(len(seats)))]
         else:
-            self.dealer = next(
+            dealer = next(
                 (self.dealer + step) % n
                 for step in range(1, n + 1)
                 if self._active[(self.dealer + step) % n]
             )
-        stacks = [chips if self._active[seat] else 0 for seat, chips in enumerate(self._stacks)]
-        self.hand = Hand.deal(self.rules, stacks, self.dealer, self.rng)
+        if cards is None:
+            hand = Hand.deal(self.rules, stacks, dealer, self.rng)
+        else:
+            hand = Hand(self.rules, cards, stacks, dealer)
+        self.dealer = dealer
+        self.hand = hand
         self._settled = False
         self._votes = [False] * n
         return self.hand

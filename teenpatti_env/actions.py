@@ -1,0 +1,154 @@
+"""The environment's fixed ``Discrete`` action space and its mapping to engine actions.
+
+One index per action, fixed for a given :class:`~teenpatti_env.rules.Rules` and number
+of bet levels, in this order:
+
+========================  ===========================================================
+index                     meaning
+========================  ===========================================================
+0 ``pack``                pack
+1 ``look``                look at one's cards (free; the same agent stays selected)
+2 ``bet_min``             the smallest legal bet (blind ``S``, seen ``2S``)
+3 ``bet_max``             the largest legal bet (raise multiple, ``max_bet``, pot
+                          limit and stack all applied)
+4 .. 3+L-2 ``bet_level_k``  bet level ``k`` of ``1..L-2``: ``k/(L-1)`` of the way from
+                          the smallest to the largest legal bet, rounded down to a legal
+                          amount (seen bets are even)
+then ``show``             ask for a show (pays the show cost)
+then ``sideshow``         pay the smallest chaal and ask the previous player for a sideshow
+then ``accept``           accept the sideshow asked of this seat
+then ``refuse``           refuse it
+then ``all_in``           go all-in (only a short stack)
+========================  ===========================================================
+
+``L`` (``bet_levels``) defaults to ``2 * raise_multiple - 1``: at the default raise
+multiple of 2 that is ``S``, ``1.5S`` and ``2S`` blind (``2S``, ``3S``, ``4S`` seen).
+
+Room for the variants: the selection actions of ``VARIANTS.md`` (discard or buy a card
+by its slot in hand order, draw, keep, pass three of six cards, choose a variant) will
+be appended after ``all_in`` as further blocks sized by the rules, so the indices above
+never move. The classic game has none of them.
+
+Two levels can name the same amount (the range is narrow); both are then legal and
+mean the same bet. The mask is exact: an index is set exactly when the engine action it
+decodes to is legal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from teenpatti_env.engine import Hand
+from teenpatti_env.rules import Rules
+
+_AFTER_BETS = ("show", "sideshow", "accept", "refuse", "all_in")
+
+
+class ActionLayout:
+    """The action table of one rule set: names, mask and decoding.
+
+    >>> layout = ActionLayout(Rules.preset("classic"))
+    >>> layout.names
+    ('pack', 'look', 'bet_min', 'bet_max', 'bet_level_1', 'show', 'sideshow', 'accept', \
+'refuse', 'all_in')
+    """
+
+    def __init__(self, rules: Rules, bet_levels: int | None = None) -> None:
+        if bet_levels is None:
+            bet_levels = 2 * rules.raise_multiple - 1
+        if not isinstance(bet_levels, int) or isinstance(bet_levels, bool) or bet_levels < 2:
+            raise ValueError(f"bet_levels must be an int >= 2, got {bet_levels!r}")
+        self.rules = rules
+        self.bet_levels = bet_levels
+        middle = [f"bet_level_{k}" for k in range(1, bet_levels - 1)]
+        self.names: tuple[str, ...] = ("pack", "look", "bet_min", "bet_max", *middle, *_AFTER_BETS)
+        self.size = len(self.names)
+        # Index of bet level k (0 = smallest, L-1 = largest).
+        self.bet_indices: tuple[int, ...] = (2, *range(4, 4 + len(middle)), 3)
+        self._level_of = {index: level for level, index in enumerate(self.bet_indices)}
+        self._index = {name: i for i, name in enumerate(self.names)}
+        self._kinds = tuple(
+            "bet" if i in self._level_of else name for i, name in enumerate(self.names)
+        )
+
+    def index(self, name: str) -> int:
+        """The index of an action name (``"pack"``, ``"bet_max"``, ...)."""
+        if name not in self._index:
+            raise ValueError(f"unknown action {name!r}: actions are {', '.join(self.names)}")
+        return self._index[name]
+
+    def mask(self, hand: Hand, seat: int) -> NDArray[np.int8]:
+        """1 for every index whose engine action ``seat`` may take now, else 0."""
+        return self.mask_of(hand.legal_actions(seat))
+
+    def legal_indices(self, legal: list[dict[str, Any]]) -> list[int]:
+        """The indices of a list of legal engine actions (``Hand.legal_actions``)."""
+        indices: list[int] = []
+        for action in legal:
+            kind = action["type"]
+            if kind == "bet":
+                indices.extend(self.bet_indices)
+            else:
+                indices.append(self._index[kind])
+        return sorted(indices)
+
+    def mask_of(self, legal: list[dict[str, Any]]) -> NDArray[np.int8]:
+        """The mask of a list of legal engine actions."""
+        mask = np.zeros(self.size, dtype=np.int8)
+        mask[self.legal_indices(legal)] = 1
+        return mask
+
+    def bet_amount(self, low: int, high: int, level: int, step: int) -> int:
+        """The amount of bet ``level`` in the legal range ``low..high`` (multiples of
+        ``step`` above ``low``)."""
+        steps = (high - low) // step
+        return low + step * (level * steps // (self.bet_levels - 1))
+
+    def decode(self, hand: Hand, seat: int, index: Any) -> dict[str, Any]:
+        """The engine action (``{"seat", "type", "amount"?}``) that ``index`` stands for.
+
+        An index that is illegal now still decodes (with the smallest amount), so that the
+        engine can say why it is illegal.
+        """
+        if isinstance(index, np.integer):
+            index = int(index)
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < self.size:
+            raise ValueError(f"action must be an int in 0..{self.size - 1}, got {index!r}")
+        kind = self._kinds[index]
+        if kind == "bet":
+            bounds = hand.bet_range(seat)
+            if bounds is None:
+                return {"seat": seat, "type": "bet", "amount": hand.min_bet(seat)}
+            step = 2 if hand.seen[seat] else 1
+            amount = self.bet_amount(bounds[0], bounds[1], self._level_of[index], step)
+            return {"seat": seat, "type": "bet", "amount": amount}
+        if kind == "sideshow":
+            bounds = hand.bet_range(seat, keep=1)
+            amount = hand.min_bet(seat) if bounds is None else bounds[0]
+            return {"seat": seat, "type": "sideshow", "amount": amount}
+        return {"seat": seat, "type": kind}
+
+    def encode(self, hand: Hand, action: dict[str, Any]) -> int:
+        """The index closest to an engine action (a bet goes to the level nearest its
+        amount), for turning recorded play into the environment's actions."""
+        kind = action.get("type")
+        if kind != "bet":
+            if not isinstance(kind, str) or kind not in self._index or kind == "bet":
+                raise ValueError(f"no action index for {action!r}")
+            return self._index[kind]
+        seat = action.get("seat", hand.to_act)
+        bounds = hand.bet_range(seat) if seat is not None else None
+        if seat is None or bounds is None:
+            return self.bet_indices[0]
+        step = 2 if hand.seen[seat] else 1
+        amounts = [self.bet_amount(*bounds, level, step) for level in range(self.bet_levels)]
+        amount = action.get("amount", bounds[0])
+        level = min(range(self.bet_levels), key=lambda k: (abs(amounts[k] - amount), k))
+        return self.bet_indices[level]
+
+    def legal_names(self, legal: list[dict[str, Any]]) -> list[str]:
+        """The action names of a list of legal engine actions, in index order."""
+        return [self.names[i] for i in self.legal_indices(legal)]

@@ -1,0 +1,444 @@
+"""The PettingZoo AEC environment over the engine (``teenpatti_v0``).
+
+``raw_env(**kwargs)`` is the bare environment; ``env(**kwargs)`` adds PettingZoo's
+standard wrappers for classic games (an illegal move ends the episode with
+``illegal_reward`` for the mover, out-of-range actions are caught, the call order is
+enforced). ``docs/env.md`` has the action table, the observation slots and the episode
+rules.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from teenpatti_env.actions import ActionLayout
+from teenpatti_env.cards import CardLike
+from teenpatti_env.engine import Hand, validate_table
+from teenpatti_env.errors import IllegalActionError
+from teenpatti_env.observation import ObservationLayout, TableFacts
+from teenpatti_env.render import render_table
+from teenpatti_env.rules import Rules
+from teenpatti_env.session import Session
+
+EPISODES = ("hand", "session")
+RESET_OPTIONS = ("dealer", "stacks", "cards")
+
+
+class SeatInfos(dict[str, dict[str, Any]]):
+    """``infos``: each agent's view, built the first time it is read after a change.
+
+    Building every seat's view after every step would cost more than the step itself;
+    readers see the same dict either way, since every reading path fills stale entries.
+    """
+
+    def __init__(self, build: Callable[[str], dict[str, Any]]) -> None:
+        super().__init__()
+        self._build = build
+        self._stale: set[str] = set()
+
+    def reset_keys(self, agents: Sequence[str]) -> None:
+        """Hold exactly ``agents``, every entry stale."""
+        dict.clear(self)
+        for agent in agents:
+            dict.__setitem__(self, agent, {})
+        self._stale = set(agents)
+
+    def invalidate(self) -> None:
+        """Mark every entry stale (the state changed)."""
+        self._stale = set(dict.keys(self))
+
+    def __getitem__(self, agent: str) -> dict[str, Any]:
+        if agent in self._stale:
+            self._stale.discard(agent)
+            dict.__setitem__(self, agent, self._build(agent))
+        return dict.__getitem__(self, agent)
+
+    def __setitem__(self, agent: str, value: dict[str, Any]) -> None:
+        self._stale.discard(agent)
+        dict.__setitem__(self, agent, value)
+
+    def __delitem__(self, agent: str) -> None:
+        self._stale.discard(agent)
+        dict.__delitem__(self, agent)
+
+    def _fill(self) -> None:
+        for agent in list(self._stale):
+            self[agent]
+
+    def get(self, agent: str, default: Any = None) -> Any:
+        if agent not in self:
+            return default
+        return self[agent]
+
+    def __iter__(self) -> Iterator[str]:
+        # Overridden so that dict(infos) and {**infos} read through __getitem__.
+        return iter(list(dict.keys(self)))
+
+    def values(self) -> Any:
+        self._fill()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._fill()
+        return dict.items(self)
+
+    def copy(self) -> dict[str, dict[str, Any]]:
+        self._fill()
+        return dict(dict.items(self))
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        self._fill()
+        return dict.__repr__(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (self.copy(),))
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
+    """Teen Patti as a PettingZoo AEC environment.
+
+    Keyword arguments: ``rules`` (a ``Rules``, preset name or dict; default classic),
+    ``num_players``, ``episode`` (``"hand"``: one hand an episode; ``"session"``: hands
+    until the session ends), ``render_mode`` (``"human"``/``"ansi"``), ``bet_levels``
+    (bet sizes in the action space, default ``2 * raise_multiple - 1``), ``stacks``
+    (chips of each seat at the start of every episode; default the starting stack) and
+    any ``Rules`` setting as an override (``boot=2``, ``max_bet=64``, ...).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "teenpatti_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: Rules | str | dict[str, Any] | None = None,
+        num_players: int | None = None,
+        episode: str = "hand",
+        render_mode: str | None = None,
+        bet_levels: int | None = None,
+        stacks: Sequence[int] | None = None,
+        **settings: Any,
+    ) -> None:
+        super().__init__()
+        base = Rules.of(rules)
+        if num_players is not None:
+            settings["num_players"] = num_players
+        self.rules = base.replace(**settings) if settings else base
+        if episode not in EPISODES:
+            raise ValueError(f"episode must be 'hand' or 'session', got {episode!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        n = self.rules.num_players
+        if stacks is not None:
+            validate_table(self.rules, stacks, 0, n)
+            stacks = list(stacks)
+        self.episode = episode
+        self.render_mode = render_mode
+        self.stacks = stacks
+        self.layout = ActionLayout(self.rules, bet_levels)
+        self.obs_layout = ObservationLayout(self.rules)
+        self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        self.obs_layout.low, self.obs_layout.high, dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(0, 1, shape=(self.layout.size,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: spaces.Discrete(self.layout.size) for agent in self.possible_agents
+        }
+        self.hand: Hand | None = None
+        self.session: Session | None = None
+        self.infos = SeatInfos(self._view)
+        self._rng: np.random.Generator | None = None
+        # Facts derived from the state, dropped whenever the state changes.
+        self._memo: dict[Any, Any] = {}
+
+    # ----------------------------------------------------------------- spaces
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same ``Dict(observation, action_mask)`` space object for every call."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The same ``Discrete`` space object for every call."""
+        return self.action_spaces[agent]
+
+    @property
+    def action_meanings(self) -> tuple[str, ...]:
+        """The name of every action index (see :mod:`teenpatti_env.actions`)."""
+        return self.layout.names
+
+    # ----------------------------------------------------------------- episode
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode. ``options`` may fix the first deal with the hand-history
+        fields ``dealer``, ``stacks`` and ``cards``; other keys are ignored with a warning.
+        A bad option is a ``ValueError`` and leaves the environment as it was.
+        """
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        if unknown:
+            warnings.warn(
+                f"reset() ignores unknown options {unknown}; it reads {', '.join(RESET_OPTIONS)}",
+                stacklevel=2,
+            )
+        rng = self._rng
+        if seed is not None or rng is None:
+            rng = np.random.default_rng(seed)
+        stacks = options.get("stacks", self.stacks)
+        cards: Sequence[Sequence[CardLike] | None] | None = options.get("cards")
+        dealer = options.get("dealer")
+        if self.episode == "session":
+            session: Session | None = Session(self.rules, stacks=stacks, rng=rng)
+            hand = session.new_hand(cards=cards, dealer=dealer)  # type: ignore[union-attr]
+        else:
+            session = None
+            hand = self._deal_one(rng, stacks, cards, dealer)
+        # Nothing above changed the environment if it raised.
+        self._rng = rng
+        self.session = session
+        self.hand = hand
+        self.agents = [a for a in self.possible_agents if hand.dealt_in[self.agent_name_mapping[a]]]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos.reset_keys(self.agents)
+        self._skip_agent_selection = None
+        self._memo = {}
+        self._settle()
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def _deal_one(
+        self,
+        rng: np.random.Generator,
+        stacks: Sequence[int] | None,
+        cards: Sequence[Sequence[CardLike] | None] | None,
+        dealer: int | None,
+    ) -> Hand:
+        """The hand of an ``episode="hand"`` reset: a random dealer unless one is given."""
+        rules = self.rules
+        if stacks is None:
+            stacks = [rules.starting_stack] * rules.num_players
+        if dealer is None:
+            validate_table(rules, stacks, 0, rules.num_players)
+            entering = [s for s, chips in enumerate(stacks) if chips >= rules.entry_chips]
+            if not entering:
+                raise ValueError("no seat holds the chips needed to enter")
+            dealer = entering[int(rng.integers(len(entering)))]
+        if cards is None:
+            return Hand.deal(rules, stacks, dealer, rng)
+        return Hand(rules, cards, stacks, dealer)
+
+    def step(self, action: Any) -> None:
+        """Apply ``action`` (an index of the action table) for the selected agent."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            self.infos.invalidate()
+            return
+        hand = self._running_hand()
+        seat = self.agent_name_mapping[agent]
+        try:
+            engine_action = self.layout.decode(hand, seat, action)
+            hand.apply(engine_action)
+        except ValueError as error:
+            reason = hand.illegal_reason(engine_action) if "engine_action" in locals() else error
+            shown = action if not isinstance(action, (int, np.integer)) else int(action)
+            name = f" ({self.layout.names[shown]})" if isinstance(shown, int) else ""
+            raise IllegalActionError(
+                f"{agent} cannot take action {shown!r}{name}: {reason}"
+            ) from None
+        self._memo = {}
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._settle()
+        self._accumulate_rewards()
+        self._deads_step_first()
+        self.infos.invalidate()
+        if self.render_mode == "human":
+            self.render()
+
+    def _running_hand(self) -> Hand:
+        if self.hand is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.hand
+
+    def _settle(self) -> None:
+        """Pay out finished hands, deal the next one in a session, pick who acts."""
+        hand = self._running_hand()
+        while hand.over:
+            net = hand.net
+            assert net is not None
+            boot = self.rules.boot
+            for agent in self.agents:
+                self.rewards[agent] += net[self.agent_name_mapping[agent]] / boot
+            session = self.session
+            if session is None:
+                self.terminations = dict.fromkeys(self.agents, True)
+                return
+            active = session.active
+            for agent in self.agents:
+                if not active[self.agent_name_mapping[agent]]:
+                    self.terminations[agent] = True
+            if session.over:
+                self.terminations = dict.fromkeys(self.agents, True)
+                return
+            hand = session.new_hand()
+            self.hand = hand
+            self._memo = {}
+        assert hand.to_act is not None
+        self.agent_selection = self.possible_agents[hand.to_act]
+
+    # ----------------------------------------------------------------- views
+
+    def _facts(self) -> TableFacts:
+        facts: TableFacts | None = self._memo.get("facts")
+        if facts is not None:
+            return facts
+        session = self.session
+        if session is None:
+            facts = TableFacts(in_session=tuple(self._running_hand().dealt_in))
+        else:
+            limit = self.rules.max_hands
+            played = session.hands_played
+            facts = TableFacts(
+                in_session=tuple(session.active),
+                hands_played=played,
+                hands_remaining=None if limit is None else max(limit - played, 0),
+            )
+        self._memo["facts"] = facts
+        return facts
+
+    def _legal(self, agent: str) -> list[dict[str, Any]]:
+        """The engine's legal actions for ``agent`` when it is the agent to act, else []."""
+        key = ("legal", agent)
+        legal: list[dict[str, Any]] | None = self._memo.get(key)
+        if legal is None:
+            hand = self._running_hand()
+            live = agent in self.terminations and not (
+                self.terminations[agent] or self.truncations[agent]
+            )
+            if live and agent == self.agent_selection and not hand.over:
+                legal = hand.legal_actions(self.agent_name_mapping[agent])
+            else:
+                legal = []
+            self._memo[key] = legal
+        return legal
+
+    def action_mask(self, agent: str) -> NDArray[np.int8]:
+        """``agent``'s action mask: exactly the indices that decode to a legal engine
+        action; all zeros unless ``agent`` is the one to act."""
+        return self.layout.mask_of(self._legal(agent))
+
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
+        """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent``."""
+        hand = self._running_hand()
+        seat = self.agent_name_mapping[agent]
+        return {
+            "observation": self.obs_layout.encode(hand, seat, self._facts()),
+            "action_mask": self.action_mask(agent),
+        }
+
+    def _view(self, agent: str) -> dict[str, Any]:
+        hand = self._running_hand()
+        legal = self._legal(agent)
+        return self.obs_layout.view(
+            hand,
+            self.agent_name_mapping[agent],
+            self._facts(),
+            [dict(action) for action in legal],
+            self.layout.legal_names(legal),
+            self.possible_agents,
+        )
+
+    def action_to_engine(self, agent: str, action: int) -> dict[str, Any]:
+        """The engine action (a hand-history action dict) ``action`` means for ``agent``."""
+        return self.layout.decode(self._running_hand(), self.agent_name_mapping[agent], action)
+
+    def events(self, agent: str) -> list[dict[str, Any]]:
+        """This hand's event log as ``agent`` may know it (public plus its own events)."""
+        return self._running_hand().events_for(self.agent_name_mapping[agent])
+
+    def render(self) -> str | None:
+        """``"ansi"``: the table as text; ``"human"``: print it."""
+        if self.render_mode is None:
+            warnings.warn("render() called without a render_mode", stacklevel=2)
+            return None
+        text = render_table(self._running_hand(), self.possible_agents, self._facts())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def _direct(wrapper: type[Any]) -> type[Any]:
+    """``wrapper`` with the attributes read on every step taken straight from the raw
+    environment instead of through each wrapper's ``__getattr__`` (same values, a
+    fraction of the cost; behaviour is the PettingZoo wrapper's own)."""
+
+    def forward(name: str) -> property:
+        return property(
+            lambda self: getattr(self._raw_env, name),
+            lambda self, value: setattr(self._raw_env, name, value),
+        )
+
+    def __init__(self: Any, env: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807
+        self._raw_env = env.unwrapped
+        wrapper.__init__(self, env, *args, **kwargs)
+
+    names = (
+        "agents", "num_agents", "agent_selection", "rewards", "_cumulative_rewards",
+        "terminations", "truncations", "infos",
+    )  # fmt: skip
+    namespace: dict[str, Any] = {name: forward(name) for name in names}
+    namespace["__init__"] = __init__
+    namespace["__doc__"] = wrapper.__doc__
+    return type(wrapper.__name__, (wrapper,), namespace)
+
+
+_TerminateIllegal = _direct(wrappers.TerminateIllegalWrapper)
+_AssertOutOfBounds = _direct(wrappers.AssertOutOfBoundsWrapper)
+_OrderEnforcing = _direct(wrappers.OrderEnforcingWrapper)
+
+
+def env(illegal_reward: float = -1.0, **kwargs: Any) -> Any:
+    """``raw_env`` wrapped as PettingZoo wraps its classic games: an illegal action ends
+    the episode with ``illegal_reward`` for the mover (0 for the others), an action out
+    of the space is an error, and the call order is enforced."""
+    environment: Any = raw_env(**kwargs)
+    environment = _TerminateIllegal(environment, illegal_reward=illegal_reward)
+    environment = _AssertOutOfBounds(environment)
+    return _OrderEnforcing(environment)

@@ -1,0 +1,269 @@
+"""What one seat may know, as a flat float32 vector and as a JSON-able dict.
+
+Both are built only from the seat's own knowledge: the public state of the table, its
+own cards once it has looked, and the cards shown to it (a show, a showdown, or a
+private sideshow reveal). Nothing else about other seats' cards, or the deck, enters.
+
+Vector layout (``ObservationLayout.slots`` lists every slot with its offset): first the
+global block, then one block per seat *relative to the observer*: block 0 is the
+observer, block 1 the seat on its left (the next to act after it), ..., block n-1 the
+seat on its right. Chip quantities are in boots (chips / boot). Flags are 0 or 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from teenpatti_env.cards import NUM_CARDS, format_cards
+from teenpatti_env.engine import Hand
+from teenpatti_env.hands import CATEGORIES, value_categories, value_strengths
+from teenpatti_env.rules import Rules
+
+GLOBAL_SLOTS: tuple[tuple[str, int, str], ...] = (
+    ("pot", 1, "chips in the pot, in boots"),
+    ("stake", 1, "the stake S, in boots"),
+    ("min_bet", 1, "smallest bet open to this seat now, in boots (0: none)"),
+    ("max_bet", 1, "largest bet open to this seat now, in boots (0: none)"),
+    ("my_turn", 1, "this seat is to act"),
+    ("sideshow_asked", 1, "a sideshow asks this seat to accept or refuse"),
+    ("hand_over", 1, "the hand has ended"),
+    ("hands_played", 1, "hands finished in this session (0 in episode='hand')"),
+    ("hands_remaining", 1, "hands left under max_hands, this one included (0: no limit)"),
+    ("hand_limit", 1, "the session has a max_hands limit"),
+    ("my_strength", 1, "share of the 22,100 hands own hand beats, ties half (0 until seen)"),
+)
+SEAT_SLOTS: tuple[tuple[str, int, str], ...] = (
+    ("in_session", 1, "the seat is still in the session"),
+    ("dealt_in", 1, "the seat was dealt into this hand"),
+    ("in_hand", 1, "dealt in and not packed"),
+    ("packed", 1, "has packed"),
+    ("all_in", 1, "is all-in"),
+    ("seen", 1, "has looked at its cards"),
+    ("blind_bets", 1, "blind bets made this hand"),
+    ("stack", 1, "chips behind, in boots"),
+    ("chips_in", 1, "chips put into this hand, boot included, in boots"),
+    ("is_dealer", 1, "deals this hand"),
+    ("is_previous", 1, "is the observer's previous player"),
+    ("to_act", 1, "is the seat to act"),
+    ("sideshow_asker", 1, "asked the sideshow now waiting for an answer"),
+)
+CATEGORY_SLOT = ("my_category", len(CATEGORIES), "own hand's category, one-hot high_card..trail")
+CARD_SLOT = ("cards", NUM_CARDS, "that seat's cards as known to the observer, one-hot by card int")
+_FLAGS = {
+    "my_turn", "sideshow_asked", "hand_over", "hand_limit", "my_strength", "in_session",
+    "dealt_in", "in_hand", "packed", "all_in", "seen", "is_dealer", "is_previous", "to_act",
+    "sideshow_asker", "my_category", "cards",
+}  # fmt: skip
+_BIG = float(np.finfo(np.float32).max)
+_GLOBAL_SIZE = len(GLOBAL_SLOTS)
+_SEAT_SIZE = len(SEAT_SLOTS)
+_G = {name: i for i, (name, _, _) in enumerate(GLOBAL_SLOTS)}
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """Session facts the hand itself does not hold."""
+
+    in_session: tuple[bool, ...]
+    hands_played: int = 0
+    hands_remaining: int | None = None
+
+
+class ObservationLayout:
+    """The observation vector of one rule set (its size depends on ``num_players``).
+
+    Order: the global scalars, the seat scalars of seat 0..n-1 (relative to the
+    observer), the observer's hand category (one-hot), then the known cards of seat
+    0..n-1 (one-hot by card int; block 0 is the observer's own cards once it has looked).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        n = self.num_seats = rules.num_players
+        self._category_at = _GLOBAL_SIZE + n * _SEAT_SIZE
+        self._cards_at = self._category_at + len(CATEGORIES)
+        self.size = self._cards_at + n * NUM_CARDS
+        self._categories = value_categories(rules)
+        self._strengths = value_strengths(rules)
+        self.low = np.zeros(self.size, dtype=np.float32)
+        self.high = np.full(self.size, _BIG, dtype=np.float32)
+        for name, offset, width, _ in self.slots:
+            if name.split(".")[-1] in _FLAGS:
+                self.high[offset : offset + width] = 1.0
+
+    @property
+    def slots(self) -> list[tuple[str, int, int, str]]:
+        """``(name, offset, width, meaning)`` for every slot; seat slots are named
+        ``seat{k}.{field}`` with ``k`` counted to the observer's left (0: the observer)."""
+        n = self.num_seats
+        table = [(name, i, 1, text) for i, (name, _, text) in enumerate(GLOBAL_SLOTS)]
+        for k in range(n):
+            base = _GLOBAL_SIZE + k * _SEAT_SIZE
+            table += [
+                (f"seat{k}.{name}", base + i, 1, text)
+                for i, (name, _, text) in enumerate(SEAT_SLOTS)
+            ]
+        name, width, text = CATEGORY_SLOT
+        table.append((name, self._category_at, width, text))
+        name, width, text = CARD_SLOT
+        table += [(f"seat{k}.{name}", self._cards_at + k * width, width, text) for k in range(n)]
+        return table
+
+    def encode(self, hand: Hand, seat: int, facts: TableFacts) -> NDArray[np.float32]:
+        """The observation vector of ``seat``."""
+        boot = hand.rules.boot
+        n = self.num_seats
+        running = hand.end is None
+        known = hand.known_seats(seat)
+        ones: list[int] = []  # one-hot slots set to 1
+        strength = 0.0
+        if seat in known:
+            value = hand.hand_value(seat)
+            strength = self._strengths[value]
+            ones.append(self._category_at + self._categories[value])
+        bets = self._bet_range(hand, seat)
+        pending = hand.pending_sideshow
+        my_turn = running and hand.to_act == seat
+        remaining = facts.hands_remaining
+        scalars = [
+            hand.pot / boot,
+            hand.stake / boot,
+            0.0 if bets is None else bets[0] / boot,
+            0.0 if bets is None else bets[1] / boot,
+            float(my_turn),
+            float(my_turn and pending is not None),
+            float(not running),
+            float(facts.hands_played),
+            0.0 if remaining is None else float(remaining),
+            float(remaining is not None),
+            strength,
+        ]
+        previous = hand.previous_player(seat) if running else None
+        asker = None if pending is None else pending[0]
+        to_act = hand.to_act if running else None
+        in_session = facts.in_session
+        dealer = hand.dealer
+        for k in range(n):
+            other = (seat + k) % n
+            if hand.dealt_in[other]:
+                packed = hand.packed[other]
+                scalars += (
+                    float(in_session[other]),
+                    1.0,
+                    0.0 if packed else 1.0,
+                    float(packed),
+                    float(hand.all_in[other]),
+                    float(hand.seen[other]),
+                    float(hand.blind_bets[other]),
+                    hand.stacks[other] / boot,
+                    hand.contributions[other] / boot,
+                )
+            else:
+                scalars += (float(in_session[other]), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+                scalars += (hand.stacks[other] / boot, 0.0)
+            scalars += (
+                float(other == dealer),
+                float(other == previous),
+                float(other == to_act),
+                float(other == asker),
+            )
+            if other in known:
+                base = self._cards_at + k * NUM_CARDS
+                ones += [base + card for card in hand.cards[other] or ()]
+        out = np.zeros(self.size, dtype=np.float32)
+        out[: len(scalars)] = scalars
+        out[ones] = 1.0
+        return out
+
+    @staticmethod
+    def _bet_range(hand: Hand, seat: int) -> tuple[int, int] | None:
+        """The bet range open to ``seat`` on its turn now (``None`` if it cannot bet)."""
+        if (
+            hand.end is not None
+            or not hand.dealt_in[seat]
+            or hand.packed[seat]
+            or hand.all_in[seat]
+            or hand.at_blind_limit(seat)
+        ):
+            return None
+        return hand.bet_range(seat)
+
+    def view(
+        self,
+        hand: Hand,
+        seat: int,
+        facts: TableFacts,
+        legal: list[dict[str, Any]],
+        legal_names: list[str],
+        agent_names: list[str],
+    ) -> dict[str, Any]:
+        """The JSON-able view of ``seat``: the public table plus this seat's knowledge.
+
+        ``legal`` and ``legal_names`` are the seat's legal engine actions and the names of
+        its legal action indices (both empty when it is not to act).
+        """
+        running = hand.end is None
+        known = hand.known_seats(seat)
+        cards = {s: format_cards(hand.cards[s] or ()) for s in known}
+        mine = cards.get(seat)
+        category = strength = None
+        if mine is not None:
+            value = hand.hand_value(seat)
+            category = CATEGORIES[self._categories[value]]
+            strength = self._strengths[value]
+        bets = self._bet_range(hand, seat)
+        pending = hand.pending_sideshow
+        in_session = facts.in_session
+        seats = [
+            {
+                "seat": other,
+                "agent": agent_names[other],
+                "in_session": in_session[other],
+                "dealt_in": hand.dealt_in[other],
+                "packed": hand.packed[other],
+                "all_in": hand.all_in[other],
+                "seen": hand.seen[other],
+                "blind_bets": hand.blind_bets[other],
+                "stack": hand.stacks[other],
+                "chips_in": hand.contributions[other],
+                "cards": cards.get(other),
+            }
+            for other in range(self.num_seats)
+        ]
+        result = None
+        if not running:
+            result = {
+                "end": hand.end,
+                "net": hand.net,
+                "payouts": list(hand.payouts or ()),
+                "shown": [{"seat": s, "cards": list(c)} for s, c in sorted(hand.shown.items())],
+            }
+        return {
+            "agent": agent_names[seat],
+            "seat": seat,
+            "phase": hand.phase,
+            "dealer": hand.dealer,
+            "to_act": hand.to_act,
+            "my_turn": running and hand.to_act == seat,
+            "boot": hand.rules.boot,
+            "pot": hand.pot,
+            "stake": hand.stake,
+            "seen": hand.seen[seat],
+            "cards": None if mine is None else list(mine),
+            "category": category,
+            "strength": strength,
+            "min_bet": None if bets is None else bets[0],
+            "max_bet": None if bets is None else bets[1],
+            "previous_player": hand.previous_player(seat) if running else None,
+            "sideshow": None if pending is None else {"asker": pending[0], "target": pending[1]},
+            "seats": seats,
+            "legal": legal,
+            "legal_actions": legal_names,
+            "hands_played": facts.hands_played,
+            "hands_remaining": facts.hands_remaining,
+            "result": result,
+        }

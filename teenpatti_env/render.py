@@ -1,0 +1,90 @@
+"""Text for people: one line per public event, and the table as a block of text.
+
+Only public knowledge is drawn: stacks, who is blind or seen, the pot, the stake,
+whose turn it is, the last actions and hands that were turned up.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from teenpatti_env.engine import Hand
+    from teenpatti_env.observation import TableFacts
+
+LAST_ACTIONS = 6
+
+
+def describe_event(event: dict[str, Any]) -> str | None:
+    """One line of table talk for a public event (``None`` for bookkeeping events)."""
+    kind = event["type"]
+    seat = event.get("seat")
+    if kind == "deal":
+        return f"seat {event['dealer']} deals to seats {event['seats']}; boot {event['boot']}"
+    if kind == "look":
+        return f"seat {seat} looks"
+    if kind == "pack":
+        return f"seat {seat} packs"
+    if kind == "bet":
+        how = "blind" if event["blind"] else "chaal"
+        return f"seat {seat} bets {event['amount']} {how} (stake {event['stake']})"
+    if kind == "all_in":
+        return f"seat {seat} is all-in for {event['amount']}"
+    if kind == "show":
+        return f"seat {seat} pays {event['amount']} for a show"
+    if kind == "sideshow":
+        return f"seat {seat} pays {event['amount']} and asks seat {event['target']} for a sideshow"
+    if kind == "sideshow_result":
+        if not event["accepted"]:
+            return f"seat {event['target']} refuses the sideshow"
+        return f"seat {event['target']} accepts the sideshow; seat {event['packed']} packs"
+    if kind == "reveal":
+        return "; ".join(f"seat {h['seat']} shows {' '.join(h['cards'])}" for h in event["hands"])
+    if kind == "result":
+        paid = ", ".join(f"seat {s} takes {c}" for s, c in enumerate(event["payouts"]) if c)
+        return f"{event['end'].replace('_', ' ')}: {paid}"
+    return None
+
+
+def _status(hand: Hand, seat: int, in_session: bool) -> str:
+    if not hand.dealt_in[seat]:
+        return "in session, out of hand" if in_session else "left"
+    if hand.packed[seat]:
+        return "packed"
+    words = ["seen" if hand.seen[seat] else "blind"]
+    if hand.all_in[seat]:
+        words.append("all-in")
+    return ", ".join(words)
+
+
+def render_table(hand: Hand, agent_names: list[str], facts: TableFacts) -> str:
+    """The table as readable text: seats, stacks, status, pot, stake, turn, last actions."""
+    rules = hand.rules
+    lines = [
+        f"pot {hand.pot}  stake {hand.stake}  boot {rules.boot}  dealer seat {hand.dealer}"
+        + (f"  hands played {facts.hands_played}" if facts.hands_played else "")
+    ]
+    header = f"   {'seat':<4} {'agent':<10} {'stack':>6} {'in pot':>6}  {'status':<14} shown"
+    lines.append(header)
+    for seat, name in enumerate(agent_names):
+        marker = ">" if hand.to_act == seat and not hand.over else " "
+        shown = " ".join(hand.shown.get(seat, []))
+        status = _status(hand, seat, facts.in_session[seat])
+        if hand.dealt_in[seat] and not hand.seen[seat] and rules.max_blind_bets is not None:
+            status += f" {hand.blind_bets[seat]}/{rules.max_blind_bets}"
+        lines.append(
+            f" {marker} {seat:<4} {name:<10} {hand.stacks[seat]:>6} "
+            f"{hand.contributions[seat]:>6}  {status:<14} {shown}".rstrip()
+        )
+    if hand.pending_sideshow is not None:
+        asker, target = hand.pending_sideshow
+        lines.append(f"seat {asker} asks seat {target} for a sideshow")
+    described = [describe_event(e) for e in hand.public_events()]
+    recent = [line for line in described if line is not None][-LAST_ACTIONS:]
+    if recent:
+        lines.append("last: " + " | ".join(recent))
+    if hand.over:
+        lines.append(f"hand over ({hand.end}); net {hand.net}")
+    elif hand.to_act is not None:
+        lines.append(f"to act: seat {hand.to_act} ({agent_names[hand.to_act]})")
+    return "\n".join(lines)
