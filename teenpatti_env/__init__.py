@@ -15,7 +15,7 @@ from teenpatti_env.hands import (
     hand_category,
 )
 from teenpatti_env.history import HAND_FORMAT, replay
-from teenpatti_env.observation import ObservationLayout
+from teenpatti_env.observation import OBSERVATION_VERSION, ObservationLayout
 from teenpatti_env.rules import PRESETS, Rules
 from teenpatti_env.session import Session
 from teenpatti_env.single_agent import TeenPattiEnv
@@ -27,6 +27,7 @@ __all__ = [
     "CATEGORIES",
     "DECK",
     "HAND_FORMAT",
+    "OBSERVATION_VERSION",
     "PRESETS",
     "ActionLayout",
     "Hand",

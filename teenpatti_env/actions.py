@@ -70,6 +70,8 @@ class ActionLayout:
         self.bet_indices: tuple[int, ...] = (2, *range(4, 4 + len(middle)), 3)
         self._level_of = {index: level for level, index in enumerate(self.bet_indices)}
         self._index = {name: i for i, name in enumerate(self.names)}
+        # The mask depends only on which action types are legal: one per combination.
+        self._masks: dict[tuple[str, ...], NDArray[np.int8]] = {}
         self._kinds = tuple(
             "bet" if i in self._level_of else name for i, name in enumerate(self.names)
         )
@@ -96,10 +98,14 @@ class ActionLayout:
         return sorted(indices)
 
     def mask_of(self, legal: list[dict[str, Any]]) -> NDArray[np.int8]:
-        """The mask of a list of legal engine actions."""
-        mask = np.zeros(self.size, dtype=np.int8)
-        mask[self.legal_indices(legal)] = 1
-        return mask
+        """The mask of a list of legal engine actions (a new array each call)."""
+        kinds = tuple(action["type"] for action in legal)
+        mask = self._masks.get(kinds)
+        if mask is None:
+            mask = np.zeros(self.size, dtype=np.int8)
+            mask[self.legal_indices(legal)] = 1
+            self._masks[kinds] = mask
+        return mask.copy()
 
     def bet_amount(self, low: int, high: int, level: int, step: int) -> int:
         """The amount of bet ``level`` in the legal range ``low..high`` (multiples of

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -32,16 +33,75 @@ EPISODES = ("hand", "session")
 RESET_OPTIONS = ("dealer", "stacks", "cards")
 
 
-class SeatInfos(dict[str, dict[str, Any]]):
-    """``infos``: each agent's view, built the first time it is read after a change.
+class SeatView(dict[str, Any]):
+    """One agent's info view, filled in on first read.
 
-    Building every seat's view after every step would cost more than the step itself;
-    readers see the same dict either way, since every reading path fills stale entries.
+    It holds what it needs to build itself (a hand that the environment replaces by a
+    frozen copy before it changes the state, the legal actions and the table facts of
+    that moment), so whenever it is read it shows the state at the time it was handed
+    out. Every way of reading a dict fills it first.
     """
 
-    def __init__(self, build: Callable[[str], dict[str, Any]]) -> None:
+    __slots__ = ("_fill",)
+
+    def __init__(self, fill: Callable[[], dict[str, Any]]) -> None:
         super().__init__()
-        self._build = build
+        self._fill: Callable[[], dict[str, Any]] | None = fill
+
+    @property
+    def filled(self) -> bool:
+        """Whether the view has been built."""
+        return self._fill is None
+
+    def _load(self) -> None:
+        fill = self._fill
+        if fill is not None:
+            self._fill = None
+            dict.update(self, fill())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        self._load()
+        return (dict, (dict(dict.items(self)),))
+
+
+def _filling(name: str) -> Callable[..., Any]:
+    method = getattr(dict, name)
+
+    def call(self: SeatView, *args: Any, **kwargs: Any) -> Any:
+        self._load()
+        return method(self, *args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
+for _name in (
+    "__getitem__", "__contains__", "__len__", "__iter__", "__eq__", "__ne__", "__repr__",
+    "__or__", "__ror__", "__ior__", "__setitem__", "__delitem__", "get", "keys", "values",
+    "items", "copy", "pop", "popitem", "setdefault", "update", "clear",
+):  # fmt: skip
+    setattr(SeatView, _name, _filling(_name))
+
+
+class _LiveHand:
+    """The hand that views handed out in one state read from (frozen before a change)."""
+
+    __slots__ = ("hand", "views")
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+        self.views: list[SeatView] = []
+
+
+class SeatInfos(dict[str, dict[str, Any]]):
+    """``infos``: each agent's :class:`SeatView`, made when first read after a change.
+
+    Building every seat's view after every step would cost more than the step itself.
+    """
+
+    def __init__(self, make: Callable[[str], SeatView]) -> None:
+        super().__init__()
+        self._make = make
         self._stale: set[str] = set()
 
     def reset_keys(self, agents: Sequence[str]) -> None:
@@ -58,7 +118,7 @@ class SeatInfos(dict[str, dict[str, Any]]):
     def __getitem__(self, agent: str) -> dict[str, Any]:
         if agent in self._stale:
             self._stale.discard(agent)
-            dict.__setitem__(self, agent, self._build(agent))
+            dict.__setitem__(self, agent, self._make(agent))
         return dict.__getitem__(self, agent)
 
     def __setitem__(self, agent: str, value: dict[str, Any]) -> None:
@@ -109,6 +169,20 @@ class SeatInfos(dict[str, dict[str, Any]]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (dict, (self.copy(),))
+
+
+class ActionSpace(spaces.Discrete):
+    """``Discrete`` whose ``contains`` answers a plain ``int`` without numpy's help
+    (the wrappers ask on every step); every other value is gymnasium's to judge."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self._size = int(n)
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:
+            return 0 <= x < self._size
+        return super().contains(x)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
@@ -170,11 +244,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             for agent in self.possible_agents
         }
         self.action_spaces = {
-            agent: spaces.Discrete(self.layout.size) for agent in self.possible_agents
+            agent: ActionSpace(self.layout.size) for agent in self.possible_agents
         }
         self.hand: Hand | None = None
         self.session: Session | None = None
-        self.infos = SeatInfos(self._view)
+        self.infos = SeatInfos(self._seat_view)
+        self._live: _LiveHand | None = None
         self._rng: np.random.Generator | None = None
         # Facts derived from the state, dropped whenever the state changes.
         self._memo: dict[Any, Any] = {}
@@ -216,7 +291,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         dealer = options.get("dealer")
         if self.episode == "session":
             session: Session | None = Session(self.rules, stacks=stacks, rng=rng)
-            hand = session.new_hand(cards=cards, dealer=dealer)  # type: ignore[union-attr]
+            assert session is not None
+            if session.over:
+                raise ValueError(
+                    f"fewer than two seats hold the {self.rules.entry_chips} chips needed to enter"
+                )
+            hand = session.new_hand(cards=cards, dealer=dealer)
         else:
             session = None
             hand = self._deal_one(rng, stacks, cards, dealer)
@@ -230,6 +310,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos.reset_keys(self.agents)
+        self._live = _LiveHand(hand)
+        self.agent_selection = self.agents[0]  # replaced below unless the deal ends the hand
         self._skip_agent_selection = None
         self._memo = {}
         self._settle()
@@ -270,11 +352,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         seat = self.agent_name_mapping[agent]
         try:
             engine_action = self.layout.decode(hand, seat, action)
+            self._freeze_views()
             hand.apply(engine_action)
         except ValueError as error:
             reason = hand.illegal_reason(engine_action) if "engine_action" in locals() else error
             shown = action if not isinstance(action, (int, np.integer)) else int(action)
-            name = f" ({self.layout.names[shown]})" if isinstance(shown, int) else ""
+            in_table = isinstance(shown, int) and 0 <= shown < self.layout.size
+            name = f" ({self.layout.names[shown]})" if in_table else ""
             raise IllegalActionError(
                 f"{agent} cannot take action {shown!r}{name}: {reason}"
             ) from None
@@ -315,6 +399,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
                 return
             hand = session.new_hand()
             self.hand = hand
+            self._live = _LiveHand(hand)
             self._memo = {}
         assert hand.to_act is not None
         self.agent_selection = self.possible_agents[hand.to_act]
@@ -369,17 +454,35 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             "action_mask": self.action_mask(agent),
         }
 
-    def _view(self, agent: str) -> dict[str, Any]:
-        hand = self._running_hand()
+    def _seat_view(self, agent: str) -> SeatView:
+        """``agent``'s info view of the current state, built when first read."""
+        live = self._live
+        assert live is not None
+        seat = self.agent_name_mapping[agent]
+        facts = self._facts()
         legal = self._legal(agent)
-        return self.obs_layout.view(
-            hand,
-            self.agent_name_mapping[agent],
-            self._facts(),
-            [dict(action) for action in legal],
-            self.layout.legal_names(legal),
-            self.possible_agents,
-        )
+
+        def build() -> dict[str, Any]:
+            return self.obs_layout.view(
+                live.hand,
+                seat,
+                facts,
+                [dict(action) for action in legal],
+                self.layout.legal_names(legal),
+                self.possible_agents,
+            )
+
+        view = SeatView(build)
+        live.views.append(view)
+        return view
+
+    def _freeze_views(self) -> None:
+        """Before the hand changes: views not yet read keep a copy of it."""
+        live = self._live
+        assert live is not None and self.hand is not None
+        if any(not view.filled for view in live.views):
+            live.hand = self.hand.copy()
+        self._live = _LiveHand(self.hand)
 
     def action_to_engine(self, agent: str, action: int) -> dict[str, Any]:
         """The engine action (a hand-history action dict) ``action`` means for ``agent``."""
@@ -411,7 +514,7 @@ def _direct(wrapper: type[Any]) -> type[Any]:
 
     def forward(name: str) -> property:
         return property(
-            lambda self: getattr(self._raw_env, name),
+            attrgetter("_raw_env." + name),
             lambda self, value: setattr(self._raw_env, name, value),
         )
 

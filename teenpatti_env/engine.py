@@ -40,6 +40,12 @@ _STATE_VERSION = 1
 Event = dict[str, Any]
 
 
+# Per-seat state lists (copied by Hand.copy; cards hold tuples, so a list copy suffices).
+_SEAT_LISTS = (
+    "stacks", "dealt_in", "cards", "contributions", "packed", "seen", "all_in", "blind_bets",
+)  # fmt: skip
+
+
 class Hand:
     """One hand: boots, betting, show, sideshow, showdown and the payout.
 
@@ -722,23 +728,34 @@ class Hand:
         return self._known_cache[viewer][2]
 
     def _known(self, viewer: int | None) -> dict[int, list[str]]:
-        """:meth:`known_cards` without the copy, remembered until the log grows."""
+        """:meth:`known_cards` without the copy. Kept per viewer and brought up to date
+        by reading only the events logged since; a dict once returned is never changed."""
         cache = self._known_cache
-        length = len(self._log)
+        log = self._log
+        length = len(log)
         hit = cache.get(viewer)
         if hit is not None and hit[0] == length:
             return hit[1]
-        known: dict[int, list[str]] = {}
-        for audience, event in self._log:
+        start, known, seats = (0, {}, ()) if hit is None else hit
+        fresh = False
+        for index in range(start, length):
+            audience, event = log[index]
             if audience is not None and viewer not in audience:
                 continue
             kind = event["type"]
             if kind in ("cards", "sideshow_reveal"):
-                known[event["seat"]] = list(event["cards"])
+                shown = [(event["seat"], event["cards"])]
             elif kind == "reveal":
-                for shown in event["hands"]:
-                    known[shown["seat"]] = list(shown["cards"])
-        cache[viewer] = (length, known, tuple(sorted(known)))
+                shown = [(hand["seat"], hand["cards"]) for hand in event["hands"]]
+            else:
+                continue
+            if not fresh:
+                known, fresh = dict(known), True
+            for seat, cards in shown:
+                known[seat] = list(cards)
+        if fresh:
+            seats = tuple(sorted(known))
+        cache[viewer] = (length, known, seats)
         return known
 
     def result(self) -> dict[str, Any]:
@@ -763,6 +780,22 @@ class Hand:
         }
 
     # ----------------------------------------------------------------- snapshots
+
+    def copy(self) -> Hand:
+        """An independent copy of the hand, for looking ahead or keeping a past state.
+
+        Cheap: the per-seat lists and the log are copied; logged events, which are never
+        changed once recorded, are shared.
+        """
+        other = Hand.__new__(Hand)
+        other.__dict__.update(self.__dict__)
+        for name in _SEAT_LISTS:
+            setattr(other, name, list(getattr(self, name)))
+        other.payouts = None if self.payouts is None else list(self.payouts)
+        other.shown = dict(self.shown)
+        other._log = list(self._log)
+        other._known_cache = dict(self._known_cache)
+        return other
 
     def to_dict(self) -> dict[str, Any]:
         """An exact, JSON-able snapshot of the hand."""

@@ -23,6 +23,9 @@ from teenpatti_env.engine import Hand
 from teenpatti_env.hands import CATEGORIES, value_categories, value_strengths
 from teenpatti_env.rules import Rules
 
+OBSERVATION_VERSION = 1
+"""Bumped whenever the vector layout changes (saved policies record it)."""
+
 GLOBAL_SLOTS: tuple[tuple[str, int, str], ...] = (
     ("pot", 1, "chips in the pot, in boots"),
     ("stake", 1, "the stake S, in boots"),
@@ -87,6 +90,9 @@ class ObservationLayout:
         self._category_at = _GLOBAL_SIZE + n * _SEAT_SIZE
         self._cards_at = self._category_at + len(CATEGORIES)
         self.size = self._cards_at + n * NUM_CARDS
+        # Seats in observer-relative order, and each seat's position in that order.
+        self._orders = [tuple((seat + k) % n for k in range(n)) for seat in range(n)]
+        self._relative = [{(seat + k) % n: k for k in range(n)} for seat in range(n)]
         self._categories = value_categories(rules)
         self._strengths = value_strengths(rules)
         self.low = np.zeros(self.size, dtype=np.float32)
@@ -115,8 +121,7 @@ class ObservationLayout:
 
     def encode(self, hand: Hand, seat: int, facts: TableFacts) -> NDArray[np.float32]:
         """The observation vector of ``seat``."""
-        boot = hand.rules.boot
-        n = self.num_seats
+        per_boot = 1.0 / hand.rules.boot
         running = hand.end is None
         known = hand.known_seats(seat)
         ones: list[int] = []  # one-hot slots set to 1
@@ -129,17 +134,18 @@ class ObservationLayout:
         pending = hand.pending_sideshow
         my_turn = running and hand.to_act == seat
         remaining = facts.hands_remaining
-        scalars = [
-            hand.pot / boot,
-            hand.stake / boot,
-            0.0 if bets is None else bets[0] / boot,
-            0.0 if bets is None else bets[1] / boot,
-            float(my_turn),
-            float(my_turn and pending is not None),
-            float(not running),
-            float(facts.hands_played),
-            0.0 if remaining is None else float(remaining),
-            float(remaining is not None),
+        # Python bools and ints go straight in: numpy turns them into 0.0 / 1.0 / n.
+        scalars: list[Any] = [
+            hand.pot * per_boot,
+            hand.stake * per_boot,
+            0 if bets is None else bets[0] * per_boot,
+            0 if bets is None else bets[1] * per_boot,
+            my_turn,
+            my_turn and pending is not None,
+            not running,
+            facts.hands_played,
+            0 if remaining is None else remaining,
+            remaining is not None,
             strength,
         ]
         previous = hand.previous_player(seat) if running else None
@@ -147,33 +153,28 @@ class ObservationLayout:
         to_act = hand.to_act if running else None
         in_session = facts.in_session
         dealer = hand.dealer
-        for k in range(n):
-            other = (seat + k) % n
-            if hand.dealt_in[other]:
-                packed = hand.packed[other]
-                scalars += (
-                    float(in_session[other]),
-                    1.0,
-                    0.0 if packed else 1.0,
-                    float(packed),
-                    float(hand.all_in[other]),
-                    float(hand.seen[other]),
-                    float(hand.blind_bets[other]),
-                    hand.stacks[other] / boot,
-                    hand.contributions[other] / boot,
-                )
-            else:
-                scalars += (float(in_session[other]), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-                scalars += (hand.stacks[other] / boot, 0.0)
+        dealt_in, packed, all_in = hand.dealt_in, hand.packed, hand.all_in
+        seen, blind_bets = hand.seen, hand.blind_bets
+        stacks, chips_in = hand.stacks, hand.contributions
+        for other in self._orders[seat]:
             scalars += (
-                float(other == dealer),
-                float(other == previous),
-                float(other == to_act),
-                float(other == asker),
+                in_session[other],
+                dealt_in[other],
+                dealt_in[other] and not packed[other],
+                packed[other],
+                all_in[other],
+                seen[other],
+                blind_bets[other],
+                stacks[other] * per_boot,
+                chips_in[other] * per_boot,
+                other == dealer,
+                other == previous,
+                other == to_act,
+                other == asker,
             )
-            if other in known:
-                base = self._cards_at + k * NUM_CARDS
-                ones += [base + card for card in hand.cards[other] or ()]
+        for other in known:
+            base = self._cards_at + self._relative[seat][other] * NUM_CARDS
+            ones += [base + card for card in hand.cards[other] or ()]
         out = np.zeros(self.size, dtype=np.float32)
         out[: len(scalars)] = scalars
         out[ones] = 1.0

@@ -208,7 +208,7 @@ class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         return self.game.observe(self.learner_agent)["observation"]
 
     def _info(self) -> dict[str, Any]:
-        view = self.game._view(self.learner_agent)
+        view = self.game.infos[self.learner_agent].copy()
         view["action_mask"] = self.game.action_mask(self.learner_agent)
         return view
 

@@ -1,0 +1,56 @@
+"""Shared helpers for the environment tests (tests/test_env.py, tests/test_single_agent.py).
+
+Imported as a plain module: pytest puts tests/ on sys.path.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from teenpatti_env import Rules
+from teenpatti_env.cards import DECK, format_cards
+
+PRESETS = ("classic", "pagat", "flash", "tabletop")
+GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
+
+
+def pick(mask: np.ndarray, rng: np.random.Generator) -> int:
+    """A uniformly random index among the set entries of ``mask``."""
+    legal = np.flatnonzero(mask)
+    assert legal.size, "an agent to act must have at least one legal action"
+    return int(legal[int(rng.integers(legal.size))])
+
+
+def live(env: Any, agent: str) -> bool:
+    """Whether ``agent`` is still playing (not terminated or truncated)."""
+    return not (env.terminations[agent] or env.truncations[agent])
+
+
+def random_deal(rules: Rules, rng: np.random.Generator, fixed: dict[int, list[str]] | None = None):
+    """Three distinct cards for every seat as text; ``fixed`` seats keep the cards given."""
+    fixed = fixed or {}
+    used = {card for cards in fixed.values() for card in cards}
+    free = [card for card in format_cards(DECK) if card not in used]
+    order = rng.permutation(len(free))
+    deal: list[list[str]] = []
+    at = 0
+    for seat in range(rules.num_players):
+        if seat in fixed:
+            deal.append(list(fixed[seat]))
+        else:
+            deal.append([free[i] for i in order[at : at + 3]])
+            at += 3
+    return deal
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` after a JSON round trip (raises if it is not JSON-serializable)."""
+    return json.loads(json.dumps(value))
+
+
+def golden_cases() -> list[tuple[str, dict[str, Any]]]:
+    return [(path.stem, json.loads(path.read_text())) for path in GOLDEN]
