@@ -159,11 +159,12 @@ class Hand:
     def _can_bet(self, seat: int) -> bool:
         return self.dealt_in[seat] and not self.packed[seat] and not self.all_in[seat]
 
+    # Only seats dealt in pack or go all-in, and never both: counting flags is exact.
     def _count_in_hand(self) -> int:
-        return sum(1 for s in range(self.num_seats) if self.dealt_in[s] and not self.packed[s])
+        return self.dealt_in.count(True) - self.packed.count(True)
 
     def _count_can_bet(self) -> int:
-        return sum(1 for s in range(self.num_seats) if self._can_bet(s))
+        return self.dealt_in.count(True) - self.packed.count(True) - self.all_in.count(True)
 
     def _cap_reached(self) -> bool:
         return self.rules.pot_cap is not None and self.pot >= self.rules.pot_cap
@@ -868,6 +869,11 @@ class Hand:
                 raise ValueError(f"{name} must not be negative")
         if not 2 <= n <= 7 or not is_seat(self.dealer, n):
             raise ValueError("bad seat count or dealer")
+        for seat in range(n):
+            if (self.packed[seat] or self.all_in[seat]) and not self.dealt_in[seat]:
+                raise ValueError(f"seat {seat} is not dealt in, so cannot be packed or all-in")
+            if self.packed[seat] and self.all_in[seat]:
+                raise ValueError(f"seat {seat} cannot be both packed and all-in")
         if type(self.pot) is not int or type(self.stake) is not int or self.stake < 1:
             raise ValueError("pot and stake must be ints")
         if self.payouts is not None and (
