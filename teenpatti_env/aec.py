@@ -33,73 +33,14 @@ EPISODES = ("hand", "session")
 RESET_OPTIONS = ("dealer", "stacks", "cards")
 
 
-class SeatView(dict[str, Any]):
-    """One agent's info view, filled in on first read.
-
-    It holds what it needs to build itself (a hand that the environment replaces by a
-    frozen copy before it changes the state, the legal actions and the table facts of
-    that moment), so whenever it is read it shows the state at the time it was handed
-    out. Every way of reading a dict fills it first.
-    """
-
-    __slots__ = ("_fill",)
-
-    def __init__(self, fill: Callable[[], dict[str, Any]]) -> None:
-        super().__init__()
-        self._fill: Callable[[], dict[str, Any]] | None = fill
-
-    @property
-    def filled(self) -> bool:
-        """Whether the view has been built."""
-        return self._fill is None
-
-    def _load(self) -> None:
-        fill = self._fill
-        if fill is not None:
-            self._fill = None
-            dict.update(self, fill())
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        self._load()
-        return (dict, (dict(dict.items(self)),))
-
-
-def _filling(name: str) -> Callable[..., Any]:
-    method = getattr(dict, name)
-
-    def call(self: SeatView, *args: Any, **kwargs: Any) -> Any:
-        self._load()
-        return method(self, *args, **kwargs)
-
-    call.__name__ = name
-    return call
-
-
-for _name in (
-    "__getitem__", "__contains__", "__len__", "__iter__", "__eq__", "__ne__", "__repr__",
-    "__or__", "__ror__", "__ior__", "__setitem__", "__delitem__", "get", "keys", "values",
-    "items", "copy", "pop", "popitem", "setdefault", "update", "clear",
-):  # fmt: skip
-    setattr(SeatView, _name, _filling(_name))
-
-
-class _LiveHand:
-    """The hand that views handed out in one state read from (frozen before a change)."""
-
-    __slots__ = ("hand", "views")
-
-    def __init__(self, hand: Hand) -> None:
-        self.hand = hand
-        self.views: list[SeatView] = []
-
-
 class SeatInfos(dict[str, dict[str, Any]]):
-    """``infos``: each agent's :class:`SeatView`, made when first read after a change.
+    """``infos``: each agent's view, built from the current state when first read after
+    a change (building every seat's view after every step would cost more than the step).
 
-    Building every seat's view after every step would cost more than the step itself.
+    Every way of reading the mapping builds the entries it returns.
     """
 
-    def __init__(self, make: Callable[[str], SeatView]) -> None:
+    def __init__(self, make: Callable[[str], dict[str, Any]]) -> None:
         super().__init__()
         self._make = make
         self._stale: set[str] = set()
@@ -248,8 +189,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         }
         self.hand: Hand | None = None
         self.session: Session | None = None
-        self.infos = SeatInfos(self._seat_view)
-        self._live: _LiveHand | None = None
+        self.infos = SeatInfos(self._view)
         self._rng: np.random.Generator | None = None
         # Facts derived from the state, dropped whenever the state changes.
         self._memo: dict[Any, Any] = {}
@@ -310,7 +250,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos.reset_keys(self.agents)
-        self._live = _LiveHand(hand)
         self.agent_selection = self.agents[0]  # replaced below unless the deal ends the hand
         self._skip_agent_selection = None
         self._memo = {}
@@ -352,7 +291,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         seat = self.agent_name_mapping[agent]
         try:
             engine_action = self.layout.decode(hand, seat, action)
-            self._freeze_views()
             hand.apply(engine_action)
         except ValueError as error:
             reason = hand.illegal_reason(engine_action) if "engine_action" in locals() else error
@@ -399,7 +337,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
                 return
             hand = session.new_hand()
             self.hand = hand
-            self._live = _LiveHand(hand)
             self._memo = {}
         assert hand.to_act is not None
         self.agent_selection = self.possible_agents[hand.to_act]
@@ -454,35 +391,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             "action_mask": self.action_mask(agent),
         }
 
-    def _seat_view(self, agent: str) -> SeatView:
-        """``agent``'s info view of the current state, built when first read."""
-        live = self._live
-        assert live is not None
-        seat = self.agent_name_mapping[agent]
-        facts = self._facts()
+    def _view(self, agent: str) -> dict[str, Any]:
+        """``agent``'s info view of the current state."""
         legal = self._legal(agent)
-
-        def build() -> dict[str, Any]:
-            return self.obs_layout.view(
-                live.hand,
-                seat,
-                facts,
-                [dict(action) for action in legal],
-                self.layout.legal_names(legal),
-                self.possible_agents,
-            )
-
-        view = SeatView(build)
-        live.views.append(view)
-        return view
-
-    def _freeze_views(self) -> None:
-        """Before the hand changes: views not yet read keep a copy of it."""
-        live = self._live
-        assert live is not None and self.hand is not None
-        if any(not view.filled for view in live.views):
-            live.hand = self.hand.copy()
-        self._live = _LiveHand(self.hand)
+        return self.obs_layout.view(
+            self._running_hand(),
+            self.agent_name_mapping[agent],
+            self._facts(),
+            [dict(action) for action in legal],
+            self.layout.legal_names(legal),
+            self.possible_agents,
+        )
 
     def action_to_engine(self, agent: str, action: int) -> dict[str, Any]:
         """The engine action (a hand-history action dict) ``action`` means for ``agent``."""
