@@ -74,6 +74,33 @@ class SeatInfos(dict[str, dict[str, Any]]):
         for agent in list(self._stale):
             self[agent]
 
+    def setdefault(self, agent: str, default: Any = None) -> Any:
+        self._fill()
+        return dict.setdefault(self, agent, default)
+
+    def pop(self, agent: str, *default: Any) -> Any:
+        self._fill()
+        return dict.pop(self, agent, *default)
+
+    def popitem(self) -> tuple[str, dict[str, Any]]:
+        self._fill()
+        return dict.popitem(self)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for agent in dict(*args, **kwargs):
+            self._stale.discard(agent)
+        dict.update(self, *args, **kwargs)
+
+    def __or__(self, other: Any) -> Any:
+        return self.copy() | other
+
+    def __ror__(self, other: Any) -> Any:
+        return other | self.copy()
+
+    def __ior__(self, other: Any) -> Any:
+        self.update(other)
+        return self
+
     def get(self, agent: str, default: Any = None) -> Any:
         if agent not in self:
             return default
@@ -97,6 +124,8 @@ class SeatInfos(dict[str, dict[str, Any]]):
 
     def __eq__(self, other: object) -> bool:
         self._fill()
+        if isinstance(other, SeatInfos):
+            other._fill()
         return dict.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
@@ -229,17 +258,26 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         stacks = options.get("stacks", self.stacks)
         cards: Sequence[Sequence[CardLike] | None] | None = options.get("cards")
         dealer = options.get("dealer")
-        if self.episode == "session":
-            session: Session | None = Session(self.rules, stacks=stacks, rng=rng)
-            assert session is not None
-            if session.over:
-                raise ValueError(
-                    f"fewer than two seats hold the {self.rules.entry_chips} chips needed to enter"
-                )
-            hand = session.new_hand(cards=cards, dealer=dealer)
-        else:
-            session = None
-            hand = self._deal_one(rng, stacks, cards, dealer)
+        validate_table(self.rules, stacks, 0, self.rules.num_players)
+        if stacks is None:
+            stacks = [self.rules.starting_stack] * self.rules.num_players
+        saved = rng.bit_generator.state
+        try:
+            if self.episode == "session":
+                session: Session | None = Session(self.rules, stacks=stacks, rng=rng)
+                assert session is not None
+                if session.over:
+                    raise ValueError(
+                        f"fewer than two seats hold the {self.rules.entry_chips} chips "
+                        "needed to enter"
+                    )
+                hand = session.new_hand(cards=cards, dealer=dealer)
+            else:
+                session = None
+                hand = self._deal_one(rng, stacks, cards, dealer)
+        except Exception:
+            rng.bit_generator.state = saved  # a failed reset draws nothing
+            raise
         # Nothing above changed the environment if it raised.
         self._rng = rng
         self.session = session
@@ -270,8 +308,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         rules = self.rules
         if stacks is None:
             stacks = [rules.starting_stack] * rules.num_players
+        if cards is not None and (
+            isinstance(cards, (str, bytes))
+            or not isinstance(cards, Sequence)
+            or len(cards) != rules.num_players
+        ):
+            raise ValueError(f"cards must list {rules.num_players} seats, got {cards!r}")
         if dealer is None:
-            validate_table(rules, stacks, 0, rules.num_players)
             entering = [s for s, chips in enumerate(stacks) if chips >= rules.entry_chips]
             if not entering:
                 raise ValueError("no seat holds the chips needed to enter")
@@ -309,6 +352,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self.infos.invalidate()
         if self.render_mode == "human":
             self.render()
+
+    def _deads_step_first(self) -> str:
+        # The selected agent changes here (also from PettingZoo's TerminateIllegal wrapper),
+        # and with it who has legal actions.
+        self._memo = {}
+        self.infos.invalidate()
+        return str(super()._deads_step_first())
+
+    def _was_dead_step(self, action: Any) -> None:
+        super()._was_dead_step(action)
+        self._memo = {}
+        self.infos.invalidate()
 
     def _running_hand(self) -> Hand:
         if self.hand is None:

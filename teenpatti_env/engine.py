@@ -793,7 +793,7 @@ class Hand:
         for name in _SEAT_LISTS:
             setattr(other, name, list(getattr(self, name)))
         other.payouts = None if self.payouts is None else list(self.payouts)
-        other.shown = dict(self.shown)
+        other.shown = {seat: list(cards) for seat, cards in self.shown.items()}
         other._log = list(self._log)
         other._known_cache = dict(self._known_cache)
         return other

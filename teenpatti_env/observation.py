@@ -182,9 +182,11 @@ class ObservationLayout:
 
     @staticmethod
     def _bet_range(hand: Hand, seat: int) -> tuple[int, int] | None:
-        """The bet range open to ``seat`` on its turn now (``None`` if it cannot bet)."""
+        """The bet range open to ``seat`` on its turn now (``None`` if it cannot bet, or
+        while a sideshow waits for its answer)."""
         if (
             hand.end is not None
+            or hand.pending_sideshow is not None
             or not hand.dealt_in[seat]
             or hand.packed[seat]
             or hand.all_in[seat]

@@ -169,8 +169,8 @@ class Session:
         n = self.num_seats
         stacks = [chips if self._active[seat] else 0 for seat, chips in enumerate(self._stacks)]
         if dealer is not None:
-            if not (is_seat(dealer, n) and self._active[dealer]):
-                raise ValueError(f"dealer must be a seat still in the session, got {dealer!r}")
+            if not is_seat(dealer, n):
+                raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
         elif self.dealer is None:
             seats = [s for s in range(n) if self._active[s]]
             dealer = seats[int(self.rng.integers(len(seats)))]

@@ -6,10 +6,11 @@ either an object with ``act(observation, action_mask, info) -> int`` (the agents
 opponent picks uniformly among its legal actions with the environment's seeded generator.
 
 The learner's reward is its own net result in boots, credited when its hand ends (and
-only its own). In ``episode="hand"`` a hand that ends before the learner's first decision
-(everyone else packed) is dealt again: it holds no decision of the learner's;
-``info["redealt"]`` counts those hands and ``info["redealt_reward"]`` sums what they paid
-the learner. In ``episode="session"`` such chips are added to the next reward.
+only its own). An episode that ends before the learner's first decision (everyone else
+packed in its only hand) holds no decision of the learner's and is dealt again;
+``info["redealt"]`` counts those deals and ``info["redealt_reward"]`` sums what they paid
+the learner. Within a session, chips of hands that end before the learner's first
+decision are added to its first reward.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from teenpatti_env.rules import Rules
 Policy = Any
 """An opponent: ``act(observation, mask, info) -> int`` or ``f(observation, mask) -> int``."""
 LEARNER_SEATS = ("rotate", "random")
+MAX_REDEALS = 1000
 
 
 class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
@@ -52,7 +54,10 @@ class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         illegal_reward: float = -1.0,
         **kwargs: Any,
     ) -> None:
-        self.game = raw_env(rules=rules, render_mode=render_mode, **kwargs)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        # The game renders text; this view decides when to print it.
+        self.game = raw_env(rules=rules, render_mode=render_mode and "ansi", **kwargs)
         self.render_mode = render_mode
         n = self.game.rules.num_players
         if isinstance(learner_seat, str):
@@ -113,23 +118,34 @@ class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             (self.learner + 1 + k) % n: policy for k, policy in enumerate(self.opponents)
         }
         redealt, redealt_reward = 0, 0.0
-        game_seed = seed
+        # The deal's own generator gets a seed drawn from ours: one seed, two streams
+        # (the same seed for both would make a random learner seat the dealer's).
+        game_seed = None if seed is None else int(self.np_random.integers(2**63))
         while True:
             self.game.reset(seed=game_seed, options=options)
             game_seed = None
+            if self.learner_agent not in self.game.agents:
+                raise ValueError(f"the learner's seat {self.learner} is not dealt in")
             self._last_hand = None
             reward, done = self._play_opponents()
             if not done:
                 break
-            if self.game.episode == "session" or (options is not None and "cards" in options):
-                raise ValueError("the episode ends before the learner's first decision")
+            if options is not None and "cards" in options:
+                raise ValueError("the fixed deal ends before the learner's first decision")
             redealt += 1
             redealt_reward += reward
+            if redealt >= MAX_REDEALS:
+                raise ValueError(
+                    f"the learner got no decision in {MAX_REDEALS} deals (is it all-in from "
+                    "the boot?)"
+                )
         self._carry = reward
         self._done = False
         info = self._info()
         info["redealt"] = redealt
         info["redealt_reward"] = redealt_reward
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), info
 
     def step(
@@ -143,7 +159,13 @@ class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         size = self.game.layout.size
-        if not (isinstance(action, (int, np.integer)) and 0 <= int(action) < size):
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action[()]  # what model.predict returns for one observation
+        if (
+            isinstance(action, bool)
+            or not isinstance(action, (int, np.integer))
+            or not 0 <= int(action) < size
+        ):
             raise ValueError(f"action must be an int in 0..{size - 1}, got {action!r}")
         if not self.action_masks()[int(action)]:
             engine_action = self.game.action_to_engine(self.learner_agent, int(action))
@@ -214,4 +236,10 @@ class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
 
     def render(self) -> str | None:
         """The table as text (``"ansi"``) or printed (``"human"``)."""
-        return self.game.render()
+        if self.render_mode is None:
+            return self.game.render()  # warns, as gymnasium expects
+        text = self.game.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
