@@ -8,6 +8,11 @@ played by the same loop: ``last()``, a uniform draw among the mask's legal actio
 ``step(None)`` is not one). The two are timed in alternating rounds and the median of
 each is reported, so that a noisy machine affects both alike. ``texas_holdem_no_limit_v6``
 needs ``pip install "pettingzoo[classic]"``; without it only teenpatti is measured.
+
+Two reference rows show what the wrappers alone cost: an AEC environment that does
+nothing (constant observation, eleven decisions a hand like a random teenpatti hand)
+inside PettingZoo's unmodified classic-game wrappers, and inside the ones ``env()`` uses
+(the same classes, reading per-step attributes directly).
 """
 
 from __future__ import annotations
@@ -19,7 +24,75 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
 import teenpatti_env
+from teenpatti_env import aec
+
+
+class Idle(AECEnv):  # type: ignore[misc]
+    """Four agents, a constant observation, every action legal, eleven decisions a hand."""
+
+    metadata = {"name": "idle_v0", "is_parallelizable": False, "render_modes": []}  # noqa: RUF012
+
+    def __init__(self, decisions: int = 11) -> None:
+        self.possible_agents = [f"player_{i}" for i in range(4)]
+        self.decisions = decisions
+        self._observation = {
+            "observation": np.zeros(277, dtype=np.float32),
+            "action_mask": np.ones(10, dtype=np.int8),
+        }
+        self._spaces = {agent: aec.ActionSpace(10) for agent in self.possible_agents}
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._spaces[agent]
+
+    def observation_space(self, agent: str) -> None:
+        return None
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self._observation
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[0]
+        self._made = 0
+
+    def step(self, action: Any) -> None:
+        if self.terminations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        self._made += 1
+        self._cumulative_rewards[self.agent_selection] = 0
+        self._clear_rewards()
+        if self._made >= self.decisions:
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[self._made % 4]
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+
+def idle(direct: bool) -> Any:
+    """The do-nothing environment in the classic-game wrappers (``direct``: env()'s)."""
+    kinds = (
+        (aec.TerminateIllegalWrapper, aec.AssertOutOfBoundsWrapper, aec.OrderEnforcingWrapper)
+        if direct
+        else (
+            wrappers.TerminateIllegalWrapper,
+            wrappers.AssertOutOfBoundsWrapper,
+            wrappers.OrderEnforcingWrapper,
+        )
+    )
+    environment: Any = kinds[0](Idle(), illegal_reward=-1)
+    return kinds[2](kinds[1](environment))
 
 
 def play(make: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[float, float]:
@@ -64,21 +137,23 @@ def main() -> None:
         holdem = "texas_holdem_no_limit_v6"
         contenders[holdem] = texas_holdem_no_limit_v6.env
 
+    contenders["(wrappers around a do-nothing env)"] = lambda: idle(direct=False)
+    contenders["(env()'s wrappers, do-nothing env)"] = lambda: idle(direct=True)
     results: dict[str, list[tuple[float, float]]] = {name: [] for name in contenders}
     for _ in range(args.rounds):
         for name, make in contenders.items():
             results[name].append(play(make, args.seconds))
 
-    print(f"{'environment':<30} {'decisions/s':>12} {'hands/s':>10}")
+    print(f"{'environment':<36} {'decisions/s':>12} {'hands/s':>10}")
     medians = {}
     for name, runs in results.items():
         decisions = statistics.median(run[0] for run in runs)
         hands = statistics.median(run[1] for run in runs)
         medians[name] = decisions
-        print(f"{name:<30} {decisions:>12,.0f} {hands:>10,.0f}")
+        print(f"{name:<36} {decisions:>12,.0f} {hands:>10,.0f}")
     if holdem is not None:
         for name, decisions in medians.items():
-            if name != holdem:
+            if name != holdem and not name.startswith("("):
                 print(f"{name}: {decisions / medians[holdem]:.2f}x the decisions/s of {holdem}")
 
 

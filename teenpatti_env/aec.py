@@ -506,9 +506,9 @@ def _direct(wrapper: type[Any]) -> type[Any]:
     return type(wrapper.__name__, (wrapper,), namespace)
 
 
-_TerminateIllegal = _direct(wrappers.TerminateIllegalWrapper)
-_AssertOutOfBounds = _direct(wrappers.AssertOutOfBoundsWrapper)
-_OrderEnforcing = _direct(wrappers.OrderEnforcingWrapper)
+TerminateIllegalWrapper = _direct(wrappers.TerminateIllegalWrapper)
+AssertOutOfBoundsWrapper = _direct(wrappers.AssertOutOfBoundsWrapper)
+OrderEnforcingWrapper = _direct(wrappers.OrderEnforcingWrapper)
 
 
 def env(illegal_reward: float = -1.0, **kwargs: Any) -> Any:
@@ -516,6 +516,6 @@ def env(illegal_reward: float = -1.0, **kwargs: Any) -> Any:
     the episode with ``illegal_reward`` for the mover (0 for the others), an action out
     of the space is an error, and the call order is enforced."""
     environment: Any = raw_env(**kwargs)
-    environment = _TerminateIllegal(environment, illegal_reward=illegal_reward)
-    environment = _AssertOutOfBounds(environment)
-    return _OrderEnforcing(environment)
+    environment = TerminateIllegalWrapper(environment, illegal_reward=illegal_reward)
+    environment = AssertOutOfBoundsWrapper(environment)
+    return OrderEnforcingWrapper(environment)
