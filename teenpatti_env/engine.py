@@ -65,17 +65,30 @@ class Hand:
         validate_table(rules, stacks, dealer, n)
         if stacks is None:
             stacks = [rules.starting_stack] * n
+        dealt_in = [chips >= rules.entry_chips for chips in stacks]
+        if sum(dealt_in) < 2:
+            raise ValueError(
+                f"fewer than two seats hold the {rules.entry_chips} chips needed to enter"
+            )
+        self._setup(
+            rules, _parse_deal(cards, dealt_in, variants.cards_dealt(rules)), stacks, dealer
+        )
 
+    def _setup(
+        self,
+        rules: Rules,
+        cards: list[tuple[int, ...] | None],
+        stacks: Sequence[int],
+        dealer: int,
+    ) -> None:
+        """Lay out a checked table (parsed cards, valid stacks and dealer), post the boots."""
+        n = len(cards)
         self.rules = rules
         self.num_seats = n
         self.dealer = dealer
         self.stacks = list(stacks)
         self.dealt_in = [chips >= rules.entry_chips for chips in stacks]
-        if sum(self.dealt_in) < 2:
-            raise ValueError(
-                f"fewer than two seats hold the {rules.entry_chips} chips needed to enter"
-            )
-        self.cards = _parse_deal(cards, self.dealt_in, variants.cards_dealt(rules))
+        self.cards = cards
         self.contributions = [0] * n
         self.packed = [False] * n
         self.seen = [False] * n
@@ -122,11 +135,13 @@ class Hand:
             )
         per_seat = variants.cards_dealt(rules)
         deck = rng.permutation(52)[: per_seat * len(entering)].tolist()
-        hands: dict[int, list[int]] = {seat: [] for seat in entering}
-        for index, card in enumerate(deck):
-            hands[entering[index % len(entering)]].append(card)
-        cards = [hands.get(seat) for seat in range(n)]
-        return cls(rules, cards, stacks, dealer)
+        hands: dict[int, tuple[int, ...]] = {
+            seat: tuple(deck[place :: len(entering)]) for place, seat in enumerate(entering)
+        }
+        # The cards are distinct ints from one shuffled deck: no parsing needed.
+        hand = cls.__new__(cls)
+        hand._setup(rules, [hands.get(seat) for seat in range(n)], stacks, dealer)
+        return hand
 
     def _start(self) -> None:
         rules = self.rules
