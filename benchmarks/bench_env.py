@@ -95,12 +95,13 @@ def idle(direct: bool) -> Any:
     return kinds[2](kinds[1](environment))
 
 
-def play(make: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[float, float]:
-    """Decisions per second and hands (episodes) per second of random masked play."""
+def play(make: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[float, float, float]:
+    """Decisions, agent steps (``step(None)`` of finished agents included) and hands
+    (episodes) per second of random masked play."""
     env = make()
     env.reset(seed=seed)
     draw = random.Random(seed).random
-    decisions = hands = 0
+    decisions = steps = hands = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         env.reset()
@@ -113,9 +114,10 @@ def play(make: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[float,
                 action = int(legal[int(draw() * len(legal))])
                 decisions += 1
             env.step(action)
+            steps += 1
         hands += 1
     elapsed = time.perf_counter() - start
-    return decisions / elapsed, hands / elapsed
+    return decisions / elapsed, steps / elapsed, hands / elapsed
 
 
 def main() -> None:
@@ -139,18 +141,17 @@ def main() -> None:
 
     contenders["(wrappers around a do-nothing env)"] = lambda: idle(direct=False)
     contenders["(env()'s wrappers, do-nothing env)"] = lambda: idle(direct=True)
-    results: dict[str, list[tuple[float, float]]] = {name: [] for name in contenders}
+    results: dict[str, list[tuple[float, float, float]]] = {name: [] for name in contenders}
     for _ in range(args.rounds):
         for name, make in contenders.items():
             results[name].append(play(make, args.seconds))
 
-    print(f"{'environment':<36} {'decisions/s':>12} {'hands/s':>10}")
+    print(f"{'environment':<36} {'decisions/s':>12} {'steps/s':>10} {'hands/s':>10}")
     medians = {}
     for name, runs in results.items():
-        decisions = statistics.median(run[0] for run in runs)
-        hands = statistics.median(run[1] for run in runs)
+        decisions, steps, hands = (statistics.median(run[i] for run in runs) for i in range(3))
         medians[name] = decisions
-        print(f"{name:<36} {decisions:>12,.0f} {hands:>10,.0f}")
+        print(f"{name:<36} {decisions:>12,.0f} {steps:>10,.0f} {hands:>10,.0f}")
     if holdem is not None:
         for name, decisions in medians.items():
             if name != holdem and not name.startswith("("):

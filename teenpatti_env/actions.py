@@ -70,8 +70,8 @@ class ActionLayout:
         self.bet_indices: tuple[int, ...] = (2, *range(4, 4 + len(middle)), 3)
         self._level_of = {index: level for level, index in enumerate(self.bet_indices)}
         self._index = {name: i for i, name in enumerate(self.names)}
-        # The mask depends only on which action types are legal: one per combination.
-        self._masks: dict[tuple[str, ...], NDArray[np.int8]] = {}
+        # Mask and names depend only on which action types are legal: one per combination.
+        self._by_kinds: dict[tuple[str, ...], tuple[NDArray[np.int8], tuple[str, ...]]] = {}
         self._kinds = tuple(
             "bet" if i in self._level_of else name for i, name in enumerate(self.names)
         )
@@ -97,15 +97,19 @@ class ActionLayout:
                 indices.append(self._index[kind])
         return sorted(indices)
 
+    def _entry(self, legal: list[dict[str, Any]]) -> tuple[NDArray[np.int8], tuple[str, ...]]:
+        kinds = tuple(action["type"] for action in legal)
+        entry = self._by_kinds.get(kinds)
+        if entry is None:
+            indices = self.legal_indices(legal)
+            mask = np.zeros(self.size, dtype=np.int8)
+            mask[indices] = 1
+            entry = self._by_kinds[kinds] = (mask, tuple(self.names[i] for i in indices))
+        return entry
+
     def mask_of(self, legal: list[dict[str, Any]]) -> NDArray[np.int8]:
         """The mask of a list of legal engine actions (a new array each call)."""
-        kinds = tuple(action["type"] for action in legal)
-        mask = self._masks.get(kinds)
-        if mask is None:
-            mask = np.zeros(self.size, dtype=np.int8)
-            mask[self.legal_indices(legal)] = 1
-            self._masks[kinds] = mask
-        return mask.copy()
+        return self._entry(legal)[0].copy()
 
     def bet_amount(self, low: int, high: int, level: int, step: int) -> int:
         """The amount of bet ``level`` in the legal range ``low..high`` (multiples of
@@ -157,4 +161,4 @@ class ActionLayout:
 
     def legal_names(self, legal: list[dict[str, Any]]) -> list[str]:
         """The action names of a list of legal engine actions, in index order."""
-        return [self.names[i] for i in self.legal_indices(legal)]
+        return list(self._entry(legal)[1])
