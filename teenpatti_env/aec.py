@@ -223,6 +223,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         # Facts derived from the state, dropped whenever the state changes.
         self._memo: dict[Any, Any] = {}
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # copy.deepcopy and pickle hand ``infos`` over as a plain dict of built views.
+        self.__dict__.update(state)
+        infos = SeatInfos(self._view)
+        dict.update(infos, state["infos"])
+        self.infos = infos
+
     # ----------------------------------------------------------------- spaces
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
+import pickle
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -143,3 +146,25 @@ def test_nobody_is_shown_a_bet_while_a_sideshow_waits() -> None:
         assert info["min_bet"] is None and info["max_bet"] is None
         vector = raw.observe(agent)["observation"]
         assert vector[2] == 0 and vector[3] == 0  # the min_bet and max_bet slots
+
+
+@pytest.mark.parametrize("make", [raw_env, env])
+@pytest.mark.parametrize("clone", [copy.deepcopy, lambda game: pickle.loads(pickle.dumps(game))])
+def test_a_copied_environment_plays_on_exactly_like_the_original(make: Any, clone: Any) -> None:
+    original = make()
+    original.reset(seed=1)
+    original.step(original.unwrapped.layout.index("look"))
+    copied = clone(original)
+
+    def play(game: Any) -> list[tuple[str, float, bytes, Any]]:
+        rng = np.random.default_rng(0)
+        seen = []
+        for agent in game.agent_iter():
+            observation, reward, terminated, truncated, info = game.last()
+            seen.append((agent, reward, observation["observation"].tobytes(), info["pot"]))
+            mask = observation["action_mask"]
+            done = terminated or truncated
+            game.step(None if done else int(rng.choice(np.flatnonzero(mask))))
+        return seen
+
+    assert play(copied) == play(original)
