@@ -70,15 +70,15 @@ class Hand:
             raise ValueError(
                 f"fewer than two seats hold the {rules.entry_chips} chips needed to enter"
             )
-        self._setup(
-            rules, _parse_deal(cards, dealt_in, variants.cards_dealt(rules)), stacks, dealer
-        )
+        cards = _parse_deal(cards, dealt_in, variants.cards_dealt(rules))
+        self._setup(rules, cards, stacks, dealt_in, dealer)
 
     def _setup(
         self,
         rules: Rules,
         cards: list[tuple[int, ...] | None],
         stacks: Sequence[int],
+        dealt_in: list[bool],
         dealer: int,
     ) -> None:
         """Lay out a checked table (parsed cards, valid stacks and dealer), post the boots."""
@@ -87,7 +87,7 @@ class Hand:
         self.num_seats = n
         self.dealer = dealer
         self.stacks = list(stacks)
-        self.dealt_in = [chips >= rules.entry_chips for chips in stacks]
+        self.dealt_in = dealt_in
         self.cards = cards
         self.contributions = [0] * n
         self.packed = [False] * n
@@ -140,7 +140,8 @@ class Hand:
         }
         # The cards are distinct ints from one shuffled deck: no parsing needed.
         hand = cls.__new__(cls)
-        hand._setup(rules, [hands.get(seat) for seat in range(n)], stacks, dealer)
+        dealt_in = [seat in hands for seat in range(n)]
+        hand._setup(rules, [hands.get(seat) for seat in range(n)], stacks, dealt_in, dealer)
         return hand
 
     def _start(self) -> None:
@@ -737,10 +738,7 @@ class Hand:
         """The seats whose cards ``viewer`` has seen, in seat order (see :meth:`known_cards`)."""
         if viewer is not None:
             self._seat(viewer)
-        hit = self._known_cache.get(viewer)
-        if hit is not None and hit[0] == len(self._log):
-            return hit[2]
-        self._known(viewer)
+        self._known(viewer)  # brings the cache up to date
         return self._known_cache[viewer][2]
 
     def _known(self, viewer: int | None) -> dict[int, list[str]]:
