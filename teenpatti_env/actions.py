@@ -117,6 +117,14 @@ class ActionLayout:
         steps = (high - low) // step
         return low + step * (level * steps // (self.bet_levels - 1))
 
+    def bet_amounts(self, hand: Hand, seat: int) -> list[int] | None:
+        """The amount of every bet level for ``seat`` now (``None``: no bet fits)."""
+        bounds = hand.bet_range(seat)
+        if bounds is None:
+            return None
+        step = 2 if hand.seen[seat] else 1  # seen bets are even
+        return [self.bet_amount(*bounds, level, step) for level in range(self.bet_levels)]
+
     def decode(self, hand: Hand, seat: int, index: Any) -> dict[str, Any]:
         """The engine action (``{"seat", "type", "amount"?}``) that ``index`` stands for.
 
@@ -129,11 +137,8 @@ class ActionLayout:
             raise ValueError(f"action must be an int in 0..{self.size - 1}, got {index!r}")
         kind = self._kinds[index]
         if kind == "bet":
-            bounds = hand.bet_range(seat)
-            if bounds is None:
-                return {"seat": seat, "type": "bet", "amount": hand.min_bet(seat)}
-            step = 2 if hand.seen[seat] else 1
-            amount = self.bet_amount(bounds[0], bounds[1], self._level_of[index], step)
+            amounts = self.bet_amounts(hand, seat)
+            amount = hand.min_bet(seat) if amounts is None else amounts[self._level_of[index]]
             return {"seat": seat, "type": "bet", "amount": amount}
         if kind == "sideshow":
             bounds = hand.bet_range(seat, keep=1)
@@ -146,16 +151,14 @@ class ActionLayout:
         amount), for turning recorded play into the environment's actions."""
         kind = action.get("type")
         if kind != "bet":
-            if not isinstance(kind, str) or kind not in self._index or kind == "bet":
+            if not isinstance(kind, str) or kind not in self._index:
                 raise ValueError(f"no action index for {action!r}")
             return self._index[kind]
         seat = action.get("seat", hand.to_act)
-        bounds = hand.bet_range(seat) if seat is not None else None
-        if seat is None or bounds is None:
+        amounts = None if seat is None else self.bet_amounts(hand, seat)
+        if amounts is None:
             return self.bet_indices[0]
-        step = 2 if hand.seen[seat] else 1
-        amounts = [self.bet_amount(*bounds, level, step) for level in range(self.bet_levels)]
-        amount = action.get("amount", bounds[0])
+        amount = action.get("amount", amounts[0])
         level = min(range(self.bet_levels), key=lambda k: (abs(amounts[k] - amount), k))
         return self.bet_indices[level]
 

@@ -335,7 +335,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
-            self.infos.invalidate()
             return
         hand = self._running_hand()
         seat = self.agent_name_mapping[agent]
@@ -350,27 +349,28 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             raise IllegalActionError(
                 f"{agent} cannot take action {shown!r}{name}: {reason}"
             ) from None
-        self._memo = {}
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self._settle()
         self._accumulate_rewards()
         self._deads_step_first()
-        self.infos.invalidate()
         if self.render_mode == "human":
             self.render()
 
-    def _deads_step_first(self) -> str:
-        # The selected agent changes here (also from PettingZoo's TerminateIllegal wrapper),
-        # and with it who has legal actions.
+    def _state_changed(self) -> None:
+        """Drop what was derived from the state: legal actions, facts, built views."""
         self._memo = {}
         self.infos.invalidate()
+
+    # PettingZoo calls these two after every change of state or of the selected agent
+    # (its TerminateIllegal wrapper too), so derived facts are dropped there.
+    def _deads_step_first(self) -> str:
+        self._state_changed()
         return str(super()._deads_step_first())
 
     def _was_dead_step(self, action: Any) -> None:
         super()._was_dead_step(action)
-        self._memo = {}
-        self.infos.invalidate()
+        self._state_changed()
 
     def _running_hand(self) -> Hand:
         if self.hand is None:
@@ -399,7 +399,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
                 return
             hand = session.new_hand()
             self.hand = hand
-            self._memo = {}
         assert hand.to_act is not None
         self.agent_selection = self.possible_agents[hand.to_act]
 
