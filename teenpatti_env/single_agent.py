@@ -20,10 +20,9 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 from numpy.typing import NDArray
 
-from teenpatti_env.aec import raw_env
+from teenpatti_env.aec import ActionSpace, raw_env
 from teenpatti_env.engine import Hand
 from teenpatti_env.rules import Rules
 
@@ -60,14 +59,13 @@ class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.game = raw_env(rules=rules, render_mode=render_mode and "ansi", **kwargs)
         self.render_mode = render_mode
         n = self.game.rules.num_players
-        if isinstance(learner_seat, str):
-            if learner_seat not in LEARNER_SEATS:
-                raise ValueError(
-                    f"learner_seat must be 'rotate', 'random' or a seat 0..{n - 1}, "
-                    f"got {learner_seat!r}"
-                )
-        elif not (type(learner_seat) is int and 0 <= learner_seat < n):
-            raise ValueError(f"learner_seat must be 'rotate', 'random' or a seat 0..{n - 1}")
+        if learner_seat not in LEARNER_SEATS and not (
+            type(learner_seat) is int and 0 <= learner_seat < n
+        ):
+            raise ValueError(
+                f"learner_seat must be 'rotate', 'random' or a seat 0..{n - 1}, "
+                f"got {learner_seat!r}"
+            )
         self.learner_seat_mode = learner_seat
         self.illegal_reward = float(illegal_reward)
         if opponents is None or callable(opponents) or hasattr(opponents, "act"):
@@ -82,7 +80,7 @@ class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.opponents = policies
         space = self.game.observation_space(self.game.possible_agents[0])
         self.observation_space = space["observation"]  # type: ignore[index]
-        self.action_space = spaces.Discrete(self.game.layout.size)
+        self.action_space = ActionSpace(self.game.layout.size)
         self.learner = 0
         self._episodes = 0
         self._policy_of: dict[int, Policy | None] = {}
