@@ -320,6 +320,10 @@ class Hand:
         """Whom ``seat`` would ask for a sideshow under the ``sideshow_target`` setting."""
         return self._sideshow_target(self._seat(seat))
 
+    def can_bet(self, seat: int) -> bool:
+        """Whether ``seat`` is in the hand and not all-in (it takes betting turns)."""
+        return self._can_bet(self._seat(seat))
+
     def at_blind_limit(self, seat: int) -> bool:
         """A blind seat that has used every blind bet may only pack or look."""
         return self._at_blind_limit(self._seat(seat))

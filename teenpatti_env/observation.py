@@ -92,7 +92,7 @@ class ObservationLayout:
         self.size = self._cards_at + n * NUM_CARDS
         # Seats in observer-relative order, and each seat's position in that order.
         self._orders = [tuple((seat + k) % n for k in range(n)) for seat in range(n)]
-        self._relative = [{(seat + k) % n: k for k in range(n)} for seat in range(n)]
+        self._relative = [{other: k for k, other in enumerate(order)} for order in self._orders]
         self._categories = value_categories(rules)
         self._strengths = value_strengths(rules)
         self.low = np.zeros(self.size, dtype=np.float32)
@@ -130,7 +130,7 @@ class ObservationLayout:
             value = hand.hand_value(seat)
             strength = self._strengths[value]
             ones.append(self._category_at + self._categories[value])
-        bets = self._bet_range(hand, seat)
+        bets = self._open_bets(hand, seat)
         pending = hand.pending_sideshow
         my_turn = running and hand.to_act == seat
         remaining = facts.hands_remaining
@@ -181,15 +181,13 @@ class ObservationLayout:
         return out
 
     @staticmethod
-    def _bet_range(hand: Hand, seat: int) -> tuple[int, int] | None:
+    def _open_bets(hand: Hand, seat: int) -> tuple[int, int] | None:
         """The bet range open to ``seat`` on its turn now (``None`` if it cannot bet, or
         while a sideshow waits for its answer)."""
         if (
             hand.end is not None
             or hand.pending_sideshow is not None
-            or not hand.dealt_in[seat]
-            or hand.packed[seat]
-            or hand.all_in[seat]
+            or not hand.can_bet(seat)
             or hand.at_blind_limit(seat)
         ):
             return None
@@ -218,7 +216,7 @@ class ObservationLayout:
             value = hand.hand_value(seat)
             category = CATEGORIES[self._categories[value]]
             strength = self._strengths[value]
-        bets = self._bet_range(hand, seat)
+        bets = self._open_bets(hand, seat)
         pending = hand.pending_sideshow
         in_session = facts.in_session
         seats = [
