@@ -218,7 +218,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         }
         self.hand: Hand | None = None
         self.session: Session | None = None
-        self.infos = SeatInfos(self._view)
+        self.infos = SeatInfos(self.view)
         self._rng: np.random.Generator | None = None
         # Facts derived from the state, dropped whenever the state changes.
         self._memo: dict[Any, Any] = {}
@@ -226,7 +226,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
     def __setstate__(self, state: dict[str, Any]) -> None:
         # copy.deepcopy and pickle hand ``infos`` over as a plain dict of built views.
         self.__dict__.update(state)
-        infos = SeatInfos(self._view)
+        infos = SeatInfos(self.view)
         dict.update(infos, state["infos"])
         self.infos = infos
 
@@ -452,8 +452,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             "action_mask": self.action_mask(agent),
         }
 
-    def _view(self, agent: str) -> dict[str, Any]:
-        """``agent``'s info view of the current state."""
+    def view(self, agent: str) -> dict[str, Any]:
+        """A new info view of ``agent`` (what ``infos[agent]`` holds), built now."""
         legal = self._legal(agent)
         return self.obs_layout.view(
             self._running_hand(),

@@ -95,6 +95,7 @@ class ObservationLayout:
         self._relative = [{other: k for k, other in enumerate(order)} for order in self._orders]
         self._categories = value_categories(rules)
         self._strengths = value_strengths(rules)
+        self._rules_dict = rules.to_dict()
         self.low = np.zeros(self.size, dtype=np.float32)
         self.high = np.full(self.size, _BIG, dtype=np.float32)
         for name, offset, width, _ in self.slots:
@@ -246,6 +247,7 @@ class ObservationLayout:
         return {
             "agent": agent_names[seat],
             "seat": seat,
+            "rules": dict(self._rules_dict),
             "phase": hand.phase,
             "dealer": hand.dealer,
             "to_act": hand.to_act,

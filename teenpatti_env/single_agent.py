@@ -228,7 +228,7 @@ class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         return self.game.observe(self.learner_agent)["observation"]
 
     def _info(self) -> dict[str, Any]:
-        view = self.game.infos[self.learner_agent].copy()
+        view = self.game.view(self.learner_agent)  # a new dict: callers keep what they get
         view["action_mask"] = self.game.action_mask(self.learner_agent)
         return view
 

@@ -1,0 +1,477 @@
+"""Head-to-head arena: agents play each other with duplicate dealing and honest statistics.
+
+Play is organised in *deals*. For each deal a lineup of agents is drawn from the pool
+(without repetition when the pool is at least as large as the table, otherwise every agent
+the same number of times, give or take one), the cards and the dealer are drawn, and with
+duplicate dealing the same deal is replayed once per seat with the lineup rotated one seat
+each time, so every agent of the lineup holds every hand of the deal. Card luck then
+cancels within the deal, and the deal is the unit of the confidence intervals
+(:mod:`agents.stats`). Every deal has its own seed derived from the arena's seed, so the
+report does not depend on how many worker processes played it.
+
+>>> report = run_arena(["random", "equity"], hands=16, rules="classic", seed=3)
+>>> report.hands, sorted(report.agents)
+(16, ['equity', 'random'])
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from agents import make_agent
+from agents.base import Agent
+from agents.stats import Interval, ratio_interval
+from teenpatti_env.aec import raw_env
+from teenpatti_env.cards import NUM_CARDS
+from teenpatti_env.rules import Rules
+
+TRACKED_ACTIONS = ("look", "pack", "show", "sideshow")
+"""Actions whose rate per hand the report gives for every agent."""
+
+DEALS_PER_TASK = 25
+"""Deals one worker plays per task (a progress step)."""
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What to play: the pool, the table, how many hands and the seed."""
+
+    agents: tuple[str, ...]
+    rules: Rules
+    hands: int
+    seed: int
+    duplicate: bool = True
+
+    @property
+    def players(self) -> int:
+        return self.rules.num_players
+
+    @property
+    def rotations(self) -> int:
+        """Hands per deal: one per seat with duplicate dealing, else one."""
+        return self.players if self.duplicate else 1
+
+    @property
+    def deals(self) -> int:
+        return math.ceil(self.hands / self.rotations)
+
+
+@dataclass
+class Deals:
+    """The raw results of a run, one row per deal: ``[deal, rotation, seat]`` arrays."""
+
+    agent: NDArray[np.int16]
+    """Pool index of the agent in each seat."""
+    net: NDArray[np.int64]
+    """Chips won (or lost) by each seat."""
+    actions: NDArray[np.bool_]
+    """``[deal, rotation, seat, k]``: the seat took ``TRACKED_ACTIONS[k]`` in that hand."""
+
+    @staticmethod
+    def concat(parts: Sequence[Deals]) -> Deals:
+        return Deals(
+            np.concatenate([p.agent for p in parts]),
+            np.concatenate([p.net for p in parts]),
+            np.concatenate([p.actions for p in parts]),
+        )
+
+
+def draw_lineup(pool_size: int, players: int, rng: np.random.Generator) -> NDArray[np.int16]:
+    """Pool indices for the seats of one deal: distinct when the pool is large enough,
+    otherwise each agent ``players // pool_size`` times and a random few once more."""
+    if pool_size >= players:
+        chosen = rng.choice(pool_size, size=players, replace=False)
+    else:
+        copies = np.full(pool_size, players // pool_size)
+        copies[rng.choice(pool_size, size=players % pool_size, replace=False)] += 1
+        chosen = rng.permutation(np.repeat(np.arange(pool_size), copies))
+    return np.asarray(chosen, dtype=np.int16)
+
+
+def deal_seed(config: ArenaConfig, deal: int) -> np.random.Generator:
+    """The generator of deal number ``deal`` of a run (duplicate and independent runs
+    with the same seed draw different deals)."""
+    return np.random.default_rng([config.seed, deal, int(config.duplicate)])
+
+
+def play_deals(config: ArenaConfig, first: int, count: int) -> Deals:
+    """Play deals ``first .. first + count - 1`` of ``config`` (each on its own seed)."""
+    env = raw_env(rules=config.rules)
+    names = env.layout.names
+    tracked = {name: k for k, name in enumerate(TRACKED_ACTIONS)}
+    players, rotations = config.players, config.rotations
+    agent_ids = np.zeros((count, rotations, players), dtype=np.int16)
+    nets = np.zeros((count, rotations, players), dtype=np.int64)
+    actions = np.zeros((count, rotations, players, len(TRACKED_ACTIONS)), dtype=np.bool_)
+    pool = config.agents
+    for row in range(count):
+        rng = deal_seed(config, first + row)
+        lineup = draw_lineup(len(pool), players, rng)
+        deck = rng.permutation(NUM_CARDS)
+        cards = [deck[3 * s : 3 * s + 3].tolist() for s in range(players)]
+        dealer = int(rng.integers(players))
+        agent_seeds = rng.integers(2**31, size=(rotations, players))
+        for rotation in range(rotations):
+            seated = [int(lineup[(seat + rotation) % players]) for seat in range(players)]
+            agents: dict[str, Agent] = {
+                f"player_{seat}": make_agent(pool[a], int(agent_seeds[rotation, seat]))
+                for seat, a in enumerate(seated)
+            }
+            for agent in agents.values():
+                agent.reset()
+            env.reset(options={"cards": cards, "dealer": dealer})
+            took = actions[row, rotation]
+            for name in env.agent_iter():
+                observation, _, terminated, truncated, info = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                action = agents[name].act(
+                    observation["observation"], observation["action_mask"], info
+                )
+                kind = tracked.get(names[action])
+                if kind is not None:
+                    took[env.agent_name_mapping[name], kind] = True
+                env.step(action)
+            hand = env.hand
+            assert hand is not None and hand.net is not None
+            agent_ids[row, rotation] = seated
+            nets[row, rotation] = hand.net
+    return Deals(agent_ids, nets, actions)
+
+
+def _tasks(deals: int) -> Iterator[tuple[int, int]]:
+    for first in range(0, deals, DEALS_PER_TASK):
+        yield first, min(DEALS_PER_TASK, deals - first)
+
+
+def play(
+    config: ArenaConfig,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Deals:
+    """Play every deal of ``config`` on ``workers`` processes (``None``: every core);
+    ``progress(hands)`` is called as hands finish."""
+    tasks = list(_tasks(config.deals))
+    workers = min(workers or os.cpu_count() or 1, len(tasks))
+    parts: dict[int, Deals] = {}
+    if workers <= 1:
+        for first, count in tasks:
+            parts[first] = play_deals(config, first, count)
+            if progress:
+                progress(count * config.rotations)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(play_deals, config, first, count): (first, count)
+                       for first, count in tasks}
+            for future in as_completed(futures):
+                first, count = futures[future]
+                parts[first] = future.result()
+                if progress:
+                    progress(count * config.rotations)
+    return Deals.concat([parts[first] for first, _ in tasks])
+
+
+@dataclass
+class AgentResult:
+    """One agent's line in the report."""
+
+    name: str
+    result: Interval
+    """Chips won per hand, in boots, with its confidence interval."""
+    win_rate: float
+    rates: dict[str, float]
+    """Share of its hands in which it took each of :data:`TRACKED_ACTIONS`."""
+    independent_std_error: float
+    """The standard error the same number of hands would have with independent deals."""
+    rating: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def variance_reduction(self) -> float:
+        """How many times smaller the variance of the mean is than with independent deals."""
+        if not self.result.std_error:
+            return math.nan
+        return float((self.independent_std_error / self.result.std_error) ** 2)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "boots_per_hand": self.result.to_dict(),
+            "win_rate": self.win_rate,
+            "rates": self.rates,
+            "independent_std_error": self.independent_std_error,
+            "variance_reduction": self.variance_reduction,
+            "rating": self.rating,
+        }
+
+
+@dataclass
+class ArenaReport:
+    """Everything an arena run measured; ``to_dict`` is its JSON form."""
+
+    config: ArenaConfig
+    agents: dict[str, AgentResult]
+    pairwise: dict[str, dict[str, Interval]]
+    """``pairwise[a][b]``: a's result minus b's, per hand they shared, in boots."""
+    plain: dict[str, Interval] | None = None
+    """Results of the same agents over as many independent deals (``compare_plain``)."""
+
+    @property
+    def hands(self) -> int:
+        return self.config.deals * self.config.rotations
+
+    def ranking(self) -> list[str]:
+        """Agent names, best mean result first."""
+        return sorted(self.agents, key=lambda n: -self.agents[n].result.mean)
+
+    def to_dict(self) -> dict[str, Any]:
+        config = self.config
+        out: dict[str, Any] = {
+            "format": "teenpatti-arena/1",
+            "agents": list(config.agents),
+            "rules": config.rules.to_dict(),
+            "seed": config.seed,
+            "duplicate": config.duplicate,
+            "hands": self.hands,
+            "deals": config.deals,
+            "confidence": 0.95,
+            "unit": "boots per hand",
+            "results": {name: self.agents[name].to_dict() for name in self.ranking()},
+            "pairwise": {
+                a: {b: interval.to_dict() for b, interval in row.items()}
+                for a, row in self.pairwise.items()
+            },
+        }
+        if self.plain is not None:
+            out["plain"] = {name: interval.to_dict() for name, interval in self.plain.items()}
+        return out
+
+    def to_json(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+
+    def table(self) -> str:
+        """A readable text report: results, rates, ratings, the pairwise matrix."""
+        config = self.config
+        lines = [
+            f"{self.hands} hands ({config.deals} deals"
+            + (f" x {config.rotations} seatings" if config.duplicate else "")
+            + f"), {config.players} seats, seed {config.seed}; boots per hand, 95% CI",
+            "",
+            f"{'agent':<10} {'boots/hand':>10} {'95% CI':>19} {'win':>6} {'look':>6} "
+            f"{'pack':>6} {'show':>6} {'side':>6} {'rating':>7} {'var/':>6}",
+        ]
+        for name in self.ranking():
+            r = self.agents[name]
+            ci = f"[{r.result.low:+.3f}, {r.result.high:+.3f}]"
+            rates = " ".join(f"{r.rates[k]:>6.1%}" for k in TRACKED_ACTIONS)
+            lines.append(
+                f"{name:<10} {r.result.mean:>+10.3f} {ci:>19} {r.win_rate:>6.1%} {rates} "
+                f"{r.rating.get('ordinal', math.nan):>7.2f} {r.variance_reduction:>6.1f}"
+            )
+        lines += [
+            "",
+            "var/: variance of the mean with independent deals / with duplicate dealing.",
+            "",
+            "Pairwise: row minus column, boots per hand at the tables they shared "
+            "(* = 95% CI excludes 0)",
+        ]
+        order = self.ranking()
+        lines.append(" " * 10 + "".join(f"{n:>10}" for n in order))
+        for a in order:
+            cells = []
+            for b in order:
+                if a == b or b not in self.pairwise.get(a, {}):
+                    cells.append(f"{'-':>10}")
+                    continue
+                interval = self.pairwise[a][b]
+                star = "*" if interval.low > 0 or interval.high < 0 else " "
+                cells.append(f"{interval.mean:>+9.3f}{star}")
+            lines.append(f"{a:<10}" + "".join(cells))
+        if self.plain is not None:
+            lines += ["", "Independent deals, same number of hands (measured):"]
+            for name in order:
+                plain, dup = self.plain[name], self.agents[name].result
+                ratio = (plain.std_error / dup.std_error) ** 2 if dup.std_error else math.nan
+                lines.append(
+                    f"{name:<10} {plain.mean:>+10.3f} +/- {plain.half_width:.3f} "
+                    f"(duplicate +/- {dup.half_width:.3f}; variance ratio {ratio:.1f})"
+                )
+        return "\n".join(lines)
+
+    def plot(self, path: str | Path) -> None:
+        """A PNG of every agent's result with its 95% interval."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        order = self.ranking()[::-1]
+        means = [self.agents[n].result.mean for n in order]
+        halves = [self.agents[n].result.half_width for n in order]
+        figure, axes = plt.subplots(figsize=(7, 0.5 * len(order) + 1.5))
+        axes.errorbar(means, range(len(order)), xerr=halves, fmt="o", capsize=4)
+        axes.axvline(0.0, color="grey", linewidth=0.8)
+        axes.set_yticks(range(len(order)), order)
+        axes.set_xlabel("boots per hand (95% CI)")
+        preset = _preset_name(self.config.rules)
+        axes.set_title(
+            f"Arena: {preset}, {self.hands} hands, {self.config.players} seats, "
+            f"{'duplicate' if self.config.duplicate else 'independent'} deals"
+        )
+        figure.tight_layout()
+        figure.savefig(path, dpi=120)
+        plt.close(figure)
+
+
+def _preset_name(rules: Rules) -> str:
+    for name in Rules.PRESET_NAMES:
+        if Rules.preset(name, num_players=rules.num_players) == rules:
+            return name
+    return "custom rules"
+
+
+def summarize(config: ArenaConfig, deals: Deals) -> tuple[
+    dict[str, AgentResult], dict[str, dict[str, Interval]]
+]:
+    """Per-agent results and the pairwise matrix of a run's raw results."""
+    boot = config.rules.boot
+    pool = config.agents
+    result = deals.net / boot  # [deal, rotation, seat]
+    agents: dict[str, AgentResult] = {}
+    per_hand_means: list[NDArray[np.float64]] = []
+    for index, name in enumerate(pool):
+        here = deals.agent == index
+        totals = np.where(here, result, 0.0).sum(axis=(1, 2))
+        counts = here.sum(axis=(1, 2))
+        interval = ratio_interval(totals, counts)
+        hands = max(int(counts.sum()), 1)
+        mine = result[here]
+        rates = {
+            kind: float(deals.actions[..., k][here].sum() / hands)
+            for k, kind in enumerate(TRACKED_ACTIONS)
+        }
+        independent = float(mine.std(ddof=1) / math.sqrt(len(mine))) if len(mine) > 1 else 0.0
+        agents[name] = AgentResult(
+            name=name,
+            result=interval,
+            win_rate=float((mine > 0).sum() / hands),
+            rates=rates,
+            independent_std_error=independent,
+        )
+        # The agent's mean result in each hand it played (copies averaged), NaN elsewhere.
+        seats = here.sum(axis=2)
+        summed = np.where(here, result, 0.0).sum(axis=2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per_hand_means.append(np.where(seats > 0, summed / np.maximum(seats, 1), np.nan))
+    pairwise: dict[str, dict[str, Interval]] = {name: {} for name in pool}
+    for i, a in enumerate(pool):
+        for j, b in enumerate(pool):
+            if i == j:
+                continue
+            both = ~np.isnan(per_hand_means[i]) & ~np.isnan(per_hand_means[j])
+            if not both.any():
+                continue
+            gap = np.where(both, per_hand_means[i] - per_hand_means[j], 0.0)
+            pairwise[a][b] = ratio_interval(gap.sum(axis=1), both.sum(axis=1))
+    _rate(config, result, deals, agents)
+    return agents, pairwise
+
+
+def _rate(
+    config: ArenaConfig,
+    result: NDArray[np.float64],
+    deals: Deals,
+    agents: Mapping[str, AgentResult],
+) -> None:
+    """A multiplayer rating (openskill's Plackett-Luce): each deal ranks the agents of its
+    lineup by their total result in it, and the deals update the ratings in order."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    pool = config.agents
+    ratings = [model.rating(name=name) for name in pool]
+    for row in range(len(result)):
+        present = np.unique(deals.agent[row])
+        if len(present) < 2:
+            continue
+        totals = [float(result[row][deals.agent[row] == a].sum()) for a in present]
+        # openskill ranks: lower is better, equal totals share a rank.
+        ranks = [-total for total in totals]
+        teams = [[ratings[a]] for a in present]
+        updated = model.rate(teams, ranks=ranks)
+        for a, team in zip(present, updated, strict=True):
+            ratings[a] = team[0]
+    for index, name in enumerate(pool):
+        rating = ratings[index]
+        agents[name].rating = {
+            "mu": float(rating.mu),
+            "sigma": float(rating.sigma),
+            "ordinal": float(rating.mu - 3 * rating.sigma),
+        }
+
+
+def run_arena(
+    agents: Sequence[str],
+    hands: int = 20_000,
+    rules: Rules | str | dict[str, Any] | None = "classic",
+    seed: int = 0,
+    players: int | None = None,
+    duplicate: bool = True,
+    compare_plain: bool = False,
+    workers: int | None = 1,
+    progress: bool = False,
+) -> ArenaReport:
+    """Play ``agents`` (names from :data:`agents.SCRIPTED_AGENTS`) head to head.
+
+    ``hands`` is the total number of hands, rounded up to whole deals; ``players`` seats
+    per table (default: the rules' ``num_players``). ``compare_plain`` also plays as many
+    hands on independent deals to measure what duplicate dealing saved. ``workers``
+    processes share the deals (``None``: every core); the same seed gives the same report
+    whatever the number of workers.
+    """
+    pool = tuple(agents)
+    if len(pool) < 1:
+        raise ValueError("the arena needs at least one agent")
+    if len(set(pool)) != len(pool):
+        raise ValueError(f"agent names must be distinct, got {list(pool)}")
+    for name in pool:
+        make_agent(name)  # an unknown name fails here, before any play
+    if not isinstance(hands, int) or isinstance(hands, bool) or hands < 1:
+        raise ValueError(f"hands must be a positive int, got {hands!r}")
+    table_rules = Rules.of(rules)
+    if players is not None:
+        table_rules = table_rules.replace(num_players=players)
+    config = ArenaConfig(pool, table_rules, hands, seed, duplicate)
+    runs = [config]
+    if compare_plain:
+        runs.append(ArenaConfig(pool, table_rules, config.deals * config.rotations, seed, False))
+    total = sum(run.deals * run.rotations for run in runs)
+    bar = _progress_bar(total) if progress else None
+    try:
+        results = [
+            play(run, workers, None if bar is None else bar.update) for run in runs
+        ]
+    finally:
+        if bar is not None:
+            bar.close()
+    agent_results, pairwise = summarize(config, results[0])
+    plain = None
+    if compare_plain:
+        plain = {name: r.result for name, r in summarize(runs[1], results[1])[0].items()}
+    return ArenaReport(config, agent_results, pairwise, plain)
+
+
+def _progress_bar(total: int) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="hand", desc="arena", smoothing=0.1)

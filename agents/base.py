@@ -1,0 +1,95 @@
+"""The interface every agent follows, and the legal moves it is offered.
+
+An agent sees only what its seat may see: the observation vector, the action mask and the
+info dict of the environment (``teenpatti_env.env``); it answers with the index of a legal
+action. It keeps no global random state: each agent owns a ``numpy`` Generator made from
+the seed it was built with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+Observation = NDArray[np.float32]
+Mask = NDArray[Any]
+Info = Mapping[str, Any]
+
+
+class Agent:
+    """A Teen Patti player: ``act(observation, mask, info) -> action index``.
+
+    Subclasses override :meth:`act` and, if they keep state within a hand, :meth:`reset`.
+    """
+
+    name = "agent"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self) -> None:
+        """Forget the last hand; called before every hand."""
+
+    def act(self, observation: Observation, mask: Mask, info: Info) -> int:
+        """The index of a legal action (``mask[index] == 1``) for the seat to act."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r}, seed={self.seed!r})"
+
+
+class LegalMoves:
+    """The legal actions of one decision, by name (``info["legal_actions"]``) and index.
+
+    The names come in index order, so they pair up with the set bits of the mask.
+    """
+
+    __slots__ = ("by_name",)
+
+    def __init__(self, mask: Mask, info: Info) -> None:
+        indices = np.flatnonzero(mask)
+        names = info.get("legal_actions")
+        if names is None or len(names) != len(indices):
+            raise ValueError("info['legal_actions'] does not match the action mask")
+        self.by_name: dict[str, int] = dict(zip(names, (int(i) for i in indices), strict=True))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.by_name
+
+    def first(self, *names: str) -> int | None:
+        """The index of the first of ``names`` that is legal, or ``None``."""
+        for name in names:
+            index = self.by_name.get(name)
+            if index is not None:
+                return index
+        return None
+
+    def pick(self, *names: str) -> int:
+        """The index of the first of ``names`` that is legal; failing that, ``pack`` if it
+        is legal, else the lowest legal index."""
+        index = self.first(*names, "pack")
+        return min(self.by_name.values()) if index is None else index
+
+    def bets(self) -> list[int]:
+        """Indices of the legal bets, smallest first (bet_min, the levels, bet_max)."""
+        levels = sorted(
+            (int(name.rsplit("_", 1)[1]), index)
+            for name, index in self.by_name.items()
+            if name.startswith("bet_level_")
+        )
+        low = self.by_name.get("bet_min")
+        high = self.by_name.get("bet_max")
+        out = [] if low is None else [low]
+        out += [index for _, index in levels]
+        if high is not None:
+            out.append(high)
+        return out
+
+    def any(self, rng: np.random.Generator) -> int:
+        """A legal index drawn uniformly."""
+        indices = list(self.by_name.values())
+        return indices[int(rng.integers(len(indices)))]

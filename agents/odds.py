@@ -1,0 +1,77 @@
+"""How strong a hand is against the hands an opponent can still hold.
+
+The 22,100 three-card hands are valued once per ranking with the engine's own tables.
+The strength of a hand is then exact given the cards a seat knows: every hand that
+shares a card with them is ruled out, and ties count half.
+
+>>> odds = HandOdds.of({"best_sequence": "AKQ", "lowball": False})
+>>> round(odds.percentile([48, 49, 50], ()), 3)  # a trail of aces beats everything else
+1.0
+>>> beat_in_range(0.9, 0.5)  # the top half of the range: 0.9 is the 80th percentile of it
+0.8
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from teenpatti_env.cards import NUM_CARDS
+from teenpatti_env.hands import evaluate_hands
+from teenpatti_env.rules import Rules
+
+
+class HandOdds:
+    """Exact percentiles of a hand among the hands an opponent may hold."""
+
+    def __init__(self, best_sequence: str, lowball: bool) -> None:
+        combos = np.array(list(itertools.combinations(range(NUM_CARDS), 3)), dtype=np.int64)
+        rules = Rules(best_sequence=best_sequence, lowball=lowball)
+        self._values: NDArray[np.int32] = evaluate_hands(combos, rules)
+        bits = np.left_shift(np.uint64(1), combos.astype(np.uint64))
+        self._masks: NDArray[np.uint64] = np.bitwise_or.reduce(bits, axis=1)
+        self._rules = rules
+
+    @staticmethod
+    def of(rules: Mapping[str, Any] | Rules) -> HandOdds:
+        """The (shared, cached) odds of the ranking in ``rules`` (a Rules or its dict)."""
+        if isinstance(rules, Rules):
+            return _odds(rules.best_sequence, rules.lowball)
+        return _odds(str(rules.get("best_sequence", "AKQ")), bool(rules.get("lowball", False)))
+
+    def value(self, cards: Sequence[int]) -> int:
+        """The value of a three-card hand under this ranking."""
+        return int(evaluate_hands(np.asarray([cards]), self._rules)[0])
+
+    def percentile(self, cards: Sequence[int], dead: Iterable[int]) -> float:
+        """The share of the hands an opponent may hold that ``cards`` beat (ties half).
+
+        An opponent's hand shares no card with ``cards`` or with ``dead`` (other cards this
+        seat knows are elsewhere).
+        """
+        blocked = 0
+        for card in itertools.chain(cards, dead):
+            blocked |= 1 << card
+        possible = (self._masks & np.uint64(blocked)) == 0
+        values = self._values[possible]
+        mine = self.value(cards)
+        below = int(np.count_nonzero(values < mine))
+        equal = int(np.count_nonzero(values == mine))
+        return (below + 0.5 * equal) / len(values)
+
+
+@cache
+def _odds(best_sequence: str, lowball: bool) -> HandOdds:
+    return HandOdds(best_sequence, lowball)
+
+
+def beat_in_range(percentile: float, top: float) -> float:
+    """The chance to beat one opponent whose hand is in the top ``top`` share of hands,
+    for a hand at ``percentile`` of all hands (1.0 when the range is everything)."""
+    top = min(max(top, 1e-9), 1.0)
+    return min(max((percentile - (1.0 - top)) / top, 0.0), 1.0)
