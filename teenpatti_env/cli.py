@@ -1,7 +1,13 @@
 """The ``teenpatti`` command line.
 
 * ``teenpatti replay HAND.json``: replay a hand history, print the result as JSON.
-* ``teenpatti demo``: a short seeded session between simple bots, told hand by hand.
+* ``teenpatti demo``: a short seeded session between the scripted agents, told hand by
+  hand.
+* ``teenpatti arena --agents random,equity --hands 20000 --preset classic --seed 0``:
+  agents head to head with duplicate dealing; prints a table, writes JSON and a PNG.
+
+This module is the interface layer: it may use every other layer (``agents`` included),
+and nothing in the package imports it.
 
 Bad input (a missing or malformed file, an illegal action, an unknown setting) prints
 one line on stderr and exits with status 2.
@@ -16,10 +22,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from teenpatti_env.engine import Hand
 from teenpatti_env.history import replay
 from teenpatti_env.render import describe_event
 from teenpatti_env.rules import Rules
-from teenpatti_env.session import Session
 
 
 class CommandError(Exception):
@@ -46,27 +52,99 @@ def _command_replay(args: argparse.Namespace) -> None:
     sys.stdout.write("\n")
 
 
+def _tell(hand: Hand) -> None:
+    for event in hand.public_events():
+        line = describe_event(event)
+        if line:
+            print("  " + line)
+
+
+DEMO_LINEUP = ("equity", "hard", "auto", "medium", "easy", "random", "equity")
+"""The demo's agent in each seat, in seat order."""
+
+
 def _command_demo(args: argparse.Namespace) -> None:
-    from agents.simple import SimpleBot
+    from agents import make_agent
+    from teenpatti_env.aec import raw_env
 
     try:
-        rules = Rules.preset(args.preset, num_players=args.players)
+        preset = Rules.preset(args.preset, num_players=args.players)
+        limit = args.hands if preset.max_hands is None else min(args.hands, preset.max_hands)
+        rules = preset.replace(max_hands=limit)
     except ValueError as error:
         raise CommandError(str(error)) from error
-    session = Session(rules, seed=args.seed)
-    bots = [SimpleBot(seed=args.seed * 100 + seat) for seat in range(rules.num_players)]
-    print(f"Teen Patti demo: preset {args.preset}, {rules.num_players} seats, seed {args.seed}")
-    while not session.over and session.hands_played < args.hands:
-        hand = session.new_hand()
-        print(f"\nHand {session.hands_played + 1}  stacks {session.stacks}")
-        while not hand.over:
-            hand.apply(bots[hand.to_act].act(hand))  # type: ignore[index]
-        for event in hand.public_events():
-            line = describe_event(event)
-            if line:
-                print("  " + line)
+    env = raw_env(rules=rules, episode="session")
+    env.reset(seed=args.seed)
+    lineup = DEMO_LINEUP[: rules.num_players]
+    agents = {
+        name: make_agent(kind, seed=args.seed * 100 + seat)
+        for seat, (name, kind) in enumerate(zip(env.possible_agents, lineup, strict=True))
+    }
+    seats = ", ".join(f"seat {s}: {kind}" for s, kind in enumerate(lineup))
+    print(f"Teen Patti demo: preset {args.preset}, seed {args.seed}; {seats}")
+    session = env.session
+    assert session is not None
+    current: Hand | None = None
+    for name in env.agent_iter():
+        if env.hand is not current:  # a new hand: tell the last one, then start this one
+            if current is not None:
+                _tell(current)
+            current = env.hand
+            print(f"\nHand {session.hands_played + 1}  stacks {list(session.stacks)}")
+            for agent in agents.values():
+                agent.reset()
+        observation, _, terminated, truncated, info = env.last()
+        action = None
+        if not (terminated or truncated):
+            action = agents[name].act(
+                observation["observation"], observation["action_mask"], info
+            )
+        env.step(action)
+    if current is not None:
+        _tell(current)
     standings = ", ".join(f"seat {s}: {c}" for s, c in session.standings())
     print(f"\nAfter {session.hands_played} hands: {standings}")
+
+
+def _command_arena(args: argparse.Namespace) -> None:
+    from agents.arena import run_arena
+
+    names = [name.strip() for name in args.agents.split(",") if name.strip()]
+    try:
+        rules = Rules.preset(args.preset)
+        report = run_arena(
+            names,
+            hands=args.hands,
+            rules=rules,
+            seed=args.seed,
+            players=args.players,
+            duplicate=not args.independent,
+            compare_plain=args.compare_plain,
+            workers=args.workers,
+            progress=not args.quiet,
+        )
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    print(report.table())
+    try:
+        os.makedirs(args.out, exist_ok=True)
+        json_path = os.path.join(args.out, "arena.json")
+        plot_path = os.path.join(args.out, "arena.png")
+        report.to_json(json_path)
+        report.plot(plot_path)
+    except OSError as error:
+        raise CommandError(f"cannot write to {args.out}: {error.strerror or error}") from error
+    print(f"\nwrote {json_path} and {plot_path}")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -79,12 +157,39 @@ def build_parser() -> argparse.ArgumentParser:
     replay_parser.add_argument("--pretty", action="store_true", help="indent the JSON")
     replay_parser.set_defaults(run=_command_replay)
 
-    demo = commands.add_parser("demo", help="a short seeded session between simple bots")
+    demo = commands.add_parser("demo", help="a short seeded session between the scripted agents")
     demo.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
     demo.add_argument("--players", type=int, default=4, help="seats, 3..7")
     demo.add_argument("--hands", type=int, default=5, help="hands to play at most")
     demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(run=_command_demo)
+
+    arena = commands.add_parser(
+        "arena", help="play agents head to head with duplicate dealing and report their skill"
+    )
+    arena.add_argument(
+        "--agents",
+        default="random,auto,easy,medium,hard,equity",
+        help="comma-separated agent names (default: every scripted agent)",
+    )
+    arena.add_argument("--hands", type=_positive_int, default=20_000, help="hands in total")
+    arena.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
+    arena.add_argument("--players", type=int, default=None, help="seats per table, 3..7")
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument(
+        "--workers", type=_positive_int, default=None, help="processes (default: every core)"
+    )
+    arena.add_argument(
+        "--independent", action="store_true", help="independent deals, no duplicate dealing"
+    )
+    arena.add_argument(
+        "--compare-plain",
+        action="store_true",
+        help="also play as many hands on independent deals, to measure the variance saved",
+    )
+    arena.add_argument("--out", default="arena-results", help="folder for arena.json/png")
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena.set_defaults(run=_command_arena)
     return parser
 
 
