@@ -30,7 +30,7 @@ from teenpatti_env.rules import Rules
 from teenpatti_env.session import Session
 
 EPISODES = ("hand", "session")
-RESET_OPTIONS = ("dealer", "stacks", "cards")
+RESET_OPTIONS = ("dealer", "stacks", "cards", "community", "indicators", "chosen")
 
 
 class SeatInfos(dict[str, dict[str, Any]]):
@@ -249,7 +249,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode. ``options`` may fix the first deal with the hand-history
-        fields ``dealer``, ``stacks`` and ``cards``; other keys are ignored with a warning.
+        fields ``dealer``, ``stacks`` and ``cards`` (and a variant's ``community``,
+        ``indicators``, ``chosen``); other keys are ignored with a warning.
         A bad option is a ``ValueError`` and leaves the environment as it was.
         """
         options = dict(options or {})
@@ -265,6 +266,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         stacks = options.get("stacks", self.stacks)
         cards: Sequence[Sequence[CardLike] | None] | None = options.get("cards")
         dealer = options.get("dealer")
+        table_cards: dict[str, Any] = {
+            k: options[k] for k in ("community", "indicators", "chosen") if k in options
+        }
+        if table_cards and cards is None:
+            raise ValueError("reset options community, indicators and chosen need 'cards'")
         validate_table(self.rules, stacks, 0, self.rules.num_players)
         if stacks is None:
             stacks = [self.rules.starting_stack] * self.rules.num_players
@@ -278,10 +284,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
                         f"fewer than two seats hold the {self.rules.entry_chips} chips "
                         "needed to enter"
                     )
-                hand = session.new_hand(cards=cards, dealer=dealer)
+                hand = session.new_hand(cards=cards, dealer=dealer, **table_cards)
             else:
                 session = None
-                hand = self._deal_one(rng, stacks, cards, dealer)
+                hand = self._deal_one(rng, stacks, cards, dealer, table_cards)
         except Exception:
             rng.bit_generator.state = saved  # a failed reset draws nothing
             raise
@@ -310,6 +316,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         stacks: Sequence[int] | None,
         cards: Sequence[Sequence[CardLike] | None] | None,
         dealer: int | None,
+        table_cards: dict[str, Any],
     ) -> Hand:
         """The hand of an ``episode="hand"`` reset: a random dealer unless one is given."""
         rules = self.rules
@@ -328,7 +335,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             dealer = entering[int(rng.integers(len(entering)))]
         if cards is None:
             return Hand.deal(rules, stacks, dealer, rng)
-        return Hand(rules, cards, stacks, dealer)
+        return Hand(rules, cards, stacks, dealer, **table_cards)
 
     def step(self, action: Any) -> None:
         """Apply ``action`` (an index of the action table) for the selected agent."""

@@ -38,11 +38,14 @@ _AMOUNT_TYPES = ("bet", "sideshow")
 _STATE_VERSION = 1
 
 Event = dict[str, Any]
+_Known = tuple[int, dict[int, list[str]], tuple[int, ...], dict[int, tuple[int, ...]]]
+"""A viewer's known cards: log length read, texts by seat, seats in order, ints by seat."""
 
 
 # Per-seat state lists (copied by Hand.copy; cards hold tuples, so a list copy suffices).
 _SEAT_LISTS = (
     "stacks", "dealt_in", "cards", "contributions", "packed", "seen", "all_in", "blind_bets",
+    "burst", "_seat_values",
 )  # fmt: skip
 
 
@@ -58,7 +61,14 @@ class Hand:
         cards: Sequence[Sequence[CardLike] | None],
         stacks: Sequence[int] | None = None,
         dealer: int = 0,
+        *,
+        community: Sequence[CardLike] | None = None,
+        indicators: Sequence[CardLike] | None = None,
+        chosen: dict[str, Any] | None = None,
     ) -> None:
+        """``cards[s]`` are seat ``s``'s private cards in deal order (``None`` for a seat
+        that sits out); ``community``, ``indicators`` and ``chosen`` are the variant's
+        hand-history fields (VARIANTS.md H2, H3), required exactly when it uses them."""
         if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
             raise ValueError(f"cards must be a list with one entry per seat, got {cards!r}")
         n = len(cards)
@@ -71,7 +81,13 @@ class Hand:
                 f"fewer than two seats hold the {rules.entry_chips} chips needed to enter"
             )
         cards = _parse_deal(cards, dealt_in, variants.cards_dealt(rules))
-        self._setup(rules, cards, stacks, dealt_in, dealer)
+        deal = _parse_public(rules.spec, community, indicators, chosen)
+        check_distinct(
+            [c for hand in cards if hand is not None for c in hand]
+            + list(deal.community)
+            + list(deal.indicators)
+        )
+        self._setup(rules, cards, stacks, dealt_in, dealer, deal)
 
     def _setup(
         self,
@@ -80,6 +96,7 @@ class Hand:
         stacks: Sequence[int],
         dealt_in: list[bool],
         dealer: int,
+        deal: variants.Deal,
     ) -> None:
         """Lay out a checked table (parsed cards, valid stacks and dealer), post the boots."""
         n = len(cards)
@@ -89,6 +106,8 @@ class Hand:
         self.stacks = list(stacks)
         self.dealt_in = dealt_in
         self.cards = cards
+        self.variant_deal = deal
+        self.burst = [False] * n
         self.contributions = [0] * n
         self.packed = [False] * n
         self.seen = [False] * n
@@ -102,10 +121,9 @@ class Hand:
         self.payouts: list[int] | None = None
         self.shown: dict[int, list[str]] = {}
         self._log: list[tuple[tuple[int, ...] | None, Event]] = []
-        self._known_cache: dict[
-            int | None, tuple[int, dict[int, list[str]], tuple[int, ...]]
-        ] = {}
+        self._known_cache: dict[int | None, _Known] = {}
         self._values = variants.value_table(rules)
+        self._seat_values: list[int | None] = [None] * n
         self._start()
 
     # ----------------------------------------------------------------- construction
@@ -133,15 +151,23 @@ class Hand:
             raise ValueError(
                 f"fewer than two seats hold the {rules.entry_chips} chips needed to enter"
             )
-        per_seat = variants.cards_dealt(rules)
-        deck = rng.permutation(52)[: per_seat * len(entering)].tolist()
+        spec = rules.spec
+        chosen = variants.draw_chosen(spec, rng.integers)  # before the deal (S2)
+        per_seat = spec.private_cards
+        private = per_seat * len(entering)
+        deck = rng.permutation(52)[: spec.cards_needed(len(entering))].tolist()
+        # D1: private cards one at a time round the table, then community, then indicators.
         hands: dict[int, tuple[int, ...]] = {
-            seat: tuple(deck[place :: len(entering)]) for place, seat in enumerate(entering)
+            seat: tuple(deck[place:private:len(entering)]) for place, seat in enumerate(entering)
         }
+        community = tuple(deck[private : private + spec.community_cards])
+        indicators = tuple(deck[private + spec.community_cards :])
+        deal = variants.Deal(spec, community, indicators, chosen)
         # The cards are distinct ints from one shuffled deck: no parsing needed.
         hand = cls.__new__(cls)
         dealt_in = [seat in hands for seat in range(n)]
-        hand._setup(rules, [hands.get(seat) for seat in range(n)], stacks, dealt_in, dealer)
+        cards = [hands.get(seat) for seat in range(n)]
+        hand._setup(rules, cards, stacks, dealt_in, dealer, deal)
         return hand
 
     def _start(self) -> None:
@@ -161,11 +187,49 @@ class Hand:
                 self._pay(seat, rules.boot)
                 if self.stacks[seat] == 0 and rules.short_stack != "pack":
                     self.all_in[seat] = True
+        if not rules.spec.is_classic:
+            self._deal_variant()
+            if self.end is not None:
+                return
         # RULES section 2: boots at the cap, or nobody left to bet against, show at once.
         if self._cap_reached() or self._count_can_bet() <= 1 or self._empty_stack_showdown():
             self._showdown()
             return
         self._pass_turn(self.dealer)
+
+    def _deal_variant(self) -> None:
+        """What a variant shows at the deal (public cards, open cards, and in all_open
+        every other hand), then burst (B1-B5)."""
+        deal = self.variant_deal
+        spec = deal.spec
+        public = deal.to_json()
+        if public:
+            self._record(None, {"type": "table_cards", **public})
+        dealt = [s for s in range(self.num_seats) if self.dealt_in[s]]
+        if spec.open_private_cards:
+            for seat in dealt:
+                shown = format_cards(self.cards[seat][: spec.open_private_cards])  # type: ignore[index]
+                self._record(None, {"type": "open_cards", "seat": seat, "cards": shown})
+        if spec.visibility == "all_open":
+            for seat in dealt:
+                others = tuple(s for s in dealt if s != seat)
+                event = {"type": "cards", "seat": seat, "cards": self._card_texts(seat)}
+                self._record(others, event)
+        burst = [s for s in dealt if deal.bursts(self.cards[s])]  # type: ignore[arg-type]
+        if not burst:
+            return
+        for seat in burst:
+            self.burst[seat] = True
+            self.packed[seat] = True
+            self.all_in[seat] = False
+        self._record(None, {"type": "burst", "seats": burst})
+        left = [s for s in dealt if not self.packed[s]]
+        if not left:  # B4: a void hand, every chip goes back
+            self._finish("void", list(self.contributions))
+        elif len(left) == 1:
+            payouts = [0] * self.num_seats
+            payouts[left[0]] = self.pot
+            self._finish("last_player", payouts)
 
     # ----------------------------------------------------------------- queries
 
@@ -529,7 +593,8 @@ class Hand:
     def _do_look(self, seat: int, amount: int | None) -> None:
         self.seen[seat] = True
         self._record(None, {"type": "look", "seat": seat})
-        self._record((seat,), {"type": "cards", "seat": seat, "cards": self._card_texts(seat)})
+        if self.rules.spec.visibility != "all_open":  # V2: looking changes only the price
+            self._record((seat,), {"type": "cards", "seat": seat, "cards": self._card_texts(seat)})
         # short_stack="showdown": the seat about to bet may now be short (RULES 9).
         if (
             seat == self.to_act
@@ -672,7 +737,19 @@ class Hand:
             self._showdown()
 
     def _hand_value(self, seat: int) -> int:
-        return variants.seat_value(self.cards[seat], self._values)  # type: ignore[arg-type]
+        value = self._seat_values[seat]
+        if value is None:
+            cards = self.cards[seat]
+            assert cards is not None
+            rules = self.rules
+            if rules.spec.is_classic:
+                value = variants.seat_value(cards, self._values)
+            else:
+                value = self.variant_deal.value(
+                    cards, rules.best_sequence, rules.ranking_lowball
+                )
+            self._seat_values[seat] = value
+        return value
 
     def _card_texts(self, seat: int) -> list[str]:
         return format_cards(self.cards[seat] or ())
@@ -707,6 +784,12 @@ class Hand:
         self.end = end
         self.to_act = None
         self.pending_sideshow = None
+        if self.rules.spec.visibility == "all_open":  # V2: each seat sees its own at the end
+            for seat in range(self.num_seats):
+                if self.dealt_in[seat] and seat not in self.shown:
+                    self._record(
+                        (seat,), {"type": "cards", "seat": seat, "cards": self._card_texts(seat)}
+                    )
         self._record(None, {"type": "result", "end": end, "payouts": list(payouts)})
 
     # ----------------------------------------------------------------- views
@@ -738,6 +821,13 @@ class Hand:
             self._seat(viewer)
         return {seat: list(cards) for seat, cards in self._known(viewer).items()}
 
+    def knows_own_hand(self, seat: int) -> bool:
+        """Whether ``seat`` has seen every one of its private cards (a seen seat, not in
+        all_open until the hand is over)."""
+        known = self._known(self._seat(seat)).get(seat)
+        cards = self.cards[seat]
+        return known is not None and cards is not None and len(known) == len(cards)
+
     def known_seats(self, viewer: int | None) -> tuple[int, ...]:
         """The seats whose cards ``viewer`` has seen, in seat order (see :meth:`known_cards`)."""
         if viewer is not None:
@@ -748,33 +838,45 @@ class Hand:
     def _known(self, viewer: int | None) -> dict[int, list[str]]:
         """:meth:`known_cards` without the copy. Kept per viewer and brought up to date
         by reading only the events logged since; a dict once returned is never changed."""
+        return self._known_entry(viewer)[1]
+
+    def known_card_ints(self, viewer: int | None) -> dict[int, tuple[int, ...]]:
+        """:meth:`known_cards` as card ints (shared: do not change it)."""
+        return self._known_entry(viewer)[3]
+
+    def _known_entry(self, viewer: int | None) -> _Known:
         cache = self._known_cache
         log = self._log
         length = len(log)
         hit = cache.get(viewer)
         if hit is not None and hit[0] == length:
-            return hit[1]
-        start, known, seats = (0, {}, ()) if hit is None else hit
+            return hit
+        start, known, seats, ints = (0, {}, (), {}) if hit is None else hit
         fresh = False
         for index in range(start, length):
             audience, event = log[index]
             if audience is not None and viewer not in audience:
                 continue
             kind = event["type"]
-            if kind in ("cards", "sideshow_reveal"):
+            if kind == "open_cards":
+                if event["seat"] in known:
+                    continue
+                shown = [(event["seat"], event["cards"])]
+            elif kind in ("cards", "sideshow_reveal"):
                 shown = [(event["seat"], event["cards"])]
             elif kind == "reveal":
                 shown = [(hand["seat"], hand["cards"]) for hand in event["hands"]]
             else:
                 continue
             if not fresh:
-                known, fresh = dict(known), True
+                known, ints, fresh = dict(known), dict(ints), True
             for seat, cards in shown:
                 known[seat] = list(cards)
+                ints[seat] = tuple(parse_card(card) for card in cards)
         if fresh:
             seats = tuple(sorted(known))
-        cache[viewer] = (length, known, seats)
-        return known
+        entry = cache[viewer] = (length, known, seats, ints)
+        return entry
 
     def result(self) -> dict[str, Any]:
         """The state in the replay format of RULES.md section 10."""
@@ -795,6 +897,7 @@ class Hand:
             "all_in": list(self.all_in),
             "dealt_in": list(self.dealt_in),
             "dealer": self.dealer,
+            "burst": list(self.burst),
         }
 
     # ----------------------------------------------------------------- snapshots
@@ -822,6 +925,8 @@ class Hand:
             "rules": self.rules.to_dict(),
             "dealer": self.dealer,
             "cards": [None if c is None else format_cards(c) for c in self.cards],
+            **self.variant_deal.to_json(),
+            "burst": list(self.burst),
             "stacks": list(self.stacks),
             "dealt_in": list(self.dealt_in),
             "contributions": list(self.contributions),
@@ -852,6 +957,16 @@ class Hand:
             hand.dealer = data["dealer"]
             hand.dealt_in = list(data["dealt_in"])
             hand.cards = _parse_deal(data["cards"], hand.dealt_in, variants.cards_dealt(hand.rules))
+            hand.variant_deal = _parse_public(
+                hand.rules.spec, data.get("community"), data.get("indicators"), data.get("chosen")
+            )
+            check_distinct(
+                [c for cards in hand.cards if cards is not None for c in cards]
+                + list(hand.variant_deal.community)
+                + list(hand.variant_deal.indicators)
+            )
+            hand.burst = list(data.get("burst", [False] * hand.num_seats))
+            hand._seat_values = [None] * hand.num_seats
             for name in ("stacks", "contributions", "packed", "seen", "all_in", "blind_bets"):
                 setattr(hand, name, list(data[name]))
             hand.pot = data["pot"]
@@ -875,7 +990,7 @@ class Hand:
         n = self.num_seats
 
         per_seat = {
-            "dealt_in": bool, "packed": bool, "seen": bool, "all_in": bool,
+            "dealt_in": bool, "packed": bool, "seen": bool, "all_in": bool, "burst": bool,
             "stacks": int, "contributions": int, "blind_bets": int,
         }  # fmt: skip
         for name, kind in per_seat.items():
@@ -897,7 +1012,10 @@ class Hand:
             len(self.payouts) != n or any(type(v) is not int for v in self.payouts)
         ):
             raise ValueError(f"payouts must hold {n} ints")
-        if self.end not in (None, "last_player", "show", "showdown"):
+        for seat in range(n):
+            if self.burst[seat] and not self.packed[seat]:
+                raise ValueError(f"seat {seat} burst, so it must be packed")
+        if self.end not in (None, "last_player", "show", "showdown", "void"):
             raise ValueError(f"unknown end {self.end!r}")
         if self.end is None:
             if self.pot != sum(self.contributions) or self.payouts is not None:
@@ -971,3 +1089,31 @@ def _parse_deal(
         parsed.append(tuple(parse_card(card) for card in seat_cards))
     check_distinct([card for hand in parsed if hand is not None for card in hand])
     return parsed
+
+
+def _parse_public(
+    spec: variants.VariantSpec,
+    community: Sequence[CardLike] | None,
+    indicators: Sequence[CardLike] | None,
+    chosen: Any,
+) -> variants.Deal:
+    """The variant's public deal from hand-history fields: exactly ``community_cards``
+    community cards and as many indicators as the spec draws (H2), ``chosen`` when a
+    ``chosen_*`` source needs it (H3)."""
+    fields = {"community": (community, spec.community_cards),
+              "indicators": (indicators, spec.indicator_count)}
+    parsed: dict[str, tuple[int, ...]] = {}
+    for name, (given, count) in fields.items():
+        if given is None:
+            given = []
+        if isinstance(given, (str, bytes)) or not isinstance(given, Sequence):
+            raise ValueError(f"{name!r} must be a list of cards, got {given!r}")
+        if len(given) != count:
+            raise ValueError(
+                f"the variant needs {count} {name} card{'s' if count != 1 else ''}, "
+                f"got {len(given)}"
+            )
+        parsed[name] = tuple(parse_card(card) for card in given)
+    return variants.Deal(
+        spec, parsed["community"], parsed["indicators"], variants.parse_chosen(spec, chosen)
+    )

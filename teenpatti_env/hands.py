@@ -126,7 +126,7 @@ def value_strengths(rules: Rules | None = None) -> tuple[float, ...]:
 def _ranking(rules: Rules | None) -> tuple[str, bool]:
     if rules is None:
         return "AKQ", False
-    return rules.best_sequence, rules.lowball
+    return rules.best_sequence, rules.ranking_lowball
 
 
 def value_table(rules: Rules | None = None) -> list[int]:

@@ -1,5 +1,9 @@
 """Hand histories (RULES.md section 10): validate, build the hand, replay the actions.
 
+A variant's history also carries its deal fields (VARIANTS.md H1-H3): ``community``,
+``indicators`` (in draw order), ``chosen`` (``{"rank": "7"}`` or ``{"colour": "red"}``)
+and, optionally, ``deck`` (every other card, top first). ``rules`` names the variant.
+
 >>> result = replay({
 ...     "format": "teenpatti-hand/1",
 ...     "rules": {"preset": "classic"},
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from teenpatti_env.cards import DECK, check_distinct, parse_card
 from teenpatti_env.engine import Hand
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
@@ -49,7 +54,32 @@ def hand_from_history(history: dict[str, Any]) -> Hand:
     stacks = history.get("stacks")
     if stacks is not None and not isinstance(stacks, list):
         raise ValueError(f"'stacks' must be a list of ints, got {stacks!r}")
-    return Hand(rules, cards, stacks, history.get("dealer", 0))
+    hand = Hand(
+        rules,
+        cards,
+        stacks,
+        history.get("dealer", 0),
+        community=history.get("community"),
+        indicators=history.get("indicators"),
+        chosen=history.get("chosen"),
+    )
+    if history.get("deck") is not None:
+        check_deck(hand, history["deck"])
+    return hand
+
+
+def check_deck(hand: Hand, deck: Any) -> None:
+    """A history's ``deck`` (H2) must list every card not dealt, each exactly once."""
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, list):
+        raise ValueError(f"'deck' must be a list of cards, got {deck!r}")
+    rest = [parse_card(card) for card in deck]
+    dealt = [c for cards in hand.cards if cards is not None for c in cards]
+    dealt += list(hand.variant_deal.community) + list(hand.variant_deal.indicators)
+    check_distinct(dealt + rest)
+    if len(dealt) + len(rest) != len(DECK):
+        raise ValueError(
+            f"'deck' must list every card not dealt ({len(DECK) - len(dealt)}), got {len(rest)}"
+        )
 
 
 def replay(history: dict[str, Any]) -> dict[str, Any]:

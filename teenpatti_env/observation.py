@@ -18,10 +18,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from teenpatti_env.cards import NUM_CARDS, format_cards
+from teenpatti_env.cards import NUM_CARDS, RANKS, format_cards
 from teenpatti_env.engine import Hand
 from teenpatti_env.hands import CATEGORIES, value_categories, value_strengths
 from teenpatti_env.rules import Rules
+from teenpatti_env.variants import COLOURS
 
 OBSERVATION_VERSION = 1
 """Bumped whenever the vector layout changes (saved policies record it)."""
@@ -56,15 +57,47 @@ SEAT_SLOTS: tuple[tuple[str, int, str], ...] = (
 )
 CATEGORY_SLOT = ("my_category", len(CATEGORIES), "own hand's category, one-hot high_card..trail")
 CARD_SLOT = ("cards", NUM_CARDS, "that seat's cards as known to the observer, one-hot by card int")
+VARIANT_SLOTS: tuple[tuple[str, int, str], ...] = (
+    ("community", NUM_CARDS, "the community cards, one-hot by card int"),
+    ("indicators", NUM_CARDS, "the face-up indicator cards, one-hot by card int"),
+    ("wild_ranks", 13, "ranks wild for this seat as it knows them (2..A), own personal rank "
+     "included once it has seen its cards"),
+    ("wild_colours", 2, "wild colours: red, black"),
+    ("burst_rank", 13, "the rank that bursts a seat, one-hot 2..A"),
+)
+"""The variant block, after the cards, in every variant but ``classic`` (``burst`` flags
+per seat, relative to the observer, follow it)."""
 _FLAGS = {
     "my_turn", "sideshow_asked", "hand_over", "hand_limit", "my_strength", "in_session",
     "dealt_in", "in_hand", "packed", "all_in", "seen", "is_dealer", "is_previous", "to_act",
-    "sideshow_asker", "my_category", "cards",
+    "sideshow_asker", "my_category", "cards", "community", "indicators", "wild_ranks",
+    "wild_colours", "burst_rank", "burst",
 }  # fmt: skip
 _BIG = float(np.finfo(np.float32).max)
 _GLOBAL_SIZE = len(GLOBAL_SLOTS)
 _SEAT_SIZE = len(SEAT_SLOTS)
 _G = {name: i for i, (name, _, _) in enumerate(GLOBAL_SLOTS)}
+
+
+_CLASSIC_VIEW: dict[str, Any] = {
+    "community": [], "indicators": [], "chosen": None, "wild_ranks": [], "wild_colours": [],
+    "burst_rank": None,
+}  # fmt: skip
+
+
+def wild_known(hand: Hand, seat: int) -> tuple[list[int], list[str]]:
+    """The wild ranks (sorted) and colours that ``seat`` knows of: the public ones, and its
+    own personal rank once it has seen all its cards (V1)."""
+    deal = hand.variant_deal
+    ranks = set(deal.wild_ranks)
+    cards = hand.cards[seat]
+    if cards is not None and hand.knows_own_hand(seat):
+        personal = deal.personal_rank(cards)
+        if personal is not None:
+            ranks.add(personal)
+    suits = deal.wild_suits
+    colours = [c for c, members in COLOURS.items() if suits.issuperset(members)]
+    return sorted(ranks), colours
 
 
 @dataclass(frozen=True)
@@ -90,6 +123,15 @@ class ObservationLayout:
         self._category_at = _GLOBAL_SIZE + n * _SEAT_SIZE
         self._cards_at = self._category_at + len(CATEGORIES)
         self.size = self._cards_at + n * NUM_CARDS
+        self._spec = rules.spec
+        self._variant_at = self.size
+        self._variant_offsets: dict[str, int] = {}
+        if not self._spec.is_classic:
+            for name, width, _ in VARIANT_SLOTS:
+                self._variant_offsets[name] = self.size
+                self.size += width
+            self._variant_offsets["burst"] = self.size
+            self.size += n
         # Seats in observer-relative order, and each seat's position in that order.
         self._orders = [tuple((seat + k) % n for k in range(n)) for seat in range(n)]
         self._relative = [{other: k for k, other in enumerate(order)} for order in self._orders]
@@ -118,16 +160,38 @@ class ObservationLayout:
         table.append((name, self._category_at, width, text))
         name, width, text = CARD_SLOT
         table += [(f"seat{k}.{name}", self._cards_at + k * width, width, text) for k in range(n)]
+        offsets = self._variant_offsets
+        if offsets:
+            table += [(name, offsets[name], width, text) for name, width, text in VARIANT_SLOTS]
+            table += [
+                (f"seat{k}.burst", offsets["burst"] + k, 1, "burst at the deal")
+                for k in range(n)
+            ]
         return table
+
+    def _variant_ones(self, hand: Hand, seat: int) -> list[int]:
+        """The set slots of the variant block for ``seat``."""
+        offsets = self._variant_offsets
+        deal = hand.variant_deal
+        ones = [offsets["community"] + card for card in deal.community]
+        ones += [offsets["indicators"] + card for card in deal.indicators]
+        ranks, colours = wild_known(hand, seat)
+        ones += [offsets["wild_ranks"] + rank for rank in ranks]
+        ones += [offsets["wild_colours"] + ("red", "black").index(c) for c in colours]
+        if deal.burst_rank is not None:
+            ones.append(offsets["burst_rank"] + deal.burst_rank)
+        order = self._orders[seat]
+        ones += [offsets["burst"] + k for k, other in enumerate(order) if hand.burst[other]]
+        return ones
 
     def encode(self, hand: Hand, seat: int, facts: TableFacts) -> NDArray[np.float32]:
         """The observation vector of ``seat``."""
         per_boot = 1.0 / hand.rules.boot
         running = hand.end is None
-        known = hand.known_seats(seat)
+        known = hand.known_card_ints(seat)
         ones: list[int] = []  # one-hot slots set to 1
         strength = 0.0
-        if seat in known:
+        if hand.knows_own_hand(seat):
             value = hand.hand_value(seat)
             strength = self._strengths[value]
             ones.append(self._category_at + self._categories[value])
@@ -173,9 +237,12 @@ class ObservationLayout:
                 other == to_act,
                 other == asker,
             )
-        for other in known:
-            base = self._cards_at + self._relative[seat][other] * NUM_CARDS
-            ones += [base + card for card in hand.cards[other] or ()]
+        relative = self._relative[seat]
+        for other, cards in known.items():
+            base = self._cards_at + relative[other] * NUM_CARDS
+            ones += [base + card for card in cards]
+        if self._variant_offsets:
+            ones += self._variant_ones(hand, seat)
         out = np.zeros(self.size, dtype=np.float32)
         out[: len(scalars)] = scalars
         out[ones] = 1.0
@@ -209,11 +276,10 @@ class ObservationLayout:
         its legal action indices (both empty when it is not to act).
         """
         running = hand.end is None
-        known = hand.known_seats(seat)
-        cards = {s: format_cards(hand.cards[s] or ()) for s in known}
+        cards = hand.known_cards(seat)
         mine = cards.get(seat)
         category = strength = None
-        if mine is not None:
+        if hand.knows_own_hand(seat):
             value = hand.hand_value(seat)
             category = CATEGORIES[self._categories[value]]
             strength = self._strengths[value]
@@ -233,6 +299,7 @@ class ObservationLayout:
                 "stack": hand.stacks[other],
                 "chips_in": hand.contributions[other],
                 "cards": cards.get(other),
+                "burst": hand.burst[other],
             }
             for other in range(self.num_seats)
         ]
@@ -269,4 +336,21 @@ class ObservationLayout:
             "hands_played": facts.hands_played,
             "hands_remaining": facts.hands_remaining,
             "result": result,
+            **self._variant_view(hand, seat),
+        }
+
+    def _variant_view(self, hand: Hand, seat: int) -> dict[str, Any]:
+        """The variant's public cards and the wild cards as ``seat`` knows them."""
+        if not self._variant_offsets:
+            return _CLASSIC_VIEW
+        deal = hand.variant_deal
+        ranks, colours = wild_known(hand, seat)
+        burst = deal.burst_rank
+        return {
+            "community": format_cards(deal.community),
+            "indicators": format_cards(deal.indicators),
+            "chosen": deal.to_json().get("chosen"),
+            "wild_ranks": [RANKS[r] for r in ranks],
+            "wild_colours": list(colours),
+            "burst_rank": None if burst is None else RANKS[burst],
         }

@@ -15,6 +15,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from teenpatti_env.cards import NUM_CARDS
+from teenpatti_env.variants import VARIANTS, VariantSpec, variant_spec, variant_to_json
+
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
@@ -23,7 +26,6 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "sideshow_reveal": ("none", "private"),
     "short_stack": ("all_in", "pack", "showdown"),
     "entry_minimum": ("boot", "boot_plus_seen_bet"),
-    "variant": ("classic",),
 }
 _BOOLS = (
     "pot_limit_betting",
@@ -78,8 +80,10 @@ class Rules:
     """Muflis: the whole hand ranking is reversed."""
     max_hands: int | None = None
     """Hands in a session; ``None`` plays until one seat is left."""
-    variant: str = "classic"
-    """The variant of VARIANTS.md (only ``"classic"`` so far)."""
+    variant: str | VariantSpec = "classic"
+    """The variant of VARIANTS.md: a name of :data:`~teenpatti_env.variants.VARIANTS`, a
+    ``VariantSpec``, or a spec dict (``{"private_cards": 4, ...}`` or ``{"name", "spec"}``).
+    A built-in variant is kept as its name, any other as its spec."""
 
     PRESET_NAMES: ClassVar[tuple[str, ...]] = ("classic", "pagat", "flash", "tabletop")
 
@@ -87,6 +91,12 @@ class Rules:
         _check_names(settings)
         for field in dataclasses.fields(self):
             object.__setattr__(self, field.name, settings.get(field.name, field.default))
+        try:
+            spec = variant_spec(self.variant)
+        except ValueError as error:
+            raise ValueError(f"setting 'variant': {error}") from None
+        built_in = variant_to_json(spec) == spec.name
+        object.__setattr__(self, "variant", spec.name if built_in else spec)
         _validate(self)
 
     @classmethod
@@ -117,8 +127,21 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every setting as a plain JSON-able dict."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        """Every setting as a plain JSON-able dict (a custom variant as ``{"name", "spec"}``)."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out["variant"] = variant_to_json(self.spec)
+        return out
+
+    @property
+    def spec(self) -> VariantSpec:
+        """The variant's components."""
+        variant = self.variant
+        return VARIANTS[variant] if isinstance(variant, str) else variant
+
+    @property
+    def ranking_lowball(self) -> bool:
+        """Whether hands rank lowball: ``lowball`` or the variant's (never reversed twice)."""
+        return self.lowball or self.spec.lowball
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
@@ -182,11 +205,18 @@ def _validate(rules: Rules) -> None:
     for name, allowed in _CHOICES.items():
         value = getattr(rules, name)
         if not isinstance(value, str) or value not in allowed:
-            extra = " (the other variants are not implemented yet)" if name == "variant" else ""
             raise ValueError(
-                f"setting {name!r} must be one of {', '.join(map(repr, allowed))}, "
-                f"got {value!r}{extra}"
+                f"setting {name!r} must be one of {', '.join(map(repr, allowed))}, got {value!r}"
             )
+    spec = rules.spec
+    needed = spec.cards_needed(rules.num_players)
+    if needed > NUM_CARDS:
+        raise ValueError(
+            f"variant {spec.name or 'spec'!r} needs {needed} cards for {rules.num_players} "
+            f"seats; the deck has {NUM_CARDS}"
+        )
+    if not isinstance(rules.variant, str) and spec.name in Rules.PRESET_NAMES:
+        raise ValueError(f"{spec.name!r} is the name of a preset; name the variant otherwise")
 
 
 PRESETS: dict[str, Rules] = {

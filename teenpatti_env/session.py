@@ -153,15 +153,22 @@ class Session:
         self._votes[seat] = True
 
     def new_hand(
-        self, cards: Sequence[Sequence[CardLike] | None] | None = None, dealer: int | None = None
+        self,
+        cards: Sequence[Sequence[CardLike] | None] | None = None,
+        dealer: int | None = None,
+        **table_cards: Any,
     ) -> Hand:
         """Deal the next hand and return it.
 
         ``cards`` (one list per seat, ``None`` for a seat out of the session) fixes the
-        deal instead of shuffling; ``dealer`` names the dealer instead of passing the deal
+        deal instead of shuffling, with the variant's ``community``, ``indicators`` and
+        ``chosen`` as keywords; ``dealer`` names the dealer instead of passing the deal
         on. Both are for setting up a scenario; a bad one is a ``ValueError`` and changes
         nothing.
         """
+        unknown = sorted(set(table_cards) - {"community", "indicators", "chosen"})
+        if unknown:
+            raise ValueError(f"new_hand() takes community, indicators, chosen; got {unknown}")
         if self.hand is not None and not self.hand.over:
             raise RuntimeError("the current hand is not over")
         if self.over:
@@ -183,7 +190,7 @@ class Session:
         if cards is None:
             hand = Hand.deal(self.rules, stacks, dealer, self.rng)
         else:
-            hand = Hand(self.rules, cards, stacks, dealer)
+            hand = Hand(self.rules, cards, stacks, dealer, **table_cards)
         self.dealer = dealer
         self.hand = hand
         self._settled = False

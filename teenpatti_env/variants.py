@@ -1,33 +1,567 @@
-"""Where the variants of VARIANTS.md plug into the engine.
+"""The variants of VARIANTS.md: components, named specs, and how a deal is valued.
 
-The engine asks this module, and only this module, how many cards a seat is dealt and
-how a seat's cards are valued. Today only ``classic`` exists: three private cards
-valued by the table lookup of :mod:`teenpatti_env.hands`. The other seams are in the
-engine: ``Hand.phase`` (a selection phase will come before ``"betting"``), and the event
-log with its audiences, from which ``Hand.known_cards(viewer)`` tells who has seen which
-card. Wild cards, community cards, selection phases and per-seat visibility extend these
-rather than the betting rules.
+Every variant is a :class:`VariantSpec`, a frozen combination of a few components
+(``private_cards``, ``community_cards``, ``open_private_cards``, ``imagined_card``, wild
+sources, ``burst_rank``, ``visibility``, ``lowball``; ``phase`` and ``buy_a_joker`` are
+part 2). The named variants are specs in :data:`VARIANTS`; ``Rules(variant=...)`` takes a
+name, a spec or a spec dict. The engine asks this module, and only this module, how many
+cards are dealt, which cards are wild for which seat, who bursts and what a seat's cards
+are worth (:class:`Deal`).
+
+>>> spec = variant_spec("seven_joker_two_burst")
+>>> spec.wild_ranks, spec.burst_rank
+((5,), 0)
+>>> variant_spec({"private_cards": 4}).private_cards
+4
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
+from teenpatti_env.cards import RANKS, format_card, rank_of, suit_of
 from teenpatti_env.hands import value_table as _value_table
-from teenpatti_env.rules import Rules
+from teenpatti_env.wild import best_value
+
+if TYPE_CHECKING:
+    from teenpatti_env.rules import Rules
+
+WILD_KINDS = (
+    "ranks",
+    "indicator_rank",
+    "chosen_rank",
+    "indicator_colour",
+    "chosen_colour",
+    "middle",
+    "personal_lowest",
+    "rotating_lowest",
+    "thresholds",
+)
+"""Every wild source of VARIANTS.md."""
+
+PART_TWO = ("rotating_lowest", "thresholds")
+"""Wild sources whose rules come with the second part of the variants."""
+
+COLOURS = {"red": (1, 2), "black": (0, 3)}
+"""Suit indices of each colour: hearts and diamonds are red, spades and clubs black."""
+
+_INDICATORS = {"indicator_rank": 1, "indicator_colour": 1, "middle": 2}
+
+
+def parse_rank(text: Any) -> int:
+    """A rank index from ``"2".."9"``, ``"10"``/``"T"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``."""
+    if isinstance(text, str):
+        key = "T" if text.upper() == "10" else text.upper()
+        if len(key) == 1 and key in RANKS:
+            return RANKS.index(key)
+    raise ValueError(f"not a rank: {text!r} (expected one of 2-9, 10 or T, J, Q, K, A)")
+
+
+def rank_text(rank: int) -> str:
+    return RANKS[rank]
+
+
+def colour_of(card: int) -> str:
+    """``"red"`` or ``"black"``."""
+    return "red" if suit_of(card) in COLOURS["red"] else "black"
+
+
+@dataclass(frozen=True)
+class WildSource:
+    """One wild source: its kind and, for ``ranks`` and ``thresholds``, its values."""
+
+    kind: str
+    values: tuple[int, ...] = ()
+
+    def to_json(self) -> Any:
+        if self.kind == "ranks":
+            return {"ranks": [rank_text(r) for r in self.values]}
+        if self.kind == "thresholds":
+            return {"thresholds": list(self.values)}
+        return self.kind
+
+    @staticmethod
+    def from_json(value: Any) -> WildSource:
+        if isinstance(value, WildSource):
+            return value
+        if isinstance(value, str):
+            if value in ("ranks", "thresholds") or value not in WILD_KINDS:
+                raise ValueError(
+                    f"unknown wild source {value!r}: expected one of "
+                    f"{', '.join(k for k in WILD_KINDS if k not in ('ranks', 'thresholds'))}, "
+                    "{'ranks': [...]} or {'thresholds': [...]}"
+                )
+            return WildSource(value)
+        if isinstance(value, Mapping) and len(value) == 1:
+            ((kind, values),) = value.items()
+            if kind in ("ranks", "thresholds"):
+                if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+                    raise ValueError(f"wild {kind} must be a list, got {values!r}")
+                if not values:
+                    raise ValueError(f"wild {kind} must not be empty")
+                if kind == "ranks":
+                    ranks = tuple(sorted({parse_rank(v) for v in values}))
+                    return WildSource("ranks", ranks)
+                if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+                    raise ValueError(f"thresholds must be ints, got {values!r}")
+                if any(v <= 0 for v in values) or any(
+                    b <= a for a, b in itertools.pairwise(values)
+                ):
+                    raise ValueError(
+                        f"thresholds must be strictly increasing positive ints, got {values!r}"
+                    )
+                return WildSource("thresholds", tuple(values))
+        raise ValueError(
+            f"a wild source is a name or {{'ranks': [...]}} / {{'thresholds': [...]}}, "
+            f"got {value!r}"
+        )
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """A variant as a combination of the components of VARIANTS.md."""
+
+    name: str | None = None
+    private_cards: int = 3
+    community_cards: int = 0
+    open_private_cards: int = 0
+    imagined_card: bool = False
+    wild: tuple[WildSource, ...] = ()
+    burst_rank: int | str | None = None
+    """A rank index, ``"indicator"`` or ``None``."""
+    phase: str | None = None
+    buy_a_joker: bool = False
+    visibility: str = "normal"
+    lowball: bool = False
+
+    # ------------------------------------------------------------------ derived facts
+
+    @property
+    def wild_kinds(self) -> tuple[str, ...]:
+        return tuple(source.kind for source in self.wild)
+
+    @property
+    def wild_ranks(self) -> tuple[int, ...]:
+        """The fixed wild ranks (``ranks`` sources)."""
+        return tuple(sorted({r for s in self.wild if s.kind == "ranks" for r in s.values}))
+
+    @property
+    def indicator_count(self) -> int:
+        """Indicators the deal draws (S4, S5)."""
+        count = 0
+        for source in self.wild:
+            count += _INDICATORS.get(source.kind, 0)
+            if source.kind == "thresholds":
+                count += len(source.values)
+        return count + (1 if self.burst_rank == "indicator" else 0)
+
+    @property
+    def chooses(self) -> str | None:
+        """``"rank"`` or ``"colour"`` when a ``chosen_*`` source needs a choice."""
+        if "chosen_rank" in self.wild_kinds:
+            return "rank"
+        if "chosen_colour" in self.wild_kinds:
+            return "colour"
+        return None
+
+    @property
+    def is_classic(self) -> bool:
+        """Three private cards valued by the plain table: no variant machinery needed."""
+        return (
+            self.private_cards == 3
+            and not self.community_cards
+            and not self.open_private_cards
+            and not self.imagined_card
+            and not self.wild
+            and self.burst_rank is None
+            and self.phase is None
+            and not self.buy_a_joker
+            and self.visibility == "normal"
+        )
+
+    def cards_needed(self, seats: int) -> int:
+        """Cards one deal takes for ``seats`` seats (passing deals three more)."""
+        extra = 3 if self.phase == "passing" else 0
+        return seats * self.private_cards + extra + self.community_cards + self.indicator_count
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec as JSON (components only; ``name`` apart)."""
+        burst: Any = self.burst_rank
+        if isinstance(burst, int):
+            burst = rank_text(burst)
+        return {
+            "private_cards": self.private_cards,
+            "community_cards": self.community_cards,
+            "open_private_cards": self.open_private_cards,
+            "imagined_card": self.imagined_card,
+            "wild": [source.to_json() for source in self.wild],
+            "burst_rank": burst,
+            "phase": self.phase,
+            "buy_a_joker": self.buy_a_joker,
+            "visibility": self.visibility,
+            "lowball": self.lowball,
+        }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any], name: str | None = None) -> VariantSpec:
+        """A checked spec from its JSON form; an unknown component or a bad value is a
+        ``ValueError`` naming it."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a variant spec is a dict of components, got {data!r}")
+        known = {f.name for f in dataclasses.fields(VariantSpec)} - {"name"}
+        unknown = sorted(set(data) - known - {"name"})
+        if unknown:
+            raise ValueError(
+                f"unknown variant component {unknown[0]!r}: allowed {', '.join(sorted(known))}"
+            )
+        values = dict(data)
+        given_name = values.pop("name", None)
+        wild = values.get("wild", ())
+        if isinstance(wild, (str, Mapping)):
+            wild = [wild]
+        if not isinstance(wild, Sequence):
+            raise ValueError(f"wild must be a list of sources, got {wild!r}")
+        values["wild"] = tuple(WildSource.from_json(w) for w in wild)
+        burst = values.get("burst_rank")
+        if burst is not None and burst != "indicator":
+            values["burst_rank"] = parse_rank(burst)
+        spec = VariantSpec(name=name or given_name, **values)
+        check_spec(spec)
+        return spec
+
+
+def check_spec(spec: VariantSpec) -> None:
+    """Raise ``ValueError`` unless ``spec`` can be played (VARIANTS C2, P10)."""
+
+    def need(name: str, allowed: tuple[Any, ...]) -> None:
+        value = getattr(spec, name)
+        if type(value) not in {type(a) for a in allowed} or value not in allowed:
+            raise ValueError(
+                f"variant component {name!r} must be one of "
+                f"{', '.join(map(repr, allowed))}, got {value!r}"
+            )
+
+    need("private_cards", (2, 3, 4))
+    need("community_cards", (0, 1, 2))
+    need("open_private_cards", (0, 2))
+    need("imagined_card", (False, True))
+    need("buy_a_joker", (False, True))
+    need("lowball", (False, True))
+    need("visibility", ("normal", "all_open"))
+    need("phase", (None, "discard_one", "shopping", "passing"))
+    burst = spec.burst_rank
+    if not (burst is None or burst == "indicator" or (type(burst) is int and 0 <= burst < 13)):
+        raise ValueError(f"burst_rank must be a rank, 'indicator' or None, got {burst!r}")
+    kinds = spec.wild_kinds
+    if len(set(kinds)) != len(kinds):
+        raise ValueError(f"a wild source is listed twice: {list(kinds)}")
+    if "chosen_rank" in kinds and "chosen_colour" in kinds:
+        raise ValueError("a variant can have chosen_rank or chosen_colour, not both")
+    if spec.private_cards + spec.community_cards + spec.imagined_card < 3:
+        raise ValueError(
+            "the variant cannot make a hand of three cards: private_cards + community_cards "
+            f"+ imagined_card is {spec.private_cards + spec.community_cards + spec.imagined_card}"
+        )
+    if spec.open_private_cards >= spec.private_cards:
+        raise ValueError(
+            f"open_private_cards ({spec.open_private_cards}) must be fewer than "
+            f"private_cards ({spec.private_cards})"
+        )
+    if spec.visibility == "all_open" and (
+        spec.phase is not None or spec.buy_a_joker or spec.open_private_cards
+    ):
+        raise ValueError(
+            "visibility 'all_open' goes with no phase, no buy_a_joker and no open private "
+            "cards (a seat that never sees its cards cannot choose among them)"
+        )
+    if spec.phase == "discard_one" and (
+        spec.private_cards - 1 + spec.community_cards + spec.imagined_card < 3
+    ):
+        raise ValueError("discard_one needs private_cards - 1 + community_cards + imagined >= 3")
+    if spec.phase == "passing" and (spec.private_cards != 3 or spec.open_private_cards):
+        raise ValueError("passing needs private_cards = 3 and no open private cards")
+    # Part 2 of the variants (selection phases, buying, changing wild cards).
+    missing = [k for k in kinds if k in PART_TWO]
+    if spec.phase is not None:
+        missing.append(f"phase {spec.phase!r}")
+    if spec.buy_a_joker:
+        missing.append("buy_a_joker")
+    if missing:
+        raise ValueError(f"not implemented yet: {', '.join(missing)} (variants part 2)")
+
+
+VARIANTS: dict[str, VariantSpec] = {}
+"""The named variants of VARIANTS.md that the engine plays."""
+
+PLANNED_VARIANTS = (
+    "joker_thresholds",
+    "passing_cards",
+    "shopping",
+    "rotating_jokers",
+    "buy_a_joker",
+    "discard_one",
+)
+"""Named variants of VARIANTS.md that come with part 2."""
+
+_DESCRIPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
+    "classic": ("three private cards, nothing added", {}),
+    "muflis": ("lowball: the whole ranking is reversed", {"lowball": True}),
+    "imagine_one": (
+        "two private cards and an imaginary third that becomes whatever is best",
+        {"private_cards": 2, "imagined_card": True},
+    ),
+    "personal_joker": (
+        "four private cards; each seat's own lowest rank is wild for it",
+        {"private_cards": 4, "wild": ["personal_lowest"]},
+    ),
+    "all_open": (
+        "every seat sees the others' cards but never its own until the hand is over",
+        {"visibility": "all_open"},
+    ),
+    "joker_galore": (
+        "an indicator card is turned up; every card of its colour is wild",
+        {"wild": ["indicator_colour"]},
+    ),
+    "shared_pair": (
+        "two community cards: the best three of five",
+        {"community_cards": 2},
+    ),
+    "ak47": ("aces, kings, fours and sevens are wild", {"wild": [{"ranks": ["A", "K", "4", "7"]}]}),
+    "joker": ("an indicator card is turned up; the other cards of its rank are wild",
+              {"wild": ["indicator_rank"]}),
+    "seven_joker": ("sevens are wild", {"wild": [{"ranks": ["7"]}]}),
+    "one_open_card": (
+        "two private cards and one community card",
+        {"private_cards": 2, "community_cards": 1},
+    ),
+    "two_burst": ("a seat dealt a two packs at once", {"burst_rank": "2"}),
+    "seven_joker_two_burst": (
+        "sevens are wild and a seat dealt a two packs at once",
+        {"wild": [{"ranks": ["7"]}], "burst_rank": "2"},
+    ),
+    "open_joker": (
+        "two private cards, one community card, and a rank named before the deal is wild",
+        {"private_cards": 2, "community_cards": 1, "wild": ["chosen_rank"]},
+    ),
+    "two_cards_open": (
+        "the first two of each seat's cards are dealt face up",
+        {"open_private_cards": 2},
+    ),
+    "middle_jokers": (
+        "two indicators are turned up; every rank strictly between them is wild",
+        {"wild": ["middle"]},
+    ),
+    "colour_jokers": ("a colour named before the deal is wild", {"wild": ["chosen_colour"]}),
+    "four_card": ("four private cards: the best three count", {"private_cards": 4}),
+}
+
+VARIANT_DESCRIPTIONS: dict[str, str] = {}
+"""One line per named variant, for documentation and menus."""
+
+for _name, (_text, _components) in _DESCRIPTIONS.items():
+    VARIANTS[_name] = VariantSpec.from_dict(_components, name=_name)
+    VARIANT_DESCRIPTIONS[_name] = _text
+
+
+def variant_spec(value: str | VariantSpec | Mapping[str, Any]) -> VariantSpec:
+    """The spec of a variant name, a spec, or a spec dict (optionally ``{"name", "spec"}``)."""
+    if isinstance(value, VariantSpec):
+        check_spec(value)
+        return value
+    if isinstance(value, str):
+        spec = VARIANTS.get(value)
+        if spec is None:
+            if value in PLANNED_VARIANTS:
+                raise ValueError(f"variant {value!r} is not implemented yet (variants part 2)")
+            raise ValueError(
+                f"unknown variant {value!r}: allowed {', '.join(VARIANTS)} or a spec dict"
+            )
+        return spec
+    if isinstance(value, Mapping):
+        if "spec" in value:
+            extra = sorted(set(value) - {"name", "spec"})
+            if extra:
+                raise ValueError(f"a named spec has only 'name' and 'spec', got {extra}")
+            name = value.get("name")
+            if name is not None and not isinstance(name, str):
+                raise ValueError(f"a variant name is a string, got {name!r}")
+            if name in VARIANTS and VARIANTS[name] != VariantSpec.from_dict(value["spec"], name):
+                raise ValueError(f"{name!r} is the name of a built-in variant")
+            return VariantSpec.from_dict(value["spec"], name=name)
+        return VariantSpec.from_dict(value)
+    raise ValueError(f"a variant is a name, a VariantSpec or a dict, got {value!r}")
+
+
+def variant_to_json(spec: VariantSpec) -> Any:
+    """A built-in variant as its name, any other as ``{"name", "spec"}`` (C2)."""
+    if spec.name in VARIANTS and VARIANTS[spec.name] == spec:
+        return spec.name
+    return {"name": spec.name, "spec": spec.to_dict()}
+
+
+# ---------------------------------------------------------------------- one deal
 
 
 def cards_dealt(rules: Rules) -> int:
     """Private cards dealt to each seat."""
-    return 3
+    return rules.spec.private_cards
 
 
 def value_table(rules: Rules) -> list[int]:
-    """The lookup that :func:`seat_value` reads for this table's ranking."""
+    """The three-card lookup of the table's ranking (lowball from the rules or the variant)."""
     return _value_table(rules)
 
 
 def seat_value(cards: Sequence[int], table: list[int]) -> int:
-    """Value of one seat's cards (higher is better)."""
+    """Value of three private cards with nothing wild (the classic fast path)."""
     a, b, c = cards
     return table[a * 2704 + b * 52 + c]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The public cards of one deal and what they make wild.
+
+    ``community`` and ``indicators`` are card ints in deal order; ``chosen`` is the rank
+    index or colour a ``chosen_*`` source names (``None`` otherwise).
+    """
+
+    spec: VariantSpec
+    community: tuple[int, ...] = ()
+    indicators: tuple[int, ...] = ()
+    chosen: int | str | None = None
+
+    @property
+    def burst_rank(self) -> int | None:
+        """The rank that bursts a seat (B1), if any."""
+        burst = self.spec.burst_rank
+        if burst == "indicator":
+            return rank_of(self.indicators[-1])
+        return burst if isinstance(burst, int) else None
+
+    @property
+    def wild_ranks(self) -> frozenset[int]:
+        """Ranks wild for every seat (the burst rank never is: B2)."""
+        ranks = set(self.spec.wild_ranks)
+        for kind, cards in self._indicators_by_source():
+            if kind == "indicator_rank":
+                ranks.add(rank_of(cards[0]))
+            elif kind == "middle":
+                low, high = sorted(rank_of(card) for card in cards)  # ace high (S3)
+                ranks.update(range(low + 1, high))
+        if "chosen_rank" in self.spec.wild_kinds and isinstance(self.chosen, int):
+            ranks.add(self.chosen)
+        ranks.discard(self.burst_rank)
+        return frozenset(ranks)
+
+    @property
+    def wild_suits(self) -> frozenset[int]:
+        """Suits wild for every seat (indicator or chosen colour)."""
+        suits: set[int] = set()
+        for kind, cards in self._indicators_by_source():
+            if kind == "indicator_colour":
+                suits.update(COLOURS[colour_of(cards[0])])
+        if "chosen_colour" in self.spec.wild_kinds and isinstance(self.chosen, str):
+            suits.update(COLOURS[self.chosen])
+        return frozenset(suits)
+
+    @cached_property
+    def _wild_sets(self) -> tuple[frozenset[int], frozenset[int], int | None]:
+        return self.wild_ranks, self.wild_suits, self.burst_rank
+
+    def _indicators_by_source(self) -> list[tuple[str, tuple[int, ...]]]:
+        """Each indicator source with its cards, in draw order (S4)."""
+        out = []
+        at = 0
+        for source in self.spec.wild:
+            count = _INDICATORS.get(source.kind, 0)
+            if source.kind == "thresholds":
+                count = len(source.values)
+            if count:
+                out.append((source.kind, self.indicators[at : at + count]))
+                at += count
+        return out
+
+    def personal_rank(self, private: Sequence[int]) -> int | None:
+        """The seat's own wild rank (``personal_lowest``): its lowest private rank, ace
+        high (S1); ``None`` without that source or when it is the burst rank."""
+        if "personal_lowest" not in self.spec.wild_kinds:
+            return None
+        lowest = min(rank_of(card) for card in private)
+        return None if lowest == self.burst_rank else lowest
+
+    def bursts(self, private: Sequence[int]) -> bool:
+        """Whether a seat holding ``private`` bursts (only real private cards: B1)."""
+        burst = self.burst_rank
+        return burst is not None and any(rank_of(card) == burst for card in private)
+
+    def wild_flags(self, cards: Sequence[int], personal: int | None) -> list[bool]:
+        """Which of ``cards`` are wild for a seat whose own wild rank is ``personal``."""
+        ranks, suits, burst = self._wild_sets
+        return [
+            rank_of(card) != burst
+            and (rank_of(card) in ranks or suit_of(card) in suits or rank_of(card) == personal)
+            for card in cards
+        ]
+
+    def value(self, private: Sequence[int], best_sequence: str, lowball: bool) -> int:
+        """The best value of a seat's hand: its private and the community cards, the
+        imaginary card, every value of its wild cards (W1-W7)."""
+        usable = list(private) + list(self.community)
+        flags = self.wild_flags(usable, self.personal_rank(private))
+        return best_value(
+            usable,
+            flags,
+            imagined=self.spec.imagined_card,
+            best_sequence=best_sequence,
+            lowball=lowball,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The hand-history fields of this deal (``community``, ``indicators``, ``chosen``)."""
+        out: dict[str, Any] = {}
+        if self.spec.community_cards:
+            out["community"] = [format_card(c) for c in self.community]
+        if self.spec.indicator_count:
+            out["indicators"] = [format_card(c) for c in self.indicators]
+        if self.chosen is not None:
+            out["chosen"] = (
+                {"rank": rank_text(self.chosen)}
+                if isinstance(self.chosen, int)
+                else {"colour": self.chosen}
+            )
+        return out
+
+
+def parse_chosen(spec: VariantSpec, chosen: Any) -> int | str | None:
+    """The ``chosen`` field of a history (H3): required exactly when the spec chooses."""
+    need = spec.chooses
+    if need is None:
+        if chosen is not None:
+            raise ValueError("'chosen' is given but the variant has no chosen_* wild source")
+        return None
+    if not isinstance(chosen, Mapping) or set(chosen) != {need}:
+        raise ValueError(f"the variant needs 'chosen': {{{need!r}: ...}}, got {chosen!r}")
+    value = chosen[need]
+    if need == "rank":
+        return parse_rank(value)
+    if value not in COLOURS:
+        raise ValueError(f"chosen colour must be 'red' or 'black', got {value!r}")
+    return str(value)
+
+
+def draw_chosen(spec: VariantSpec, draw: Any) -> int | str | None:
+    """A ``chosen_*`` value drawn uniformly with ``draw(n) -> int`` (S2)."""
+    if spec.chooses == "rank":
+        return int(draw(13))
+    if spec.chooses == "colour":
+        return ("red", "black")[int(draw(2))]
+    return None
+
