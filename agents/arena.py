@@ -30,9 +30,9 @@ from numpy.typing import NDArray
 
 from agents import make_agent
 from agents.base import Agent
-from agents.stats import Interval, ratio_interval
+from agents.stats import Interval, finite_or_none, ratio_interval
 from teenpatti_env.aec import raw_env
-from teenpatti_env.cards import NUM_CARDS
+from teenpatti_env.engine import Hand
 from teenpatti_env.rules import Rules
 
 TRACKED_ACTIONS = ("look", "pack", "show", "sideshow")
@@ -117,9 +117,14 @@ def play_deals(config: ArenaConfig, first: int, count: int) -> Deals:
     for row in range(count):
         rng = deal_seed(config, first + row)
         lineup = draw_lineup(len(pool), players, rng)
-        deck = rng.permutation(NUM_CARDS)
-        cards = [deck[3 * s : 3 * s + 3].tolist() for s in range(players)]
         dealer = int(rng.integers(players))
+        stacks = [config.rules.starting_stack] * players
+        dealt = Hand.deal(config.rules, stacks, dealer, rng)  # the variant's whole deal
+        deal_options = {
+            "cards": dealt.cards,
+            "dealer": dealer,
+            **dealt.variant_deal.to_json(),
+        }
         agent_seeds = rng.integers(2**31, size=(rotations, players))
         for rotation in range(rotations):
             seated = [int(lineup[(seat + rotation) % players]) for seat in range(players)]
@@ -129,7 +134,7 @@ def play_deals(config: ArenaConfig, first: int, count: int) -> Deals:
             }
             for agent in agents.values():
                 agent.reset()
-            env.reset(options={"cards": cards, "dealer": dealer})
+            env.reset(options=deal_options)
             took = actions[row, rotation]
             for name in env.agent_iter():
                 observation, _, terminated, truncated, info = env.last()
@@ -209,8 +214,8 @@ class AgentResult:
             "boots_per_hand": self.result.to_dict(),
             "win_rate": self.win_rate,
             "rates": self.rates,
-            "independent_std_error": self.independent_std_error,
-            "variance_reduction": self.variance_reduction,
+            "independent_std_error": finite_or_none(self.independent_std_error),
+            "variance_reduction": finite_or_none(self.variance_reduction),
             "rating": self.rating,
         }
 
@@ -231,8 +236,13 @@ class ArenaReport:
         return self.config.deals * self.config.rotations
 
     def ranking(self) -> list[str]:
-        """Agent names, best mean result first."""
-        return sorted(self.agents, key=lambda n: -self.agents[n].result.mean)
+        """Agent names, best mean result first (agents that played no hand last)."""
+
+        def key(name: str) -> tuple[bool, float]:
+            mean = self.agents[name].result.mean
+            return (math.isnan(mean), 0.0 if math.isnan(mean) else -mean)
+
+        return sorted(self.agents, key=key)
 
     def to_dict(self) -> dict[str, Any]:
         config = self.config
@@ -257,7 +267,8 @@ class ArenaReport:
         return out
 
     def to_json(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        text = json.dumps(self.to_dict(), indent=2, allow_nan=False)
+        Path(path).write_text(text + "\n", encoding="utf-8")
 
     def table(self) -> str:
         """A readable text report: results, rates, ratings, the pairwise matrix."""

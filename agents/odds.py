@@ -14,6 +14,7 @@ shares a card with them is ruled out, and ties count half.
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -22,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from teenpatti_env.cards import NUM_CARDS
-from teenpatti_env.hands import evaluate_hands
+from teenpatti_env.hands import evaluate_hands, value_strengths
 from teenpatti_env.rules import Rules
 
 
@@ -40,13 +41,17 @@ class HandOdds:
     @staticmethod
     def of(rules: Mapping[str, Any] | Rules) -> HandOdds:
         """The (shared, cached) odds of the ranking in ``rules`` (a Rules or its dict)."""
-        if isinstance(rules, Rules):
-            return _odds(rules.best_sequence, rules.lowball)
-        return _odds(str(rules.get("best_sequence", "AKQ")), bool(rules.get("lowball", False)))
+        if not isinstance(rules, Rules):
+            rules = _rules_of(json.dumps(rules, sort_keys=True))
+        return _odds(rules.best_sequence, rules.ranking_lowball)
 
     def value(self, cards: Sequence[int]) -> int:
         """The value of a three-card hand under this ranking."""
         return int(evaluate_hands(np.asarray([cards]), self._rules)[0])
+
+    def strength(self, cards: Sequence[int]) -> float:
+        """The share of all 22,100 hands that ``cards`` beat, ties half (no card removal)."""
+        return value_strengths(self._rules)[self.value(cards)]
 
     def percentile(self, cards: Sequence[int], dead: Iterable[int]) -> float:
         """The share of the hands an opponent may hold that ``cards`` beat (ties half).
@@ -63,6 +68,11 @@ class HandOdds:
         below = int(np.count_nonzero(values < mine))
         equal = int(np.count_nonzero(values == mine))
         return (below + 0.5 * equal) / len(values)
+
+
+@cache
+def _rules_of(settings: str) -> Rules:
+    return Rules.from_dict(json.loads(settings))
 
 
 @cache

@@ -53,6 +53,23 @@ class Table:
         self.boot: int = info["boot"]
         self.seen: bool = info["seen"]
         self.rules: dict[str, Any] = info.get("rules") or {}
+        self.classic = self.rules.get("variant", "classic") == "classic"
+        """Three private cards, nothing wild: card-removal odds apply."""
+
+    @property
+    def strength(self) -> float:
+        """This seat's hand strength (the info's share of hands beaten). When it has not
+        seen its hand (all_open), the chance that a random hand beats every opponent
+        whose cards it sees."""
+        strength = self.info.get("strength")
+        if strength is not None:
+            return float(strength)
+        chance = 1.0
+        for opponent in self.opponents:
+            theirs = opponent["cards"]
+            if theirs is not None and len(theirs) == 3:
+                chance *= 1.0 - HandOdds.of(self.rules).strength(parse_cards(theirs))
+        return chance
 
     def cost(self, kind: str) -> int:
         """Chips that the legal action ``kind`` (bet at its minimum, show, sideshow,
@@ -67,6 +84,22 @@ class Table:
                     return int(action["amount"])
         return self.stake * (2 if self.seen else 1)
 
+    def bet_bounds(self) -> tuple[int, int]:
+        """The smallest and largest bet open now (``(0, 0)`` when none is)."""
+        for action in self.info["legal"]:
+            if action["type"] == "bet":
+                return int(action["min"]), int(action["max"])
+        return 0, 0
+
+    def can_follow(self, amount: int, turns: int = 1) -> bool:
+        """Whether after betting ``amount`` this seat can still bet as much for ``turns``
+        more turns. Only ``short_stack="pack"`` makes that matter: a short seat there must
+        pack (and a seen seat cannot show a blind one), so it keeps chips in reserve."""
+        return (
+            self.rules.get("short_stack") != "pack"
+            or int(self.me["stack"]) >= (1 + turns) * amount
+        )
+
     def blind_turns_left(self) -> int | None:
         """Blind bets this seat may still make (``None``: no limit)."""
         limit = self.rules.get("max_blind_bets")
@@ -80,7 +113,10 @@ class LookReader:
 
     It compares each seat's chips at this agent's successive decisions: chips added by a
     seat that was already seen at the last decision count as one seen bet; chips added by
-    a seat that looked since then count half (it may have bet before it looked).
+    a seat that looked since then count half (it may have bet before it looked). At its
+    first decision of a hand, a seen seat whose chips beyond the boot are more than its
+    blind bets could have cost counts one seen bet, any other seen seat that paid beyond
+    the boot half.
     """
 
     def __init__(self) -> None:
@@ -91,10 +127,16 @@ class LookReader:
         self.seen_bets: dict[int, float] = {}
 
     def update(self, table: Table) -> None:
+        blind_cost = int(table.rules.get("raise_multiple", 2)) * table.stake
         for seat in table.seats:
             number, chips, seen = seat["seat"], int(seat["chips_in"]), bool(seat["seen"])
             before = self._last.get(number)
-            if before is not None and seen and chips > before[0]:
+            if before is None:
+                beyond = chips - table.boot
+                if seen and beyond > 0 and number != table.seat:
+                    blind = int(seat["blind_bets"]) * blind_cost
+                    self.seen_bets[number] = 1.0 if beyond > blind else 0.5
+            elif seen and chips > before[0]:
                 self.seen_bets[number] = self.seen_bets.get(number, 0.0) + (
                     1.0 if before[1] else 0.5
                 )
@@ -118,6 +160,9 @@ class ReadingAgent(Agent):
     MAX_RAISES = 3
     SIDESHOW_AT = 0.6
     """Chance to beat the previous player at which it asks for a sideshow."""
+    RESERVE_TURNS = 2
+    """Under ``short_stack="pack"``, raise only while the stack covers this many more bets
+    of the raised size."""
     MULTIWAY_MARGIN = 1.5
     """With two or more opponents more betting is to come: call only with this many
     times the bare pot odds."""
@@ -150,7 +195,19 @@ class ReadingAgent(Agent):
         chance = 1.0
         for opponent in table.opponents:
             chance *= self._beat(table, int(opponent["seat"]))
-        if chance >= self.RAISE_AT and self._raises < self.MAX_RAISES and "bet_max" in legal:
+        low, high = table.bet_bounds()
+        if "bet_max" in legal and chance >= 0.5 and not table.can_follow(low):
+            # short_stack="pack": this seat could not bet again after this turn, so a bet
+            # that brings the pot to its cap (an immediate showdown) beats any call.
+            cap = table.rules.get("pot_cap")
+            if cap is not None and table.pot + high >= cap:
+                return legal.by_name["bet_max"]
+        if (
+            chance >= self.RAISE_AT
+            and self._raises < self.MAX_RAISES
+            and "bet_max" in legal
+            and table.can_follow(high, turns=self.RESERVE_TURNS)
+        ):
             self._raises += 1
             return legal.by_name["bet_max"]
         if "show" in legal:
@@ -158,7 +215,7 @@ class ReadingAgent(Agent):
             return legal.pick("show" if chance > cost / (table.pot + cost) else "pack")
         heads_up = len(table.opponents) == 1
         if "sideshow" in legal and not heads_up:
-            target = table.info["previous_player"]
+            target = table.info.get("sideshow_target")
             if target is not None and self._beat(table, int(target)) >= self.SIDESHOW_AT:
                 return legal.by_name["sideshow"]
         call = legal.first("bet_min", "all_in")
@@ -174,13 +231,17 @@ class ReadingAgent(Agent):
         return float(self.RANGE_NARROWING ** (bets * self.reading))
 
     def _beat(self, table: Table, seat: int, extra: float = 1.0) -> float:
-        """The chance to beat ``seat``: exact when its cards are known, else by range."""
+        """The chance to beat ``seat``: exact when both hands are known in a classic
+        deal, else by the opponent's range."""
         theirs = table.seats[seat]["cards"]
-        if theirs is not None:
+        mine = table.info["cards"]
+        if theirs is not None and len(theirs) == 3:
             odds = HandOdds.of(table.rules)
-            ours = odds.value(parse_cards(table.info["cards"]))
-            other = odds.value(parse_cards(theirs))
-            return 1.0 if ours > other else 0.5 if ours == other else 0.0
+            if mine is None:  # all_open: this seat sees the opponent, not itself
+                return 1.0 - odds.strength(parse_cards(theirs))
+            if table.classic:
+                ours, other = odds.value(parse_cards(mine)), odds.value(parse_cards(theirs))
+                return 1.0 if ours > other else 0.5 if ours == other else 0.0
         return beat_in_range(self._percentile(table), self._range(seat) * extra)
 
     def _percentile(self, table: Table) -> float:
@@ -231,10 +292,10 @@ class LevelAgent(ReadingAgent):
         return super().act(observation, mask, info)
 
     def _percentile(self, table: Table) -> float:
-        return float(table.info["strength"])
+        return table.strength
 
     def _stay_blind(self, table: Table) -> bool:
-        if any(self._range(int(o["seat"])) <= self.RANGE_NARROWING for o in table.opponents):
+        if self.reading and any(self.reader.seen_bets.get(o["seat"]) for o in table.opponents):
             return False  # a seen opponent has bet: it reads that as strength and looks
         made = int(table.me["blind_bets"])
         left = table.blind_turns_left()
@@ -245,23 +306,31 @@ class LevelAgent(ReadingAgent):
 
 
 class AutoAgent(Agent):
-    """The automatic player of [000]: looks at once and bets by its hand's category."""
+    """The automatic player of [000]: looks at once and bets by how good its hand is."""
 
     name = "auto"
+    STRONG = 0.913
+    """Strength of a colour or better in the classic ranking (the lowest colour beats
+    91.3% of hands, the best pair 91.28%)."""
+    GOOD = 0.744
+    """Strength of a pair or better (the lowest pair 0.7444, the best high card 0.7425)."""
+    HIGH = 0.6
+    """Strength of an ace- or king-high hand."""
 
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
         legal = LegalMoves(mask, info)
         if "look" in legal:
             return legal.by_name["look"]
-        category = info.get("category")
-        strength = float(info.get("strength") or 0.0)
+        # The strength follows the table's ranking and variant (and in all_open, where
+        # the seat never sees its hand, how likely a hand beats the ones it sees).
+        strength = Table(info).strength
         if "accept" in legal:
-            return legal.pick("accept" if category != "high_card" else "refuse")
-        if category in ("colour", "sequence", "pure_sequence", "trail"):
+            return legal.pick("accept" if strength >= self.GOOD else "refuse")
+        if strength >= self.STRONG:
             return legal.pick("bet_max", "show", "bet_min", "all_in", "pack")
-        if category == "pair":
+        if strength >= self.GOOD:
             return legal.pick("show", "bet_min", "all_in", "pack")
-        if strength >= 0.6:  # a strong high card: ace or king high
+        if strength >= self.HIGH:
             return legal.pick("bet_min", "show", "all_in", "pack")
         return legal.pick("pack")
 
@@ -291,6 +360,8 @@ class EquityAgent(ReadingAgent):
         return cheap and not any(o["seen"] for o in table.opponents)
 
     def _percentile(self, table: Table) -> float:
+        if not table.classic or table.info["cards"] is None:
+            return table.strength  # the engine's own valuation of the variant
         mine = parse_cards(table.info["cards"])
         dead = tuple(
             card

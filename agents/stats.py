@@ -41,14 +41,20 @@ class Interval:
     def half_width(self) -> float:
         return (self.high - self.low) / 2
 
-    def to_dict(self) -> dict[str, float | int]:
+    def to_dict(self) -> dict[str, float | int | None]:
+        """JSON form; an undefined figure (no hands, a single deal) is ``None``."""
         return {
-            "mean": self.mean,
-            "std_error": self.std_error,
-            "low": self.low,
-            "high": self.high,
+            "mean": finite_or_none(self.mean),
+            "std_error": finite_or_none(self.std_error),
+            "low": finite_or_none(self.low),
+            "high": finite_or_none(self.high),
             "hands": self.hands,
         }
+
+
+def finite_or_none(value: float) -> float | None:
+    """``value``, or ``None`` when it is NaN or infinite (strict JSON has neither)."""
+    return value if math.isfinite(value) else None
 
 
 def z_value(confidence: float = 0.95) -> float:

@@ -26,6 +26,7 @@ from teenpatti_env.engine import Hand
 from teenpatti_env.history import replay
 from teenpatti_env.render import describe_event
 from teenpatti_env.rules import Rules
+from teenpatti_env.variants import VARIANTS
 
 
 class CommandError(Exception):
@@ -68,7 +69,7 @@ def _command_demo(args: argparse.Namespace) -> None:
     from teenpatti_env.aec import raw_env
 
     try:
-        preset = Rules.preset(args.preset, num_players=args.players)
+        preset = Rules.preset(args.preset, num_players=args.players, variant=args.variant)
         limit = args.hands if preset.max_hands is None else min(args.hands, preset.max_hands)
         rules = preset.replace(max_hands=limit)
     except ValueError as error:
@@ -111,7 +112,7 @@ def _command_arena(args: argparse.Namespace) -> None:
 
     names = [name.strip() for name in args.agents.split(",") if name.strip()]
     try:
-        rules = Rules.preset(args.preset)
+        rules = Rules.preset(args.preset, variant=args.variant)
         report = run_arena(
             names,
             hands=args.hands,
@@ -147,6 +148,9 @@ def _positive_int(text: str) -> int:
     return value
 
 
+_VARIANT_HELP = f"a variant of VARIANTS.md: {', '.join(VARIANTS)}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``teenpatti`` command."""
     parser = argparse.ArgumentParser(prog="teenpatti", description=__doc__.splitlines()[0])
@@ -159,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = commands.add_parser("demo", help="a short seeded session between the scripted agents")
     demo.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
+    demo.add_argument("--variant", default="classic", help=_VARIANT_HELP)
     demo.add_argument("--players", type=int, default=4, help="seats, 3..7")
     demo.add_argument("--hands", type=int, default=5, help="hands to play at most")
     demo.add_argument("--seed", type=int, default=0)
@@ -174,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     arena.add_argument("--hands", type=_positive_int, default=20_000, help="hands in total")
     arena.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
+    arena.add_argument("--variant", default="classic", help=_VARIANT_HELP)
     arena.add_argument("--players", type=int, default=None, help="seats per table, 3..7")
     arena.add_argument("--seed", type=int, default=0)
     arena.add_argument(

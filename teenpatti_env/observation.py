@@ -329,6 +329,7 @@ class ObservationLayout:
             "min_bet": None if bets is None else bets[0],
             "max_bet": None if bets is None else bets[1],
             "previous_player": hand.previous_player(seat) if running else None,
+            "sideshow_target": hand.sideshow_target(seat) if running else None,
             "sideshow": None if pending is None else {"asker": pending[0], "target": pending[1]},
             "seats": seats,
             "legal": legal,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from teenpatti_env.cards import format_cards
+
 if TYPE_CHECKING:
     from teenpatti_env.engine import Hand
     from teenpatti_env.observation import TableFacts
@@ -41,8 +43,26 @@ def describe_event(event: dict[str, Any]) -> str | None:
     if kind == "reveal":
         return "; ".join(f"seat {h['seat']} shows {' '.join(h['cards'])}" for h in event["hands"])
     if kind == "result":
+        if event["end"] == "void":
+            return "void: every seat burst, every chip goes back"
         paid = ", ".join(f"seat {s} takes {c}" for s, c in enumerate(event["payouts"]) if c)
         return f"{event['end'].replace('_', ' ')}: {paid}"
+    if kind == "table_cards":
+        parts = []
+        if "community" in event:
+            parts.append("community " + " ".join(event["community"]))
+        if "indicators" in event:
+            parts.append("indicators " + " ".join(event["indicators"]))
+        chosen = event.get("chosen")
+        if chosen:
+            parts += [f"{key} {value} named" for key, value in chosen.items()]
+        return "; ".join(parts)
+    if kind == "open_cards":
+        return f"seat {seat} has {' '.join(event['cards'])} face up"
+    if kind == "burst":
+        return f"burst: seat{'s' if len(event['seats']) > 1 else ''} " + ", ".join(
+            map(str, event["seats"])
+        ) + " packed at once"
     return None
 
 
@@ -83,6 +103,11 @@ def render_table(hand: Hand, agent_names: list[str], facts: TableFacts) -> str:
     recent = [line for line in described if line is not None][-LAST_ACTIONS:]
     if recent:
         lines.append("last: " + " | ".join(recent))
+    deal = hand.variant_deal
+    if deal.community:
+        lines.append("community: " + " ".join(format_cards(deal.community)))
+    if deal.indicators:
+        lines.append("indicators: " + " ".join(format_cards(deal.indicators)))
     if hand.over:
         lines.append(f"hand over ({hand.end}); net {hand.net}")
     elif hand.to_act is not None:
