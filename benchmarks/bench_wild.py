@@ -5,7 +5,8 @@ Usage: ``python benchmarks/bench_wild.py [--hands 100000]``
 Prints valuations per second for: classic three-card hands (``hands.evaluate_hand`` on card
 ints, for scale), three cards with one wild, four cards with the personal lowest rank wild,
 three private plus two community cards (no wild, and rank 7 wild), two cards with the
-imaginary card, and the first use of a ranking (table building).
+imaginary card, the engine's valuation of a seat in every named variant (wild flags
+included), and the first use of a ranking (table building).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ import random
 import time
 from collections.abc import Callable
 
-from teenpatti_env import evaluate_hand
+import numpy as np
+
+from teenpatti_env import Hand, Rules, evaluate_hand
+from teenpatti_env.variants import VARIANTS
 from teenpatti_env.wild import _wild_tables, best_value
 
 
@@ -68,6 +72,18 @@ def main() -> None:
         deal(2, none),
         lambda c, w: best_value(c, w, imagined=True),
     )
+    print(f"\nthe engine's valuation of a seat, per named variant ({args.hands:,} seats each)")
+    generator = np.random.default_rng(0)
+    for name in VARIANTS:
+        rules = Rules(variant=name)
+        hands = [Hand.deal(rules, [100] * 4, 0, generator) for _ in range(args.hands // 4)]
+        started = time.perf_counter()
+        for hand in hands:
+            for seat in range(4):
+                hand._seat_values[seat] = None  # value afresh, not from the hand's cache
+                hand.hand_value(seat)
+        seconds = time.perf_counter() - started
+        print(f"{name:<40} {len(hands) * 4 / seconds:>12,.0f} /s")
     start = time.perf_counter()
     _wild_tables("A23", True)
     print(f"{'first use of a ranking (A23, lowball)':<40} {time.perf_counter() - start:>12.3f} s")

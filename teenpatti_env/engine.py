@@ -124,7 +124,14 @@ class Hand:
         self._known_cache: dict[int | None, _Known] = {}
         self._values = variants.value_table(rules)
         self._seat_values: list[int | None] = [None] * n
+        self._set_valuation()
         self._start()
+
+    def _set_valuation(self) -> None:
+        """How seats are valued: the classic lookup, or the variant's deal."""
+        rules = self.rules
+        self._classic = rules.spec.is_classic
+        self._ranking = (rules.best_sequence, rules.ranking_lowball)
 
     # ----------------------------------------------------------------- construction
 
@@ -187,7 +194,7 @@ class Hand:
                 self._pay(seat, rules.boot)
                 if self.stacks[seat] == 0 and rules.short_stack != "pack":
                     self.all_in[seat] = True
-        if not rules.spec.is_classic:
+        if not self._classic:
             self._deal_variant()
             if self.end is not None:
                 return
@@ -741,13 +748,10 @@ class Hand:
         if value is None:
             cards = self.cards[seat]
             assert cards is not None
-            rules = self.rules
-            if rules.spec.is_classic:
+            if self._classic:
                 value = variants.seat_value(cards, self._values)
             else:
-                value = self.variant_deal.value(
-                    cards, rules.best_sequence, rules.ranking_lowball
-                )
+                value = self.variant_deal.value(cards, *self._ranking)
             self._seat_values[seat] = value
         return value
 
@@ -980,6 +984,7 @@ class Hand:
             hand._log = [(None if a is None else tuple(a), dict(e)) for a, e in data["log"]]
             hand._known_cache = {}
             hand._values = variants.value_table(hand.rules)
+            hand._set_valuation()
             hand._check_snapshot()
         except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
             raise ValueError(f"malformed saved hand: {error}") from error

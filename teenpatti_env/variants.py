@@ -21,12 +21,13 @@ import dataclasses
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from teenpatti_env.cards import RANKS, format_card, rank_of, suit_of
+from teenpatti_env.hands import _tables
 from teenpatti_env.hands import value_table as _value_table
-from teenpatti_env.wild import best_value
+from teenpatti_env.wild import trusted_value
 
 if TYPE_CHECKING:
     from teenpatti_env.rules import Rules
@@ -372,9 +373,6 @@ for _name, (_text, _components) in _DESCRIPTIONS.items():
 
 def variant_spec(value: str | VariantSpec | Mapping[str, Any]) -> VariantSpec:
     """The spec of a variant name, a spec, or a spec dict (optionally ``{"name", "spec"}``)."""
-    if isinstance(value, VariantSpec):
-        check_spec(value)
-        return value
     if isinstance(value, str):
         spec = VARIANTS.get(value)
         if spec is None:
@@ -384,19 +382,31 @@ def variant_spec(value: str | VariantSpec | Mapping[str, Any]) -> VariantSpec:
                 f"unknown variant {value!r}: allowed {', '.join(VARIANTS)} or a spec dict"
             )
         return spec
-    if isinstance(value, Mapping):
+    if isinstance(value, VariantSpec):
+        spec = value
+        check_spec(spec)
+    elif isinstance(value, Mapping):
         if "spec" in value:
             extra = sorted(set(value) - {"name", "spec"})
             if extra:
                 raise ValueError(f"a named spec has only 'name' and 'spec', got {extra}")
             name = value.get("name")
-            if name is not None and not isinstance(name, str):
-                raise ValueError(f"a variant name is a string, got {name!r}")
-            if name in VARIANTS and VARIANTS[name] != VariantSpec.from_dict(value["spec"], name):
-                raise ValueError(f"{name!r} is the name of a built-in variant")
-            return VariantSpec.from_dict(value["spec"], name=name)
-        return VariantSpec.from_dict(value)
-    raise ValueError(f"a variant is a name, a VariantSpec or a dict, got {value!r}")
+            _check_name_type(name)
+            spec = VariantSpec.from_dict(value["spec"], name=name)
+        else:
+            _check_name_type(value.get("name"))
+            spec = VariantSpec.from_dict(value)
+    else:
+        raise ValueError(f"a variant is a name, a VariantSpec or a dict, got {value!r}")
+    _check_name_type(spec.name)
+    if spec.name in VARIANTS and VARIANTS[spec.name] != spec:
+        raise ValueError(f"{spec.name!r} is the name of a built-in variant")
+    return spec
+
+
+def _check_name_type(name: Any) -> None:
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"a variant name is a string, got {name!r}")
 
 
 def variant_to_json(spec: VariantSpec) -> Any:
@@ -417,6 +427,10 @@ def cards_dealt(rules: Rules) -> int:
 def value_table(rules: Rules) -> list[int]:
     """The three-card lookup of the table's ranking (lowball from the rules or the variant)."""
     return _value_table(rules)
+
+
+def _value_list(best_sequence: str, lowball: bool) -> list[int]:
+    return _tables(best_sequence, lowball)[1]
 
 
 def seat_value(cards: Sequence[int], table: list[int]) -> int:
@@ -473,8 +487,26 @@ class Deal:
         return frozenset(suits)
 
     @cached_property
-    def _wild_sets(self) -> tuple[frozenset[int], frozenset[int], int | None]:
-        return self.wild_ranks, self.wild_suits, self.burst_rank
+    def _wild_card(self) -> tuple[bool, ...]:
+        """For every card int: wild for every seat (B2: never the burst rank)."""
+        if not self.spec.wild:
+            return _NO_WILDS
+        return _wild_cards(self.wild_ranks, self.wild_suits, self.burst_rank)
+
+    @cached_property
+    def _personal(self) -> bool:
+        return "personal_lowest" in self.spec.wild_kinds
+
+    @cached_property
+    def _plain(self) -> bool:
+        """Three private cards, nothing wild, shared or imagined: one table lookup."""
+        spec = self.spec
+        return (
+            spec.private_cards == 3
+            and not spec.community_cards
+            and not spec.imagined_card
+            and not spec.wild
+        )
 
     def _indicators_by_source(self) -> list[tuple[str, tuple[int, ...]]]:
         """Each indicator source with its cards, in draw order (S4)."""
@@ -504,25 +536,23 @@ class Deal:
 
     def wild_flags(self, cards: Sequence[int], personal: int | None) -> list[bool]:
         """Which of ``cards`` are wild for a seat whose own wild rank is ``personal``."""
-        ranks, suits, burst = self._wild_sets
-        return [
-            rank_of(card) != burst
-            and (rank_of(card) in ranks or suit_of(card) in suits or rank_of(card) == personal)
-            for card in cards
-        ]
+        public = self._wild_card
+        return [public[card] or rank_of(card) == personal for card in cards]
 
     def value(self, private: Sequence[int], best_sequence: str, lowball: bool) -> int:
         """The best value of a seat's hand: its private and the community cards, the
         imaginary card, every value of its wild cards (W1-W7)."""
-        usable = list(private) + list(self.community)
-        flags = self.wild_flags(usable, self.personal_rank(private))
-        return best_value(
-            usable,
-            flags,
-            imagined=self.spec.imagined_card,
-            best_sequence=best_sequence,
-            lowball=lowball,
-        )
+        if self._plain:
+            a, b, c = private
+            return _value_list(best_sequence, lowball)[a * 2704 + b * 52 + c]
+        usable = [*private, *self.community]
+        public = self._wild_card
+        if self._personal:
+            personal = self.personal_rank(private)
+            flags = [public[card] or card >> 2 == personal for card in usable]
+        else:
+            flags = [public[card] for card in usable]
+        return trusted_value(usable, flags, self.spec.imagined_card, best_sequence, lowball)
 
     def to_json(self) -> dict[str, Any]:
         """The hand-history fields of this deal (``community``, ``indicators``, ``chosen``)."""
@@ -538,6 +568,19 @@ class Deal:
                 else {"colour": self.chosen}
             )
         return out
+
+
+_NO_WILDS = (False,) * 52
+
+
+@lru_cache(maxsize=1024)
+def _wild_cards(
+    ranks: frozenset[int], suits: frozenset[int], burst: int | None
+) -> tuple[bool, ...]:
+    return tuple(
+        rank_of(card) != burst and (rank_of(card) in ranks or suit_of(card) in suits)
+        for card in range(52)
+    )
 
 
 def parse_chosen(spec: VariantSpec, chosen: Any) -> int | str | None:

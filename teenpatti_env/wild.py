@@ -43,7 +43,14 @@ import numpy as np
 from teenpatti_env.cards import NUM_CARDS, format_card, parse_card
 from teenpatti_env.hands import BEST_SEQUENCES, _tables
 
-__all__ = ["MAX_CARDS", "MIN_CARDS", "best_value", "best_values", "brute_force_value"]
+__all__ = [
+    "MAX_CARDS",
+    "MIN_CARDS",
+    "best_value",
+    "best_values",
+    "brute_force_value",
+    "trusted_value",
+]
 
 MIN_CARDS = 2
 """Fewest cards a seat may use (then only with the imaginary card)."""
@@ -183,6 +190,14 @@ def best_value(
     _check_ranking(best_sequence, lowball)
     ints, flags = _check_cards(cards, wild, imagined)
     return _best(_wild_tables(best_sequence, bool(lowball)), ints, flags, imagined)
+
+
+def trusted_value(
+    cards: list[int], flags: list[bool], imagined: bool, best_sequence: str, lowball: bool
+) -> int:
+    """:func:`best_value` without the input checks, for callers (the engine) that pass
+    different card ints, one bool flag per card and a valid ranking."""
+    return _best(_wild_tables(best_sequence, lowball), cards, flags, imagined)
 
 
 def best_values(
