@@ -14,11 +14,12 @@ from teenpatti_env.hands import (
     evaluate_hands,
     hand_category,
 )
-from teenpatti_env.history import HAND_FORMAT, replay
+from teenpatti_env.history import HAND_FORMAT, history_of, replay
 from teenpatti_env.observation import OBSERVATION_VERSION, ObservationLayout
 from teenpatti_env.rules import PRESETS, Rules
 from teenpatti_env.session import Session
 from teenpatti_env.single_agent import TeenPattiEnv
+from teenpatti_env.variants import VARIANTS, VariantSpec
 
 gymnasium.register(id="TeenPatti-v0", entry_point="teenpatti_env.single_agent:TeenPattiEnv")
 
@@ -29,6 +30,7 @@ __all__ = [
     "HAND_FORMAT",
     "OBSERVATION_VERSION",
     "PRESETS",
+    "VARIANTS",
     "ActionLayout",
     "Hand",
     "IllegalActionError",
@@ -36,6 +38,7 @@ __all__ = [
     "Rules",
     "Session",
     "TeenPattiEnv",
+    "VariantSpec",
     "compare_hands",
     "env",
     "evaluate_hand",
@@ -43,6 +46,7 @@ __all__ = [
     "format_card",
     "format_cards",
     "hand_category",
+    "history_of",
     "parse_card",
     "parse_cards",
     "raw_env",

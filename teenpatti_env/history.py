@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from teenpatti_env.cards import DECK, check_distinct, parse_card
+from teenpatti_env.cards import DECK, check_distinct, format_cards, parse_card
 from teenpatti_env.engine import Hand
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
@@ -80,6 +80,42 @@ def check_deck(hand: Hand, deck: Any) -> None:
         raise ValueError(
             f"'deck' must list every card not dealt ({len(DECK) - len(dealt)}), got {len(rest)}"
         )
+
+
+_ACTION_EVENTS = ("look", "pack", "bet", "all_in", "show", "sideshow")
+
+
+def history_of(hand: Hand) -> dict[str, Any]:
+    """The hand history of ``hand`` so far (RULES.md section 10, with the variant's deal
+    fields of VARIANTS.md H1-H3): ``replay`` of it gives ``hand.result()`` again.
+
+    The actions are read back from the public event log, so the history holds exactly
+    what was played, looks (also off-turn ones) included.
+    """
+    start = [
+        chips + paid - (hand.payouts[seat] if hand.payouts is not None else 0)
+        for seat, (chips, paid) in enumerate(zip(hand.stacks, hand.contributions, strict=True))
+    ]
+    actions: list[dict[str, Any]] = []
+    for event in hand.public_events():
+        kind = event["type"]
+        if kind in _ACTION_EVENTS:
+            action = {"seat": event["seat"], "type": kind}
+            if kind in ("bet", "sideshow"):
+                action["amount"] = event["amount"]
+            actions.append(action)
+        elif kind == "sideshow_result":
+            answer = "accept" if event["accepted"] else "refuse"
+            actions.append({"seat": event["target"], "type": answer})
+    return {
+        "format": HAND_FORMAT,
+        "rules": hand.rules.to_dict(),
+        "dealer": hand.dealer,
+        "stacks": start,
+        "cards": [None if cards is None else format_cards(cards) for cards in hand.cards],
+        **hand.variant_deal.to_json(),
+        "actions": actions,
+    }
 
 
 def replay(history: dict[str, Any]) -> dict[str, Any]:

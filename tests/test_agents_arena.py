@@ -37,6 +37,7 @@ from agents.base import Agent
 from agents.odds import HandOdds, beat_in_range
 from agents.stats import Interval, ratio_interval, z_value
 from teenpatti_env import Rules, compare_hands
+from teenpatti_env.variants import VARIANTS
 
 AGENT_NAMES = tuple(SCRIPTED_AGENTS)
 Chooser = Callable[[str, np.ndarray, np.ndarray, dict[str, Any]], int]
@@ -1120,3 +1121,16 @@ def test_equity_beats_random(seed: int) -> None:
     edge = result.pairwise["equity"]["random"]
     assert edge.low > 0, edge
     assert result.ranking() == ["equity", "random"]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_arena_runs_in_every_variant(variant: str) -> None:
+    """Every scripted agent plays every named variant through the arena (legal moves are
+    enforced by the environment, which raises on an illegal one), chips are conserved."""
+    rules = teenpatti_env.Rules(variant=variant)
+    report = run_arena(list(SCRIPTED_AGENTS), hands=200, rules=rules, seed=1)
+    assert report.hands == 200
+    total = sum(r.result.mean * r.result.hands for r in report.agents.values())
+    assert abs(total) < 1e-6
+    deals = play_deals(report.config, 0, 3)
+    assert (deals.net.sum(axis=2) == 0).all()
