@@ -123,10 +123,9 @@ class ObservationLayout:
         self._category_at = _GLOBAL_SIZE + n * _SEAT_SIZE
         self._cards_at = self._category_at + len(CATEGORIES)
         self.size = self._cards_at + n * NUM_CARDS
-        self._spec = rules.spec
         self._variant_at = self.size
         self._variant_offsets: dict[str, int] = {}
-        if not self._spec.is_classic:
+        if rules.variant != "classic":  # one layout for every variant, muflis included
             for name, width, _ in VARIANT_SLOTS:
                 self._variant_offsets[name] = self.size
                 self.size += width

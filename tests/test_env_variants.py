@@ -1,0 +1,833 @@
+"""The environment (``teenpatti_env.env`` / ``raw_env`` / ``TeenPattiEnv``) in every named
+variant of ``teenpatti_env.variants.VARIANTS``.
+
+What is checked here, for every named variant: PettingZoo's API test (and its seed test,
+both episode modes and the bare ``raw_env`` for a few); that a seat's observation, mask,
+info view and event log hold nothing it may not know (twin tables whose deals differ only
+in cards that seat may not see, played with the same actions, read the V readings of
+VARIANTS.md), and the converse, that what a seat may see is there (all_open, open cards,
+personal wild rank, public cards for blind seats, who burst); random hands per variant
+(zero-sum rewards, every episode ends); the variant block of the observation against the
+info view; the observation size; Gymnasium's ``check_env`` on the single-agent view.
+
+The random-hands test plays 10,000 hands per variant (about 10 s each on the 2-core
+machine, 3 minutes in all); ``TEENPATTI_VARIANT_HANDS=2000`` shortens it for a quick run.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from env_helpers import PRESETS, live
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+from teenpatti_env import Rules, TeenPattiEnv, env, raw_env
+from teenpatti_env.cards import RANKS, format_cards, parse_card, parse_cards
+from teenpatti_env.observation import VARIANT_SLOTS
+from teenpatti_env.variants import COLOURS, VARIANTS, VariantSpec
+
+VARIANT_NAMES = list(VARIANTS)
+# Variants whose spec adds machinery to the observation (muflis is lowball only).
+BLOCK_VARIANTS = [name for name in VARIANT_NAMES if not VARIANTS[name].is_classic]
+EPISODES = ("hand", "session")
+# 10,000 hands x 18 variants take about 3 minutes on two cores.
+RANDOM_HANDS = int(os.environ.get("TEENPATTI_VARIANT_HANDS", "10000"))
+SUITS_OF = {colour: set(suits) for colour, suits in COLOURS.items()}
+
+ignore_unknown_options = pytest.mark.filterwarnings(
+    # api_test resets with options={"options": 1}; the env warns that it ignores it.
+    "ignore:reset\\(\\) ignores unknown options"
+)
+
+
+def slot_map(raw: raw_env) -> dict[str, tuple[int, int]]:
+    return {name: (offset, width) for name, offset, width, _ in raw.obs_layout.slots}
+
+
+def slot(raw: raw_env, vector: np.ndarray, name: str) -> np.ndarray:
+    offset, width = slot_map(raw)[name]
+    return vector[offset : offset + width]
+
+
+def ones(raw: raw_env, vector: np.ndarray, name: str) -> list[int]:
+    return np.flatnonzero(slot(raw, vector, name)).tolist()
+
+
+def biased_pick(raw: raw_env, mask: np.ndarray, rng: np.random.Generator) -> int:
+    """A random legal action, packing rarely so that hands last and sideshows happen."""
+    legal = np.flatnonzero(mask)
+    assert legal.size, "an agent to act must have at least one legal action"
+    weights = np.where(legal == 0, 0.1, 1.0)
+    weights[legal == raw.layout.index("sideshow")] = 3.0
+    return int(rng.choice(legal, p=weights / weights.sum()))
+
+
+def rank(card: str) -> int:
+    return RANKS.index(card[0])
+
+
+def colour(card: str) -> str:
+    return next(c for c, suits in SUITS_OF.items() if parse_card(card) & 3 in suits)
+
+
+def burst_rank_of(spec: VariantSpec, indicators: list[str]) -> int | None:
+    if spec.burst_rank == "indicator":
+        return rank(indicators[-1])
+    return spec.burst_rank if isinstance(spec.burst_rank, int) else None
+
+
+def public_wilds(spec: VariantSpec, indicators: list[str], chosen: Any) -> tuple[set, set]:
+    """The ranks and colours wild for every seat, read from VARIANTS.md (S3, S4, B2)."""
+    ranks: set[int] = set(spec.wild_ranks)
+    colours: set[str] = set()
+    at = 0
+    for source in spec.wild:
+        if source.kind == "indicator_rank":
+            ranks.add(rank(indicators[at]))
+            at += 1
+        elif source.kind == "indicator_colour":
+            colours.add(colour(indicators[at]))
+            at += 1
+        elif source.kind == "middle":
+            low, high = sorted(rank(card) for card in indicators[at : at + 2])
+            ranks.update(range(low + 1, high))
+            at += 2
+        elif source.kind == "chosen_rank":
+            ranks.add(RANKS.index(chosen["rank"]))
+        elif source.kind == "chosen_colour":
+            colours.add(chosen["colour"])
+    ranks.discard(burst_rank_of(spec, indicators))
+    return ranks, colours
+
+
+def random_options(
+    rules: Rules, rng: np.random.Generator, stacks: list[int] | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """reset() options for a random deal of ``rules``' variant, and the unused cards."""
+    spec = rules.spec
+    n = rules.num_players
+    stacks = stacks or [rules.starting_stack] * n
+    deck = format_cards(rng.permutation(52).tolist())
+    cards: list[list[str] | None] = []
+    for seat in range(n):
+        if stacks[seat] >= rules.entry_chips:
+            cards.append(deck[: spec.private_cards])
+            del deck[: spec.private_cards]
+        else:
+            cards.append(None)
+    options: dict[str, Any] = {"cards": cards, "stacks": stacks}
+    if spec.community_cards:
+        options["community"] = deck[: spec.community_cards]
+        del deck[: spec.community_cards]
+    if spec.indicator_count:
+        options["indicators"] = deck[: spec.indicator_count]
+        del deck[: spec.indicator_count]
+    if spec.chooses == "rank":
+        options["chosen"] = {"rank": RANKS[int(rng.integers(13))]}
+    elif spec.chooses == "colour":
+        options["chosen"] = {"colour": ("red", "black")[int(rng.integers(2))]}
+    return options, deck
+
+
+def hidden_slots(spec: VariantSpec, cards: list, observer: int, own: bool) -> list[tuple]:
+    """(seat, index) of every card ``observer`` may not see while the hand runs (V1-V3,
+    D5): other seats' face-down cards (none in all_open), and with ``own`` its own
+    face-down cards too (in all_open: all of its own, and only those)."""
+    out = []
+    for seat, held in enumerate(cards):
+        if held is None:
+            continue
+        if spec.visibility == "all_open":
+            if own and seat == observer:
+                out += [(seat, i) for i in range(len(held))]
+        elif seat != observer or own:
+            out += [(seat, i) for i in range(spec.open_private_cards, len(held))]
+    return out
+
+
+def twin_options(
+    options: dict[str, Any],
+    unused: list[str],
+    spec: VariantSpec,
+    observer: int,
+    own: bool,
+    rng: np.random.Generator,
+) -> dict[str, Any]:
+    """``options`` with the cards ``observer`` may not see dealt again from those cards and
+    the undealt ones. A card of the burst rank is replaced only by another one and any
+    other card only by another non-burst card, so who bursts (public, B3) stays the same."""
+    cards = [None if held is None else list(held) for held in options["cards"]]
+    slots = hidden_slots(spec, cards, observer, own)
+    burst = burst_rank_of(spec, options.get("indicators", []))
+    pool = [cards[s][i] for s, i in slots] + list(unused)
+    for is_burst in (False, True):
+        mine = [(s, i) for s, i in slots if (rank(cards[s][i]) == burst) == is_burst]
+        choices = [card for card in pool if (rank(card) == burst) == is_burst]
+        picked = rng.choice(len(choices), size=len(mine), replace=False)
+        for (s, i), k in zip(mine, picked, strict=True):
+            cards[s][i] = choices[int(k)]
+    return {**options, "cards": cards}
+
+
+def same_view(a: raw_env, b: raw_env, agent: str, where: str) -> None:
+    oa, ob = a.observe(agent), b.observe(agent)
+    np.testing.assert_array_equal(oa["observation"], ob["observation"], err_msg=where)
+    np.testing.assert_array_equal(oa["action_mask"], ob["action_mask"], err_msg=where)
+    ia, ib = a.infos[agent], b.infos[agent]
+    assert json.dumps(ia, sort_keys=True) == json.dumps(ib, sort_keys=True), where
+    assert a.events(agent) == b.events(agent), where
+
+
+def outcome_may_differ(hand, seat: int, own: bool) -> bool:
+    """Whether the twin hands may now rightly look different to ``seat``: cards were
+    turned up or shown to it, a sideshow was compared (it may have packed other seats),
+    or, with its own cards different, it may now see them (it looked; in all_open, the
+    hand is over)."""
+    if own and (hand.over if hand.rules.spec.visibility == "all_open" else hand.seen[seat]):
+        return True
+    for event in hand.events_for(seat):
+        kind = event["type"]
+        if kind in ("reveal", "sideshow_reveal", "show"):
+            return True
+        if kind == "sideshow_result" and event["accepted"]:
+            return True
+    return False
+
+
+def stacks_for(rules: Rules, rng: np.random.Generator, observer: int) -> list[int]:
+    boot = rules.boot
+    choices = [3 * boot, 8 * boot, rules.starting_stack, rules.starting_stack]
+    stacks = [int(rng.choice(choices)) for _ in range(rules.num_players)]
+    if rng.random() < 0.3:  # one seat sits out
+        out = int(rng.integers(rules.num_players))
+        if out != observer:
+            stacks[out] = 0
+    return stacks
+
+
+def agent_seat(raw: raw_env, agent: str) -> int:
+    return raw.agent_name_mapping[agent]
+
+
+def play_random_hand(raw: raw_env, rng: np.random.Generator, check) -> None:
+    """Play ``raw``'s hand with biased random actions, calling ``check()`` at every state."""
+    first = raw.hand
+    for _ in range(500):
+        check()
+        if first.over or raw.hand is not first or not raw.agents:
+            return
+        agent = raw.agent_selection
+        if not live(raw, agent):
+            return
+        raw.step(biased_pick(raw, raw.action_mask(agent), rng))
+    raise AssertionError("the hand did not end in 500 steps")
+
+
+# --------------------------------------------------------------------- 1. PettingZoo API
+
+
+@ignore_unknown_options
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_pettingzoo_api_test(name: str) -> None:
+    api_test(env(rules=Rules(variant=name)), num_cycles=200)
+
+
+API_SESSION = ["all_open", "personal_joker", "two_burst", "open_joker", "two_cards_open"]
+
+
+@ignore_unknown_options
+@pytest.mark.parametrize("name", API_SESSION)
+def test_pettingzoo_api_test_in_session_mode(name: str) -> None:
+    api_test(env(rules=Rules(variant=name, num_players=5), episode="session"), num_cycles=300)
+
+
+@ignore_unknown_options
+@pytest.mark.parametrize("episode", EPISODES)
+@pytest.mark.parametrize("name", ["shared_pair", "seven_joker_two_burst", "middle_jokers"])
+def test_pettingzoo_api_test_on_raw_env(name: str, episode: str) -> None:
+    api_test(raw_env(rules=Rules(variant=name, num_players=6), episode=episode), num_cycles=200)
+
+
+@pytest.mark.parametrize("episode", EPISODES)
+@pytest.mark.parametrize("name", ["open_joker", "colour_jokers", "two_burst", "all_open", "joker"])
+def test_pettingzoo_seed_test(name: str, episode: str) -> None:
+    seed_test(functools.partial(env, rules=Rules(variant=name), episode=episode), num_cycles=200)
+
+
+# --------------------------------------------------------------------- 2. no leaks
+
+
+TWIN_RUNS = 150
+
+
+def twin_run(name: str, seed: int) -> Counter:
+    """Two tables whose deals differ only in cards one seat may not see, played with the
+    same actions, look the same to that seat until a comparison or a reveal."""
+    rng = np.random.default_rng([seed, VARIANT_NAMES.index(name)])
+    preset = PRESETS[int(rng.integers(len(PRESETS)))]
+    n = int(rng.integers(3, 8))
+    rules = Rules.preset(preset, num_players=n, variant=name)
+    spec = rules.spec
+    episode = EPISODES[seed % 2]
+    s = int(rng.integers(n))
+    me = f"player_{s}"
+    own = spec.visibility == "all_open" or bool(seed // 2 % 2)
+    options, unused = random_options(rules, rng, stacks_for(rules, rng, s))
+    twin = twin_options(options, unused, spec, s, own, rng)
+    dealer = int(rng.integers(n))
+    while options["cards"][dealer] is None:
+        dealer = (dealer + 1) % n
+    a = raw_env(rules=rules, episode=episode)
+    b = raw_env(rules=rules, episode=episode)
+    a.reset(seed=seed, options={**options, "dealer": dealer})
+    b.reset(seed=seed + 1, options={**twin, "dealer": dealer})
+    stats = Counter(runs=1, differ=int(twin["cards"] != options["cards"]))
+    if episode == "session" and a.session.hands_played:
+        # The hand ended at the deal (burst) and the session dealt the next from its rng.
+        if a.session.history[0]["end"] in ("void", "last_player"):
+            assert a.session.history == b.session.history
+        return stats
+    first_a, first_b = a.hand, b.hand
+    assert first_a.burst == first_b.burst
+    where = f"{name} seed {seed} ({preset}, {n} seats, {episode}, seat {s}, own {own})"
+    for step in range(300):
+        if outcome_may_differ(first_a, s, own) or outcome_may_differ(first_b, s, own):
+            break
+        same_view(a, b, me, f"{where}, step {step}")
+        stats["compared"] += 1
+        if first_a.over or a.hand is not first_a or not a.agents:
+            stats["to the end"] += first_a.over
+            break
+        agent = a.agent_selection
+        assert agent == b.agent_selection, where
+        if not live(a, agent):
+            break
+        mask = a.action_mask(agent)
+        np.testing.assert_array_equal(mask, b.action_mask(agent), err_msg=where)
+        action = biased_pick(a, mask, rng)
+        a.step(action)
+        b.step(action)
+        if a.hand is not first_a:
+            break  # session mode dealt the next hand
+        if not (outcome_may_differ(first_a, s, own) or outcome_may_differ(first_b, s, own)):
+            assert first_a.packed == first_b.packed, where  # nothing was compared
+    if first_a.seen[s] and not own:
+        stats["observer looked"] += 1
+    return stats
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_twin_tables_look_the_same_to_a_seat(name: str) -> None:
+    stats: Counter = Counter()
+    for seed in range(TWIN_RUNS):
+        stats.update(twin_run(name, seed))
+    assert stats["runs"] == TWIN_RUNS
+    assert stats["differ"] >= TWIN_RUNS - 2, stats
+    assert stats["compared"] >= 4 * TWIN_RUNS, stats
+    if name != "all_open":
+        assert stats["observer looked"] > 0, stats
+
+
+def test_twin_deals_change_only_hidden_cards() -> None:
+    """The twin builder itself: open cards, public cards and (in all_open) other seats'
+    cards never change; burst ranks stay burst ranks."""
+    for name in ("two_cards_open", "all_open", "seven_joker_two_burst", "shared_pair"):
+        rules = Rules(variant=name, num_players=5)
+        spec = rules.spec
+        for seed in range(30):
+            rng = np.random.default_rng(seed)
+            options, unused = random_options(rules, rng)
+            own = bool(seed % 2) or spec.visibility == "all_open"
+            twin = twin_options(options, unused, spec, 2, own, rng)
+            hidden = set(hidden_slots(spec, options["cards"], 2, own))
+            for seat, held in enumerate(options["cards"]):
+                for i, card in enumerate(held):
+                    if (seat, i) not in hidden:
+                        assert twin["cards"][seat][i] == card
+            for key in ("community", "indicators", "chosen"):
+                assert twin.get(key) == options.get(key)
+            flat = [card for held in twin["cards"] for card in held]
+            flat += twin.get("community", []) + twin.get("indicators", [])
+            assert len(set(flat)) == len(flat)
+            if spec.burst_rank is not None:
+                for old, new in zip(options["cards"], twin["cards"], strict=True):
+                    assert [rank(c) == 0 for c in old] == [rank(c) == 0 for c in new]
+
+
+def random_tables(variant: str) -> Iterator[tuple[int, np.random.Generator, int, raw_env, Any]]:
+    """60 fresh tables of ``variant`` over the presets, 3-7 seats, random stacks:
+    ``(seed, rng, seats, env, hand)`` after a reset."""
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        preset = PRESETS[seed % len(PRESETS)]
+        n = int(rng.integers(3, 8))
+        rules = Rules.preset(preset, num_players=n, variant=variant)
+        stacks = stacks_for(rules, rng, -1)
+        if sum(chips >= rules.entry_chips for chips in stacks) < 2:
+            continue
+        raw = raw_env(rules=rules)
+        raw.reset(seed=seed, options={"stacks": stacks})
+        yield seed, rng, n, raw, raw.hand
+
+
+def test_all_open_seat_sees_every_other_hand_and_never_its_own() -> None:
+    """V1, V2: in all_open every other dealt-in seat's cards, packed ones included, are in
+    the info and the vector from the deal on; a seat's own cards, value and category are
+    nowhere in its view (nor in its legal actions or events) until the hand is over."""
+    checked = Counter()
+    for seed, rng, n, raw, hand in random_tables("all_open"):
+
+        def check(raw: raw_env = raw, hand: Any = hand, n: int = n, seed: int = seed) -> None:
+            running = not hand.over
+            for agent in raw.agents:
+                s = agent_seat(raw, agent)
+                info = raw.infos[agent]
+                vector = raw.observe(agent)["observation"]
+                own = hand.card_texts(s)
+                for other in range(n):
+                    k = (other - s) % n
+                    shown = info["seats"][other]["cards"]
+                    if not hand.dealt_in[other]:
+                        assert shown is None and not ones(raw, vector, f"seat{k}.cards")
+                    elif other != s:
+                        assert shown == hand.card_texts(other), (seed, s, other)
+                        got = ones(raw, vector, f"seat{k}.cards")
+                        assert got == sorted(parse_cards(shown))
+                        checked["packed other seen"] += hand.packed[other]
+                if running:
+                    assert info["cards"] is None and info["seats"][s]["cards"] is None
+                    assert info["category"] is None and info["strength"] is None
+                    assert not ones(raw, vector, "seat0.cards")
+                    assert not ones(raw, vector, "my_category")
+                    assert slot(raw, vector, "my_strength")[0] == 0.0
+                    text = json.dumps(info) + json.dumps(raw.events(agent))
+                    for card in own:
+                        assert f'"{card}"' not in text, (seed, s, card)
+                    checked["own hidden"] += 1
+                    checked["own hidden after look"] += hand.seen[s]
+                else:
+                    assert info["cards"] == own and info["seats"][s]["cards"] == own
+                    assert ones(raw, vector, "seat0.cards") == sorted(parse_cards(own))
+                    checked["own after the end"] += 1
+
+        play_random_hand(raw, rng, check)
+    assert min(checked.values()) > 0 and len(checked) == 4, checked
+
+
+def test_all_open_private_sideshow_shows_nothing_of_ones_own() -> None:
+    """V2: never at a private sideshow. Seat 1 looks and chaals, seat 2 looks and asks
+    seat 1 for a sideshow (sideshow_reveal="private"), seat 1 accepts and packs; neither
+    learns its own hand, and the hand goes on."""
+    raw = raw_env(rules=Rules.preset("flash", num_players=4, variant="all_open"))
+    cards = [["As", "Kd", "2c"], ["Qh", "Qs", "3d"], ["7c", "8c", "9c"], ["2h", "2d", "Js"]]
+    raw.reset(options={"cards": cards, "dealer": 0})
+    index = raw.layout.index
+    for agent, action in [
+        ("player_1", "look"),
+        ("player_1", "bet_min"),
+        ("player_2", "look"),
+        ("player_2", "sideshow"),
+        ("player_1", "accept"),
+    ]:
+        assert raw.agent_selection == agent
+        assert raw.action_mask(agent)[index(action)] == 1, action
+        raw.step(index(action))
+    hand = raw.hand
+    assert hand.packed == [False, True, False, False] and not hand.over
+    for seat in (1, 2):
+        agent = f"player_{seat}"
+        info = raw.infos[agent]
+        assert info["cards"] is None and info["seats"][seat]["cards"] is None
+        assert not ones(raw, raw.observe(agent)["observation"], "seat0.cards")
+        text = json.dumps(info) + json.dumps(raw.events(agent))
+        for card in cards[seat]:
+            assert f'"{card}"' not in text
+        other = 3 - seat
+        assert info["seats"][other]["cards"] == cards[other]
+
+
+def test_two_cards_open_every_seat_sees_the_first_two_cards() -> None:
+    """D5, V3: each seat's first two cards are in every seat's info and vector from the
+    deal on (its own too while blind, and after it packs); the third only once seen."""
+    checked = Counter()
+    for seed, rng, n, raw, hand in random_tables("two_cards_open"):
+
+        def check(raw: raw_env = raw, hand: Any = hand, n: int = n, seed: int = seed) -> None:
+            for agent in raw.agents:
+                s = agent_seat(raw, agent)
+                info = raw.infos[agent]
+                vector = raw.observe(agent)["observation"]
+                told = {e["seat"] for e in raw.events(agent) if e["type"] == "sideshow_reveal"}
+                for other in range(n):
+                    k = (other - s) % n
+                    shown = info["seats"][other]["cards"]
+                    if not hand.dealt_in[other]:
+                        assert shown is None
+                        continue
+                    full = hand.card_texts(other)
+                    assert shown[:2] == full[:2], (seed, s, other)
+                    whole = (other == s and hand.seen[s]) or other in hand.shown or other in told
+                    assert shown == (full if whole else full[:2]), (seed, s, other)
+                    assert ones(raw, vector, f"seat{k}.cards") == sorted(parse_cards(shown))
+                    checked["blind own open"] += other == s and not hand.seen[s]
+                    checked["packed open"] += hand.packed[other] and other != s
+                    checked["third hidden"] += not whole
+                if not hand.seen[s] and s not in hand.shown:
+                    assert info["category"] is None and not ones(raw, vector, "my_category")
+
+        play_random_hand(raw, rng, check)
+    assert len(checked) == 3 and min(checked.values()) > 0, checked
+
+
+def test_personal_joker_wild_rank_is_known_only_once_looked() -> None:
+    """S1, V1: a seat's own lowest rank is in its wild ranks (info and vector) only once
+    it has seen its cards; other seats never see it."""
+    raw = raw_env(rules=Rules(variant="personal_joker"))
+    cards = [
+        ["As", "Kd", "Qc", "Jh"],
+        ["5s", "9d", "Kh", "Ac"],
+        ["3h", "3d", "8s", "Td"],
+        ["4c", "6c", "7h", "Qs"],
+    ]
+    raw.reset(options={"cards": cards, "dealer": 0})
+    index = raw.layout.index
+
+    def wilds(seat: int) -> tuple[list[str], list[int]]:
+        agent = f"player_{seat}"
+        return raw.infos[agent]["wild_ranks"], ones(
+            raw, raw.observe(agent)["observation"], "wild_ranks"
+        )
+
+    for seat in range(4):
+        assert wilds(seat) == ([], [])
+    raw.step(index("look"))  # seat 1
+    assert wilds(1) == (["5"], [RANKS.index("5")])
+    for seat in (0, 2, 3):
+        assert wilds(seat) == ([], [])
+    raw.step(index("bet_min"))
+    raw.step(index("look"))  # seat 2
+    assert wilds(2) == (["3"], [RANKS.index("3")])
+    assert wilds(1) == (["5"], [RANKS.index("5")])
+    assert wilds(0) == ([], []) and wilds(3) == ([], [])
+
+
+def test_personal_joker_wild_ranks_in_random_play() -> None:
+    checked = Counter()
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(3, 8))
+        raw = raw_env(
+            rules=Rules.preset(PRESETS[seed % 4], num_players=n, variant="personal_joker")
+        )
+        raw.reset(seed=seed)
+        hand = raw.hand
+
+        def check(raw: raw_env = raw, hand: Any = hand) -> None:
+            for agent in raw.agents:
+                s = agent_seat(raw, agent)
+                knows = hand.seen[s] or s in hand.shown
+                lowest = RANKS[min(rank(c) for c in hand.card_texts(s))]
+                assert raw.infos[agent]["wild_ranks"] == ([lowest] if knows else [])
+                checked["known" if knows else "unknown"] += 1
+
+        play_random_hand(raw, rng, check)
+    assert checked["known"] and checked["unknown"], checked
+
+
+PUBLIC_CARD_VARIANTS = [
+    name
+    for name in VARIANT_NAMES
+    if VARIANTS[name].community_cards or VARIANTS[name].indicator_count or VARIANTS[name].chooses
+]
+
+
+@pytest.mark.parametrize("name", PUBLIC_CARD_VARIANTS)
+def test_public_cards_are_in_every_blind_seats_view(name: str) -> None:
+    """V1, V3, D2: community cards, face-up indicators, the chosen rank or colour and the
+    wild cards they make are in the view of every seat from the deal on, blind or not."""
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        rules = Rules(variant=name, num_players=int(rng.integers(3, 8)))
+        options, _ = random_options(rules, rng)
+        raw = raw_env(rules=rules)
+        raw.reset(seed=seed, options={**options, "dealer": 0})
+        spec = rules.spec
+        ranks, colours = public_wilds(spec, options.get("indicators", []), options.get("chosen"))
+        for agent in raw.agents:
+            info = raw.infos[agent]
+            vector = raw.observe(agent)["observation"]
+            assert not info["seen"]
+            assert info["community"] == options.get("community", [])
+            assert info["indicators"] == options.get("indicators", [])
+            assert info["chosen"] == options.get("chosen")
+            assert info["wild_ranks"] == [RANKS[r] for r in sorted(ranks)]
+            assert info["wild_colours"] == [c for c in ("red", "black") if c in colours]
+            assert ones(raw, vector, "community") == sorted(parse_cards(info["community"]))
+            assert ones(raw, vector, "indicators") == sorted(parse_cards(info["indicators"]))
+            assert ones(raw, vector, "wild_ranks") == sorted(ranks)
+            table = [e for e in raw.events(agent) if e["type"] == "table_cards"]
+            assert len(table) == 1
+            for key in ("community", "indicators", "chosen"):
+                assert table[0].get(key) == options.get(key)
+
+
+@pytest.mark.parametrize("name", ["two_burst", "seven_joker_two_burst"])
+def test_who_burst_is_public_and_nothing_else(name: str) -> None:
+    """B3: every seat learns who burst (info, vector, events); a burst hand stays face
+    down for every other seat to the end of the hand, a showdown included."""
+    cards = [["As", "Kd", "Qc"], ["2s", "9d", "Kh"], ["3h", "3d", "8s"], ["4c", "6c", "Th"]]
+    raw = raw_env(rules=Rules(variant=name))
+    raw.reset(options={"cards": cards, "dealer": 0})
+    hand = raw.hand
+    assert hand.burst == [False, True, False, False] and hand.packed[1]
+    assert raw.agent_selection == "player_2"
+    index = raw.layout.index
+    # Seat 2 looks and chaals, seat 3 packs, seat 0 looks and asks for a show.
+    actions = iter(["look", "bet_min", "pack", "look", "show"])
+    while True:
+        for agent in raw.agents:
+            s = agent_seat(raw, agent)
+            info = raw.infos[agent]
+            vector = raw.observe(agent)["observation"]
+            assert [seat["burst"] for seat in info["seats"]] == [False, True, False, False]
+            assert info["burst_rank"] == "2"
+            assert ones(raw, vector, "burst_rank") == [0]
+            flags = [slot(raw, vector, f"seat{k}.burst")[0] for k in range(4)]
+            assert flags == [float((s + k) % 4 == 1) for k in range(4)]
+            assert any(e["type"] == "burst" and e["seats"] == [1] for e in raw.events(agent))
+            if s != 1:
+                assert info["seats"][1]["cards"] is None
+                assert not ones(raw, vector, f"seat{(1 - s) % 4}.cards")
+                text = json.dumps(info) + json.dumps(raw.events(agent))
+                for card in cards[1]:
+                    assert f'"{card}"' not in text
+        if hand.over:
+            break
+        raw.step(index(next(actions)))
+    assert hand.end == "show" and 1 not in hand.shown
+
+
+@pytest.mark.parametrize("episode", EPISODES)
+def test_burst_at_the_deal_ends_the_episode_void_or_to_the_last_seat(episode: str) -> None:
+    """B4 through env(): everyone bursts, the hand is void and every reward is 0; all but
+    one burst, the last seat takes the pot unseen."""
+    void = [["2s", "Kd", "Qc"], ["2d", "9d", "Kh"], ["2h", "3d", "8s"]]
+    last = [["2s", "Kd", "Qc"], ["Ad", "9d", "Kh"], ["2h", "3d", "8s"]]
+    for cards, end, net in ((void, "void", [0, 0, 0]), (last, "last_player", [-1, 2, -1])):
+        e = env(rules=Rules(variant="two_burst", num_players=3), episode=episode)
+        e.reset(seed=0, options={"cards": cards, "dealer": 0})
+        raw = e.unwrapped
+        want = {f"player_{s}": float(net[s]) for s in range(3)}
+        if episode == "hand":
+            assert raw.hand.end == end and raw.hand.net == net
+            assert all(raw.terminations.values())
+            rewards = {}
+            for agent in e.agent_iter():
+                rewards[agent] = e.last()[1]
+                e.step(None)
+            assert rewards == want
+        else:
+            (first,) = raw.session.history
+            assert first["end"] == end and first["net"] == net
+            assert not raw.hand.over and raw.hand.dealer == 1  # the deal passed (B4)
+            assert raw._cumulative_rewards == want
+
+
+# --------------------------------------------------------------------- 3. random hands
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_random_hands(name: str) -> None:
+    e = env(rules=Rules(variant=name))
+    raw = e.unwrapped
+    rng = np.random.default_rng(2024)
+    integers = rng.integers
+    steps = 0
+    ends: Counter = Counter()
+    e.reset(seed=0)
+    for _ in range(RANDOM_HANDS):
+        hand = raw.hand
+        total = sum(raw.rewards.values()) if hand.over else None
+        moves = 0
+        while raw.agents:
+            agent = raw.agent_selection
+            if raw.terminations[agent] or raw.truncations[agent]:
+                if total is None:
+                    total = sum(raw.rewards.values())
+                e.step(None)
+                continue
+            legal = np.flatnonzero(raw.action_mask(agent))
+            e.step(int(legal[integers(legal.size)]))
+            moves += 1
+            assert moves < 1000, "the episode does not end"
+        assert hand.over, "an episode ended before its hand did (an illegal move?)"
+        assert sum(hand.net) == 0
+        assert total == pytest.approx(0.0, abs=1e-9)
+        ends[hand.end] += 1
+        steps += moves
+        e.reset()
+    assert steps > 3 * RANDOM_HANDS
+    assert ends["showdown"] + ends["show"] > 0
+    if VARIANTS[name].burst_rank is not None and RANDOM_HANDS >= 1000:
+        assert ends["void"] + ends["last_player"] > 0
+
+
+@pytest.mark.parametrize("name", ["two_burst", "shared_pair", "all_open", "open_joker"])
+def test_random_sessions_are_zero_sum_and_end(name: str) -> None:
+    rng = np.random.default_rng(7)
+    for seed in range(3):
+        e = env(rules=Rules.preset("flash", variant=name, num_players=5), episode="session")
+        raw = e.unwrapped
+        e.reset(seed=seed)
+        start = sum(raw.session.stacks)
+        for agent in e.agent_iter(max_iter=100_000):
+            terminated, truncated = e.last()[2:4]
+            if terminated or truncated:
+                e.step(None)
+            else:
+                e.step(biased_pick(raw, raw.action_mask(agent), rng))
+        session = raw.session
+        assert session.over and sum(session.stacks) == start
+        assert all(sum(h["net"]) == 0 for h in session.history)
+
+
+# --------------------------------------------------------------------- 4. observations
+
+
+def classic_size(n: int) -> int:
+    return 11 + 13 * n + 6 + 52 * n
+
+
+@pytest.mark.parametrize("n", range(3, 8))
+def test_observation_size_per_variant(n: int) -> None:
+    block = sum(width for _, width, _ in VARIANT_SLOTS) + n
+    assert classic_size(4) == 277
+    for name in VARIANT_NAMES:
+        raw = raw_env(rules=Rules(variant=name, num_players=n))
+        size = raw.obs_layout.size
+        want = classic_size(n) if name == "classic" else classic_size(n) + block
+        assert size == want, name
+        assert raw.observation_space("player_0")["observation"].shape == (size,)
+        raw.reset(seed=0)
+        assert raw.observe("player_0")["observation"].shape == (size,)
+        names = [slot_name for slot_name, *_ in raw.obs_layout.slots]
+        if name in BLOCK_VARIANTS:
+            assert names[-n - len(VARIANT_SLOTS) :] == [
+                *(slot_name for slot_name, _, _ in VARIANT_SLOTS),
+                *(f"seat{k}.burst" for k in range(n)),
+            ]
+
+
+def test_every_named_variant_but_classic_has_one_observation_size() -> None:
+    sizes = {name: raw_env(rules=Rules(variant=name)).obs_layout.size for name in VARIANT_NAMES}
+    assert sizes.pop("classic") == 277
+    assert len(set(sizes.values())) == 1, sizes
+
+
+def check_variant_block(raw: raw_env) -> int:
+    """Every set slot of the variant block agrees with the info view, and the view with
+    the deal as VARIANTS.md reads it. Returns the number of views checked."""
+    hand = raw.hand
+    n = raw.rules.num_players
+    spec = raw.rules.spec
+    deal = hand.variant_deal.to_json()
+    indicators = deal.get("indicators", [])
+    ranks, colours = public_wilds(spec, indicators, deal.get("chosen"))
+    burst = burst_rank_of(spec, indicators)
+    checked = 0
+    for agent in raw.agents:
+        s = agent_seat(raw, agent)
+        info = raw.infos[agent]
+        vector = raw.observe(agent)["observation"]
+        assert info["community"] == deal.get("community", [])
+        assert info["indicators"] == indicators
+        assert info["chosen"] == deal.get("chosen")
+        mine = set(ranks)
+        if "personal_lowest" in spec.wild_kinds and (hand.seen[s] or s in hand.shown):
+            mine.add(min(rank(c) for c in hand.card_texts(s)))
+        assert info["wild_ranks"] == [RANKS[r] for r in sorted(mine)]
+        assert info["wild_colours"] == [c for c in ("red", "black") if c in colours]
+        assert info["burst_rank"] == (None if burst is None else RANKS[burst])
+        # The vector's block is the info's.
+        assert ones(raw, vector, "community") == sorted(parse_cards(info["community"]))
+        assert ones(raw, vector, "indicators") == sorted(parse_cards(info["indicators"]))
+        assert ones(raw, vector, "wild_ranks") == sorted(RANKS.index(r) for r in info["wild_ranks"])
+        assert ones(raw, vector, "wild_colours") == sorted(
+            ("red", "black").index(c) for c in info["wild_colours"]
+        )
+        assert ones(raw, vector, "burst_rank") == (
+            [] if info["burst_rank"] is None else [RANKS.index(info["burst_rank"])]
+        )
+        for k in range(n):
+            other = (s + k) % n
+            assert info["seats"][other]["burst"] == hand.burst[other]
+            assert slot(raw, vector, f"seat{k}.burst")[0] == float(hand.burst[other])
+            shown = info["seats"][other]["cards"]
+            assert ones(raw, vector, f"seat{k}.cards") == sorted(parse_cards(shown or []))
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("name", BLOCK_VARIANTS)
+def test_variant_block_matches_the_info(name: str) -> None:
+    checked = 0
+    bursts = 0
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(3, 8))
+        raw = raw_env(rules=Rules.preset(PRESETS[seed % 4], num_players=n, variant=name))
+        raw.reset(seed=seed)
+        bursts += any(raw.hand.burst)
+
+        def check(raw: raw_env = raw) -> None:
+            nonlocal checked
+            checked += check_variant_block(raw)
+
+        play_random_hand(raw, rng, check)
+    assert checked > 100
+    if VARIANTS[name].burst_rank is not None:
+        assert bursts > 0
+
+
+# --------------------------------------------------------------------- 5. Gymnasium
+
+
+@pytest.mark.parametrize(
+    ("name", "episode"),
+    [
+        ("all_open", "hand"),
+        ("two_burst", "hand"),
+        ("two_burst", "session"),
+        ("personal_joker", "hand"),
+        ("shared_pair", "session"),
+        ("open_joker", "hand"),
+        ("two_cards_open", "hand"),
+        ("muflis", "hand"),
+    ],
+)
+def test_gymnasium_check_env(name: str, episode: str) -> None:
+    check_env(TeenPattiEnv(rules=Rules(variant=name), episode=episode))
+    check_env(gymnasium.make("TeenPatti-v0", rules=Rules(variant=name), episode=episode).unwrapped)
+
+
+@pytest.mark.parametrize("name", ["all_open", "two_burst", "middle_jokers"])
+def test_gymnasium_view_plays_whole_hands(name: str) -> None:
+    game = TeenPattiEnv(rules=Rules(variant=name), learner_seat="rotate")
+    observation, _ = game.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        assert observation.shape == game.observation_space.shape
+        mask = game.action_masks()
+        observation, _, terminated, truncated, _ = game.step(int(rng.choice(np.flatnonzero(mask))))
+        assert not truncated
+        if terminated:
+            observation, _ = game.reset()
