@@ -124,7 +124,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per timed round")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per env")
+    parser.add_argument(
+        "--variants",
+        action="store_true",
+        help="time every named variant of VARIANTS.md (classic rules otherwise) instead",
+    )
     args = parser.parse_args()
+    if args.variants:
+        variants(args)
+        return
 
     contenders: dict[str, Callable[[], Any]] = {
         f"teenpatti_v0 ({preset})": lambda preset=preset: teenpatti_env.env(rules=preset)
@@ -156,6 +164,22 @@ def main() -> None:
         for name, decisions in medians.items():
             if name != holdem and not name.startswith("("):
                 print(f"{name}: {decisions / medians[holdem]:.2f}x the decisions/s of {holdem}")
+
+
+def variants(args: argparse.Namespace) -> None:
+    """Random play through ``env()`` in every named variant, in alternating rounds."""
+    contenders = {
+        name: lambda name=name: teenpatti_env.env(rules=teenpatti_env.Rules(variant=name))
+        for name in teenpatti_env.VARIANTS
+    }
+    results: dict[str, list[tuple[float, float, float]]] = {name: [] for name in contenders}
+    for _ in range(args.rounds):
+        for name, make in contenders.items():
+            results[name].append(play(make, args.seconds))
+    print(f"{'variant':<24} {'decisions/s':>12} {'steps/s':>10} {'hands/s':>10}")
+    for name, runs in results.items():
+        decisions, steps, hands = (statistics.median(run[i] for run in runs) for i in range(3))
+        print(f"{name:<24} {decisions:>12,.0f} {steps:>10,.0f} {hands:>10,.0f}")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from teenpatti_env.cards import RANKS, format_card, rank_of, suit_of
 from teenpatti_env.hands import _tables
 from teenpatti_env.hands import value_table as _value_table
-from teenpatti_env.wild import trusted_value
+from teenpatti_env.wild import three_card_value, trusted_value
 
 if TYPE_CHECKING:
     from teenpatti_env.rules import Rules
@@ -498,6 +498,12 @@ class Deal:
         return "personal_lowest" in self.spec.wild_kinds
 
     @cached_property
+    def _three(self) -> bool:
+        """Exactly three usable cards (no community, no imaginary card)."""
+        spec = self.spec
+        return spec.private_cards == 3 and not spec.community_cards and not spec.imagined_card
+
+    @cached_property
     def _plain(self) -> bool:
         """Three private cards, nothing wild, shared or imagined: one table lookup."""
         spec = self.spec
@@ -545,8 +551,12 @@ class Deal:
         if self._plain:
             a, b, c = private
             return _value_list(best_sequence, lowball)[a * 2704 + b * 52 + c]
-        usable = [*private, *self.community]
         public = self._wild_card
+        if self._three and not self._personal:
+            a, b, c = private
+            flags3 = (public[a], public[b], public[c])
+            return three_card_value(a, b, c, flags3, best_sequence, lowball)
+        usable = [*private, *self.community]
         if self._personal:
             personal = self.personal_rank(private)
             flags = [public[card] or card >> 2 == personal for card in usable]

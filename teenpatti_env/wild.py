@@ -49,6 +49,7 @@ __all__ = [
     "best_value",
     "best_values",
     "brute_force_value",
+    "three_card_value",
     "trusted_value",
 ]
 
@@ -198,6 +199,24 @@ def trusted_value(
     """:func:`best_value` without the input checks, for callers (the engine) that pass
     different card ints, one bool flag per card and a valid ranking."""
     return _best(_wild_tables(best_sequence, lowball), cards, flags, imagined)
+
+
+def three_card_value(
+    a: int, b: int, c: int, flags: tuple[bool, bool, bool], best_sequence: str, lowball: bool
+) -> int:
+    """:func:`trusted_value` of exactly three different cards without the imaginary card:
+    one lookup, whatever the number of wild cards."""
+    tables = _wild_tables(best_sequence, lowball)
+    wild_a, wild_b, wild_c = flags
+    wilds = wild_a + wild_b + wild_c
+    if not wilds:
+        return tables.nat[a * 2704 + b * 52 + c]
+    if wilds == 3:
+        return tables.three
+    naturals = [card for card, wild in ((a, wild_a), (b, wild_b), (c, wild_c)) if not wild]
+    if wilds == 2:
+        return tables.two[naturals[0]]
+    return tables.one[naturals[0] * 52 + naturals[1]]
 
 
 def best_values(
