@@ -203,20 +203,22 @@ class AgentResult:
 
     @property
     def variance_reduction(self) -> float:
-        """How many times smaller the variance of the mean is than with independent deals."""
-        if not self.result.std_error:
+        """How many times smaller the variance of the mean is than with independent deals
+        (NaN when either error is undefined or zero)."""
+        errors = (self.independent_std_error, self.result.std_error)
+        if not all(math.isfinite(e) and e > 0 for e in errors):
             return math.nan
-        return float((self.independent_std_error / self.result.std_error) ** 2)
+        return float((errors[0] / errors[1]) ** 2)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "boots_per_hand": self.result.to_dict(),
-            "win_rate": self.win_rate,
-            "rates": self.rates,
+            "win_rate": finite_or_none(self.win_rate),
+            "rates": {kind: finite_or_none(rate) for kind, rate in self.rates.items()},
             "independent_std_error": finite_or_none(self.independent_std_error),
             "variance_reduction": finite_or_none(self.variance_reduction),
-            "rating": self.rating,
+            "rating": {key: finite_or_none(value) for key, value in self.rating.items()},
         }
 
 
@@ -285,13 +287,17 @@ class ArenaReport:
             r = self.agents[name]
             ci = f"[{r.result.low:+.3f}, {r.result.high:+.3f}]"
             rates = " ".join(f"{r.rates[k]:>6.1%}" for k in TRACKED_ACTIONS)
+            reduction = f"{r.variance_reduction:>6.1f}" if config.duplicate else f"{'-':>6}"
             lines.append(
                 f"{name:<10} {r.result.mean:>+10.3f} {ci:>19} {r.win_rate:>6.1%} {rates} "
-                f"{r.rating.get('ordinal', math.nan):>7.2f} {r.variance_reduction:>6.1f}"
+                f"{r.rating.get('ordinal', math.nan):>7.2f} {reduction}"
             )
+        if config.duplicate:
+            lines += [
+                "",
+                "var/: variance of the mean with independent deals / with duplicate dealing.",
+            ]
         lines += [
-            "",
-            "var/: variance of the mean with independent deals / with duplicate dealing.",
             "",
             "Pairwise: row minus column, boots per hand at the tables they shared "
             "(* = 95% CI excludes 0)",
@@ -365,23 +371,26 @@ def summarize(config: ArenaConfig, deals: Deals) -> tuple[
         totals = np.where(here, result, 0.0).sum(axis=(1, 2))
         counts = here.sum(axis=(1, 2))
         interval = ratio_interval(totals, counts)
-        hands = max(int(counts.sum()), 1)
+        hands = int(counts.sum())
         mine = result[here]
+        played = hands or math.nan  # rates of an agent that never sat are undefined
         rates = {
-            kind: float(deals.actions[..., k][here].sum() / hands)
+            kind: float(deals.actions[..., k][here].sum() / played)
             for k, kind in enumerate(TRACKED_ACTIONS)
         }
-        independent = float(mine.std(ddof=1) / math.sqrt(len(mine))) if len(mine) > 1 else 0.0
+        # Every hand as its own cluster: what the same hands would give if each had been
+        # dealt independently (copies of an agent at one table stay one cluster).
+        seats = here.sum(axis=2)
+        summed = np.where(here, result, 0.0).sum(axis=2)
+        independent = ratio_interval(summed.ravel(), seats.ravel()).std_error
         agents[name] = AgentResult(
             name=name,
             result=interval,
-            win_rate=float((mine > 0).sum() / hands),
+            win_rate=float((mine > 0).sum() / played),
             rates=rates,
             independent_std_error=independent,
         )
         # The agent's mean result in each hand it played (copies averaged), NaN elsewhere.
-        seats = here.sum(axis=2)
-        summed = np.where(here, result, 0.0).sum(axis=2)
         with np.errstate(invalid="ignore", divide="ignore"):
             per_hand_means.append(np.where(seats > 0, summed / np.maximum(seats, 1), np.nan))
     pairwise: dict[str, dict[str, Interval]] = {name: {} for name in pool}
@@ -424,6 +433,9 @@ def _rate(
             ratings[a] = team[0]
     for index, name in enumerate(pool):
         rating = ratings[index]
+        if not agents[name].result.hands:  # never seated: no rating
+            agents[name].rating = dict.fromkeys(("mu", "sigma", "ordinal"), math.nan)
+            continue
         agents[name].rating = {
             "mu": float(rating.mu),
             "sigma": float(rating.sigma),
@@ -459,6 +471,11 @@ def run_arena(
         make_agent(name)  # an unknown name fails here, before any play
     if not isinstance(hands, int) or isinstance(hands, bool) or hands < 1:
         raise ValueError(f"hands must be a positive int, got {hands!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be an int >= 0, got {seed!r}")
+    if compare_plain and not duplicate:
+        raise ValueError("compare_plain compares duplicate dealing with independent deals: "
+                         "it needs duplicate=True")
     table_rules = Rules.of(rules)
     if players is not None:
         table_rules = table_rules.replace(num_players=players)

@@ -89,7 +89,10 @@ class LegalMoves:
             out.append(high)
         return out
 
-    def any(self, rng: np.random.Generator) -> int:
-        """A legal index drawn uniformly."""
-        indices = list(self.by_name.values())
+    def any(self, rng: np.random.Generator, without: str | None = None) -> int:
+        """A legal index drawn uniformly (other than ``without``, unless it is the only
+        legal action)."""
+        indices = [i for name, i in self.by_name.items() if name != without]
+        if not indices:
+            indices = list(self.by_name.values())
         return indices[int(rng.integers(len(indices)))]

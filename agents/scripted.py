@@ -181,13 +181,25 @@ class ReadingAgent(Agent):
         legal = LegalMoves(mask, info)
         table = Table(info)
         self.reader.update(table)
+        if self._wants_look(table, legal):
+            return legal.by_name["look"]
+        return self._choose(table, legal)
+
+    def _wants_look(self, table: Table, legal: LegalMoves) -> bool:
+        """Whether to look now (free, and not a betting move)."""
+        return (
+            "look" in legal
+            and not table.seen
+            and not ("bet_min" in legal and self._stay_blind(table))
+        )
+
+    def _choose(self, table: Table, legal: LegalMoves) -> int:
+        """The move of a seat that does not look now."""
         if "accept" in legal:
-            asker = int(info["sideshow"]["asker"])
+            asker = int(table.info["sideshow"]["asker"])
             chance = self._beat(table, asker, extra=self.ASKER_RANGE)
             return legal.pick("accept" if chance > 0.5 else "refuse")
         if not table.seen:
-            if "look" in legal and not ("bet_min" in legal and self._stay_blind(table)):
-                return legal.by_name["look"]
             return legal.pick("bet_min", "look", "show", "all_in", "pack")
         return self._seen(table, legal)
 
@@ -285,11 +297,11 @@ class LevelAgent(ReadingAgent):
         self.style = self.STYLES[level]
         self.reading = self.style.reading
 
-    def act(self, observation: Observation, mask: Mask, info: Info) -> int:
+    def _choose(self, table: Table, legal: LegalMoves) -> int:
+        # A look is never the mistake: easy turns its cards over the moment they land.
         if self.style.mistakes and self.rng.random() < self.style.mistakes:
-            self.reader.update(Table(info))
-            return LegalMoves(mask, info).any(self.rng)
-        return super().act(observation, mask, info)
+            return legal.any(self.rng, without="look")
+        return super()._choose(table, legal)
 
     def _percentile(self, table: Table) -> float:
         return table.strength
@@ -314,8 +326,8 @@ class AutoAgent(Agent):
     91.3% of hands, the best pair 91.28%)."""
     GOOD = 0.744
     """Strength of a pair or better (the lowest pair 0.7444, the best high card 0.7425)."""
-    HIGH = 0.6
-    """Strength of an ace- or king-high hand."""
+    HIGH = 0.571
+    """Strength of an ace-high hand (the lowest, A-4-2, is 0.5715; K-Q-10 is 0.569)."""
 
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
         legal = LegalMoves(mask, info)

@@ -19,7 +19,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from teenpatti_env.engine import Hand
@@ -111,6 +111,14 @@ def _command_arena(args: argparse.Namespace) -> None:
     from agents.arena import run_arena
 
     names = [name.strip() for name in args.agents.split(",") if name.strip()]
+    json_path = os.path.join(args.out, "arena.json")
+    plot_path = os.path.join(args.out, "arena.png")
+    try:  # find an unwritable folder before playing, not after
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as error:
+        raise CommandError(f"cannot write to {args.out}: {error.strerror or error}") from error
+    if not os.access(args.out, os.W_OK):
+        raise CommandError(f"cannot write to {args.out}: permission denied")
     try:
         rules = Rules.preset(args.preset, variant=args.variant)
         report = run_arena(
@@ -128,9 +136,6 @@ def _command_arena(args: argparse.Namespace) -> None:
         raise CommandError(str(error)) from error
     print(report.table())
     try:
-        os.makedirs(args.out, exist_ok=True)
-        json_path = os.path.join(args.out, "arena.json")
-        plot_path = os.path.join(args.out, "arena.png")
         report.to_json(json_path)
         report.plot(plot_path)
     except OSError as error:
@@ -138,14 +143,21 @@ def _command_arena(args: argparse.Namespace) -> None:
     print(f"\nwrote {json_path} and {plot_path}")
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+def _int_at_least(low: int, what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    return parse
+
+
+_positive_int = _int_at_least(1, "a positive integer")
+_seed = _int_at_least(0, "an integer >= 0")
 
 
 _VARIANT_HELP = f"a variant of VARIANTS.md: {', '.join(VARIANTS)}"
@@ -165,8 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
     demo.add_argument("--variant", default="classic", help=_VARIANT_HELP)
     demo.add_argument("--players", type=int, default=4, help="seats, 3..7")
-    demo.add_argument("--hands", type=int, default=5, help="hands to play at most")
-    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--hands", type=_positive_int, default=5, help="hands to play at most")
+    demo.add_argument("--seed", type=_seed, default=0)
     demo.set_defaults(run=_command_demo)
 
     arena = commands.add_parser(
@@ -181,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
     arena.add_argument("--variant", default="classic", help=_VARIANT_HELP)
     arena.add_argument("--players", type=int, default=None, help="seats per table, 3..7")
-    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--seed", type=_seed, default=0)
     arena.add_argument(
         "--workers", type=_positive_int, default=None, help="processes (default: every core)"
     )

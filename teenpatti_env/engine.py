@@ -1038,6 +1038,14 @@ class Hand:
                 raise ValueError("an event's audience must list seats")
             if not isinstance(event.get("type"), str):
                 raise ValueError("every event needs a type")
+            kind = event["type"]
+            shown = event["hands"] if kind == "reveal" else [event]
+            if kind in ("cards", "open_cards", "sideshow_reveal", "reveal"):
+                for entry in shown:
+                    if not is_seat(entry["seat"], n) or not isinstance(entry["cards"], list):
+                        raise ValueError(f"a {kind} event must name a seat and its cards")
+                    for card in entry["cards"]:
+                        parse_card(card)
 
 
 def is_seat(value: Any, num_seats: int) -> bool:

@@ -249,6 +249,26 @@ def check_spec(spec: VariantSpec) -> None:
                 f"{', '.join(map(repr, allowed))}, got {value!r}"
             )
 
+    if not isinstance(spec.wild, tuple) or not all(isinstance(w, WildSource) for w in spec.wild):
+        raise ValueError(f"wild must be a tuple of WildSource, got {spec.wild!r}")
+    for source in spec.wild:
+        if source.kind not in WILD_KINDS:
+            raise ValueError(f"unknown wild source {source.kind!r}")
+        values = source.values
+        if source.kind == "ranks" and not (
+            values and all(type(r) is int and 0 <= r < 13 for r in values)
+        ):
+            raise ValueError(f"wild ranks must be rank indices 0..12, got {values!r}")
+        if source.kind == "thresholds" and not (
+            values
+            and all(type(t) is int and t > 0 for t in values)
+            and all(b > a for a, b in itertools.pairwise(values))
+        ):
+            raise ValueError(
+                f"thresholds must be strictly increasing positive ints, got {values!r}"
+            )
+        if source.kind not in ("ranks", "thresholds") and values:
+            raise ValueError(f"wild source {source.kind!r} takes no values")
     need("private_cards", (2, 3, 4))
     need("community_cards", (0, 1, 2))
     need("open_private_cards", (0, 2))
@@ -399,7 +419,7 @@ def variant_spec(value: str | VariantSpec | Mapping[str, Any]) -> VariantSpec:
     else:
         raise ValueError(f"a variant is a name, a VariantSpec or a dict, got {value!r}")
     _check_name_type(spec.name)
-    if spec.name in VARIANTS and VARIANTS[spec.name] != spec:
+    if (spec.name in VARIANTS and VARIANTS[spec.name] != spec) or spec.name in PLANNED_VARIANTS:
         raise ValueError(f"{spec.name!r} is the name of a built-in variant")
     return spec
 
@@ -605,7 +625,7 @@ def parse_chosen(spec: VariantSpec, chosen: Any) -> int | str | None:
     value = chosen[need]
     if need == "rank":
         return parse_rank(value)
-    if value not in COLOURS:
+    if not isinstance(value, str) or value not in COLOURS:
         raise ValueError(f"chosen colour must be 'red' or 'black', got {value!r}")
     return str(value)
 

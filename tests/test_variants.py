@@ -37,7 +37,7 @@ from teenpatti_env import (
     parse_cards,
     replay,
 )
-from teenpatti_env.variants import VARIANTS
+from teenpatti_env.variants import PLANNED_VARIANTS, VARIANTS, VariantSpec, WildSource
 
 RANKS = "23456789TJQKA"  # rank index 0..12, the ace high (S1, S3)
 SUITS = "shdc"
@@ -1294,3 +1294,54 @@ def test_chosen_values_are_drawn_uniformly() -> None:
 
 def test_parse_cards_helper_is_consistent() -> None:
     assert [format_int(c) for c in parse_cards("As 2s Td")] == ["As", "2s", "Td"]
+
+
+# ------------------------------------------------------------ review regressions
+
+
+def test_a_malformed_chosen_colour_is_a_value_error() -> None:
+    history = {
+        "rules": {"variant": "colour_jokers"},
+        "dealer": 0,
+        "cards": [["As", "Kd", "2c"], ["Qh", "Qs", "3d"], ["7c", "8c", "9c"], ["2h", "2d", "Js"]],
+        "actions": [],
+    }
+    for chosen in ({"colour": ["red"]}, {"colour": {}}, {"colour": 3}, {"colour": "green"}):
+        with pytest.raises(ValueError, match="colour"):
+            replay({**history, "chosen": chosen})
+
+
+@pytest.mark.parametrize("name", sorted(PLANNED_VARIANTS))
+def test_a_family_special_may_not_take_a_part_two_name(name: str) -> None:
+    with pytest.raises(ValueError, match="built-in variant"):
+        Rules(variant={"name": name, "spec": {"private_cards": 4}})
+
+
+@pytest.mark.parametrize(
+    "wild",
+    [
+        ("middle",),
+        None,
+        (WildSource("jokers_everywhere"),),
+        (WildSource("ranks", (99,)),),
+        (WildSource("ranks", ("7",)),),
+        (WildSource("middle", (3,)),),
+    ],
+)
+def test_a_directly_built_spec_is_checked_like_a_dict(wild: Any) -> None:
+    with pytest.raises(ValueError):
+        Rules(variant=VariantSpec(name="fam", wild=wild))
+
+
+def test_a_saved_hand_with_a_damaged_card_event_is_a_value_error() -> None:
+    hand = Hand.deal(Rules(variant="two_cards_open"), [100] * 4, 0, np.random.default_rng(0))
+    for damaged in (
+        {"type": "reveal", "hands": 5},
+        {"type": "cards", "seat": 9, "cards": ["As"]},
+        {"type": "open_cards", "cards": ["As"]},
+        {"type": "sideshow_reveal", "seat": 1, "cards": ["Zz"]},
+    ):
+        data = hand.to_dict()
+        data["log"].append([None, damaged])
+        with pytest.raises(ValueError):
+            Hand.from_dict(data)
