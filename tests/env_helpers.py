@@ -54,3 +54,13 @@ def jsonable(value: Any) -> Any:
 
 def golden_cases() -> list[tuple[str, dict[str, Any]]]:
     return [(path.stem, json.loads(path.read_text())) for path in GOLDEN]
+
+
+def same_view(a: Any, b: Any, agent: str, where: str) -> None:
+    """Two raw envs show ``agent`` the same observation, mask, info and events."""
+    oa, ob = a.observe(agent), b.observe(agent)
+    np.testing.assert_array_equal(oa["observation"], ob["observation"], err_msg=where)
+    np.testing.assert_array_equal(oa["action_mask"], ob["action_mask"], err_msg=where)
+    ia, ib = a.infos[agent], b.infos[agent]
+    assert json.dumps(ia, sort_keys=True) == json.dumps(ib, sort_keys=True), where
+    assert a.events(agent) == b.events(agent), where

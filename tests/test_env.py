@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 import pytest
-from env_helpers import PRESETS, golden_cases, jsonable, live, pick, random_deal
+from env_helpers import PRESETS, golden_cases, jsonable, live, pick, random_deal, same_view
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
@@ -148,13 +148,6 @@ def _biased_pick(raw: raw_env, mask: np.ndarray, rng: np.random.Generator) -> in
     return int(rng.choice(legal, p=weights / weights.sum()))
 
 
-def _same_view(a: raw_env, b: raw_env, agent: str, where: str) -> None:
-    oa, ob = a.observe(agent), b.observe(agent)
-    np.testing.assert_array_equal(oa["observation"], ob["observation"], err_msg=where)
-    np.testing.assert_array_equal(oa["action_mask"], ob["action_mask"], err_msg=where)
-    ia, ib = a.infos[agent], b.infos[agent]
-    assert json.dumps(ia, sort_keys=True) == json.dumps(ib, sort_keys=True), where
-    assert a.events(agent) == b.events(agent), where
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -193,7 +186,7 @@ def test_a_seat_sees_nothing_of_cards_it_may_not_know(
             break
         if own_cards_differ and first_a.seen[s]:
             break
-        _same_view(a, b, me, f"step {step}")
+        same_view(a, b, me, f"step {step}")
         if first_a.over or a.hand is not first_a or not a.agents:
             break
         agent = a.agent_selection
@@ -255,7 +248,7 @@ def test_accepted_sideshow_tells_third_seats_only_who_packed(preset: str) -> Non
     b = _sideshow_table(preset, SIDESHOW_TWIN)
     private = a.rules.sideshow_reveal == "private"
     for third in ("player_0", "player_3"):
-        _same_view(a, b, third, third)
+        same_view(a, b, third, third)
         seat = a.agent_name_mapping[third]
         vector = a.observe(third)["observation"]
         info = a.infos[third]

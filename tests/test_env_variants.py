@@ -26,7 +26,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from env_helpers import PRESETS, live
+from env_helpers import PRESETS, live, same_view
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
@@ -178,13 +178,6 @@ def twin_options(
     return {**options, "cards": cards}
 
 
-def same_view(a: raw_env, b: raw_env, agent: str, where: str) -> None:
-    oa, ob = a.observe(agent), b.observe(agent)
-    np.testing.assert_array_equal(oa["observation"], ob["observation"], err_msg=where)
-    np.testing.assert_array_equal(oa["action_mask"], ob["action_mask"], err_msg=where)
-    ia, ib = a.infos[agent], b.infos[agent]
-    assert json.dumps(ia, sort_keys=True) == json.dumps(ib, sort_keys=True), where
-    assert a.events(agent) == b.events(agent), where
 
 
 def outcome_may_differ(hand, seat: int, own: bool) -> bool:
