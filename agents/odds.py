@@ -42,7 +42,7 @@ class HandOdds:
     def of(rules: Mapping[str, Any] | Rules) -> HandOdds:
         """The (shared, cached) odds of the ranking in ``rules`` (a Rules or its dict)."""
         if not isinstance(rules, Rules):
-            rules = _rules_of(json.dumps(rules, sort_keys=True))
+            rules = rules_of(rules)
         return _odds(rules.best_sequence, rules.ranking_lowball)
 
     def value(self, cards: Sequence[int]) -> int:
@@ -68,6 +68,11 @@ class HandOdds:
         below = int(np.count_nonzero(values < mine))
         equal = int(np.count_nonzero(values == mine))
         return (below + 0.5 * equal) / len(values)
+
+
+def rules_of(settings: Mapping[str, Any]) -> Rules:
+    """The ``Rules`` of an info view's ``rules`` dict (built once per distinct dict)."""
+    return _rules_of(json.dumps(settings, sort_keys=True))
 
 
 @cache

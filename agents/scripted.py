@@ -2,11 +2,11 @@
 
 * ``random``: uniform over the legal actions.
 * ``auto``: the automatic player of the source app [000]: it looks at once, never stays
-  blind, and bets by the category of its hand.
+  blind, and bets by how strong its hand is under the table's ranking.
 * ``easy``, ``medium``, ``hard``: the difficulty levels of [004], which differ in "how
   long a bot stays blind, how much it reads into who has looked, and how often it just
-  gets it wrong". Easy looks the moment its cards land and plays three moves in ten at
-  random; medium stays blind for two turns, half-reads the table and errs one move in ten;
+  gets it wrong". Easy looks the moment its cards land and plays three betting moves in
+  ten at random; medium stays blind for two turns, half-reads the table and errs one move in ten;
   hard pays for every blind turn the table allows and reads every look.
 * ``equity``: exact strength of its hand against the opponents still in (card removal
   included), opponents' ranges narrowed by what they did after looking, pot odds, blind
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from agents.base import Agent, Info, LegalMoves, Mask, Observation
-from agents.odds import HandOdds, beat_in_range
+from agents.odds import HandOdds, beat_in_range, rules_of
 from teenpatti_env.cards import parse_cards
 
 
@@ -53,8 +53,8 @@ class Table:
         self.boot: int = info["boot"]
         self.seen: bool = info["seen"]
         self.rules: dict[str, Any] = info.get("rules") or {}
-        self.classic = self.rules.get("variant", "classic") == "classic"
-        """Three private cards, nothing wild: card-removal odds apply."""
+        self.classic = rules_of(self.rules).spec.is_classic if self.rules else True
+        """Three private cards, nothing wild (muflis included): card-removal odds apply."""
 
     @property
     def strength(self) -> float:
