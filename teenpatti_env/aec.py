@@ -22,7 +22,7 @@ from pettingzoo.utils import wrappers
 
 from teenpatti_env.actions import ActionLayout
 from teenpatti_env.cards import CardLike
-from teenpatti_env.engine import Hand, validate_table
+from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand, validate_table
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.observation import ObservationLayout, TableFacts
 from teenpatti_env.render import render_table
@@ -30,7 +30,7 @@ from teenpatti_env.rules import Rules
 from teenpatti_env.session import Session
 
 EPISODES = ("hand", "session")
-RESET_OPTIONS = ("dealer", "stacks", "cards", "community", "indicators", "chosen")
+RESET_OPTIONS = ("dealer", "stacks", "cards", *TABLE_CARD_FIELDS)
 
 
 class SeatInfos(dict[str, dict[str, Any]]):
@@ -266,9 +266,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         stacks = options.get("stacks", self.stacks)
         cards: Sequence[Sequence[CardLike] | None] | None = options.get("cards")
         dealer = options.get("dealer")
-        table_cards: dict[str, Any] = {
-            k: options[k] for k in ("community", "indicators", "chosen") if k in options
-        }
+        table_cards: dict[str, Any] = {k: options[k] for k in TABLE_CARD_FIELDS if k in options}
         if table_cards and cards is None:
             raise ValueError("reset options community, indicators and chosen need 'cards'")
         validate_table(self.rules, stacks, 0, self.rules.num_players)

@@ -36,6 +36,8 @@ ACTION_TYPES = ("look", "pack", "bet", "all_in", "show", "sideshow", "accept", "
 
 _AMOUNT_TYPES = ("bet", "sideshow")
 _STATE_VERSION = 1
+TABLE_CARD_FIELDS = ("community", "indicators", "chosen")
+"""A variant's deal fields of a hand history beside ``cards`` (VARIANTS.md H2, H3)."""
 
 Event = dict[str, Any]
 _Known = tuple[int, dict[int, list[str]], tuple[int, ...], dict[int, tuple[int, ...]]]
@@ -82,11 +84,7 @@ class Hand:
             )
         cards = _parse_deal(cards, dealt_in, variants.cards_dealt(rules))
         deal = _parse_public(rules.spec, community, indicators, chosen)
-        check_distinct(
-            [c for hand in cards if hand is not None for c in hand]
-            + list(deal.community)
-            + list(deal.indicators)
-        )
+        check_distinct(dealt_cards(cards, deal))
         self._setup(rules, cards, stacks, dealt_in, dealer, deal)
 
     def _setup(
@@ -122,7 +120,6 @@ class Hand:
         self.shown: dict[int, list[str]] = {}
         self._log: list[tuple[tuple[int, ...] | None, Event]] = []
         self._known_cache: dict[int | None, _Known] = {}
-        self._values = variants.value_table(rules)
         self._seat_values: list[int | None] = [None] * n
         self._set_valuation()
         self._start()
@@ -130,6 +127,7 @@ class Hand:
     def _set_valuation(self) -> None:
         """How seats are valued: the classic lookup, or the variant's deal."""
         rules = self.rules
+        self._values = variants.value_table(rules)
         self._classic = rules.spec.is_classic
         self._ranking = (rules.best_sequence, rules.ranking_lowball)
 
@@ -964,11 +962,7 @@ class Hand:
             hand.variant_deal = _parse_public(
                 hand.rules.spec, data.get("community"), data.get("indicators"), data.get("chosen")
             )
-            check_distinct(
-                [c for cards in hand.cards if cards is not None for c in cards]
-                + list(hand.variant_deal.community)
-                + list(hand.variant_deal.indicators)
-            )
+            check_distinct(dealt_cards(hand.cards, hand.variant_deal))
             hand.burst = list(data.get("burst", [False] * hand.num_seats))
             hand._seat_values = [None] * hand.num_seats
             for name in ("stacks", "contributions", "packed", "seen", "all_in", "blind_bets"):
@@ -983,7 +977,6 @@ class Hand:
             hand.shown = {int(seat): list(cards) for seat, cards in data["shown"].items()}
             hand._log = [(None if a is None else tuple(a), dict(e)) for a, e in data["log"]]
             hand._known_cache = {}
-            hand._values = variants.value_table(hand.rules)
             hand._set_valuation()
             hand._check_snapshot()
         except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
@@ -1100,8 +1093,16 @@ def _parse_deal(
         if len(seat_cards) != per_seat:
             raise ValueError(f"seat {seat} must hold {per_seat} cards, got {len(seat_cards)}")
         parsed.append(tuple(parse_card(card) for card in seat_cards))
-    check_distinct([card for hand in parsed if hand is not None for card in hand])
-    return parsed
+    return parsed  # the callers check all the deal's cards are different
+
+
+def dealt_cards(
+    cards: Sequence[Sequence[int] | None], deal: variants.Deal
+) -> list[int]:
+    """Every card of a deal in play: the private cards, the community cards, the
+    indicators."""
+    private = [card for seat_cards in cards if seat_cards is not None for card in seat_cards]
+    return private + list(deal.community) + list(deal.indicators)
 
 
 def _parse_public(

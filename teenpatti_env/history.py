@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from teenpatti_env.cards import DECK, check_distinct, format_cards, parse_card
-from teenpatti_env.engine import Hand
+from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand, dealt_cards
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
 
@@ -59,9 +59,7 @@ def hand_from_history(history: dict[str, Any]) -> Hand:
         cards,
         stacks,
         history.get("dealer", 0),
-        community=history.get("community"),
-        indicators=history.get("indicators"),
-        chosen=history.get("chosen"),
+        **{field: history.get(field) for field in TABLE_CARD_FIELDS},
     )
     if history.get("deck") is not None:
         check_deck(hand, history["deck"])
@@ -73,8 +71,7 @@ def check_deck(hand: Hand, deck: Any) -> None:
     if isinstance(deck, (str, bytes)) or not isinstance(deck, list):
         raise ValueError(f"'deck' must be a list of cards, got {deck!r}")
     rest = [parse_card(card) for card in deck]
-    dealt = [c for cards in hand.cards if cards is not None for c in cards]
-    dealt += list(hand.variant_deal.community) + list(hand.variant_deal.indicators)
+    dealt = dealt_cards(hand.cards, hand.variant_deal)
     check_distinct(dealt + rest)
     if len(dealt) + len(rest) != len(DECK):
         raise ValueError(

@@ -79,12 +79,6 @@ _SEAT_SIZE = len(SEAT_SLOTS)
 _G = {name: i for i, (name, _, _) in enumerate(GLOBAL_SLOTS)}
 
 
-_CLASSIC_VIEW: dict[str, Any] = {
-    "community": [], "indicators": [], "chosen": None, "wild_ranks": [], "wild_colours": [],
-    "burst_rank": None,
-}  # fmt: skip
-
-
 def wild_known(hand: Hand, seat: int) -> tuple[list[int], list[str]]:
     """The wild ranks (sorted) and colours that ``seat`` knows of: the public ones, and its
     own personal rank once it has seen all its cards (V1)."""
@@ -123,7 +117,6 @@ class ObservationLayout:
         self._category_at = _GLOBAL_SIZE + n * _SEAT_SIZE
         self._cards_at = self._category_at + len(CATEGORIES)
         self.size = self._cards_at + n * NUM_CARDS
-        self._variant_at = self.size
         self._variant_offsets: dict[str, int] = {}
         if rules.variant != "classic":  # one layout for every variant, muflis included
             for name, width, _ in VARIANT_SLOTS:
@@ -341,8 +334,11 @@ class ObservationLayout:
 
     def _variant_view(self, hand: Hand, seat: int) -> dict[str, Any]:
         """The variant's public cards and the wild cards as ``seat`` knows them."""
-        if not self._variant_offsets:
-            return _CLASSIC_VIEW
+        if not self._variant_offsets:  # new lists for every view: callers keep what they get
+            return {
+                "community": [], "indicators": [], "chosen": None, "wild_ranks": [],
+                "wild_colours": [], "burst_rank": None,
+            }  # fmt: skip
         deal = hand.variant_deal
         ranks, colours = wild_known(hand, seat)
         burst = deal.burst_rank

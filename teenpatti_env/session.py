@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from teenpatti_env.cards import CardLike
-from teenpatti_env.engine import Hand, is_seat, open_snapshot, validate_table
+from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand, is_seat, open_snapshot, validate_table
 from teenpatti_env.rules import Rules
 
 _STATE_VERSION = 1
@@ -166,7 +166,7 @@ class Session:
         on. Both are for setting up a scenario; a bad one is a ``ValueError`` and changes
         nothing.
         """
-        unknown = sorted(set(table_cards) - {"community", "indicators", "chosen"})
+        unknown = sorted(set(table_cards) - set(TABLE_CARD_FIELDS))
         if unknown:
             raise ValueError(f"new_hand() takes community, indicators, chosen; got {unknown}")
         if self.hand is not None and not self.hand.over:

@@ -25,7 +25,6 @@ from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from teenpatti_env.cards import RANKS, format_card, rank_of, suit_of
-from teenpatti_env.hands import _tables
 from teenpatti_env.hands import value_table as _value_table
 from teenpatti_env.wild import three_card_value, trusted_value
 
@@ -449,10 +448,6 @@ def value_table(rules: Rules) -> list[int]:
     return _value_table(rules)
 
 
-def _value_list(best_sequence: str, lowball: bool) -> list[int]:
-    return _tables(best_sequence, lowball)[1]
-
-
 def seat_value(cards: Sequence[int], table: list[int]) -> int:
     """Value of three private cards with nothing wild (the classic fast path)."""
     a, b, c = cards
@@ -523,17 +518,6 @@ class Deal:
         spec = self.spec
         return spec.private_cards == 3 and not spec.community_cards and not spec.imagined_card
 
-    @cached_property
-    def _plain(self) -> bool:
-        """Three private cards, nothing wild, shared or imagined: one table lookup."""
-        spec = self.spec
-        return (
-            spec.private_cards == 3
-            and not spec.community_cards
-            and not spec.imagined_card
-            and not spec.wild
-        )
-
     def _indicators_by_source(self) -> list[tuple[str, tuple[int, ...]]]:
         """Each indicator source with its cards, in draw order (S4)."""
         out = []
@@ -550,7 +534,7 @@ class Deal:
     def personal_rank(self, private: Sequence[int]) -> int | None:
         """The seat's own wild rank (``personal_lowest``): its lowest private rank, ace
         high (S1); ``None`` without that source or when it is the burst rank."""
-        if "personal_lowest" not in self.spec.wild_kinds:
+        if not self._personal:
             return None
         lowest = min(rank_of(card) for card in private)
         return None if lowest == self.burst_rank else lowest
@@ -568,21 +552,14 @@ class Deal:
     def value(self, private: Sequence[int], best_sequence: str, lowball: bool) -> int:
         """The best value of a seat's hand: its private and the community cards, the
         imaginary card, every value of its wild cards (W1-W7)."""
-        if self._plain:
+        if self._three and not self._personal:  # one lookup, wild cards or not
             a, b, c = private
-            return _value_list(best_sequence, lowball)[a * 2704 + b * 52 + c]
-        public = self._wild_card
-        if self._three and not self._personal:
-            a, b, c = private
-            flags3 = (public[a], public[b], public[c])
-            return three_card_value(a, b, c, flags3, best_sequence, lowball)
+            public = self._wild_card
+            flags = (public[a], public[b], public[c])
+            return three_card_value(a, b, c, flags, best_sequence, lowball)
         usable = [*private, *self.community]
-        if self._personal:
-            personal = self.personal_rank(private)
-            flags = [public[card] or card >> 2 == personal for card in usable]
-        else:
-            flags = [public[card] for card in usable]
-        return trusted_value(usable, flags, self.spec.imagined_card, best_sequence, lowball)
+        flags_of = self.wild_flags(usable, self.personal_rank(private))
+        return trusted_value(usable, flags_of, self.spec.imagined_card, best_sequence, lowball)
 
     def to_json(self) -> dict[str, Any]:
         """The hand-history fields of this deal (``community``, ``indicators``, ``chosen``)."""
