@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from agents.base import Agent, LegalMoves
+from agents.policy import NumpyPolicy, PolicyAgent, load_policy, pretrained_path
 from agents.scripted import AutoAgent, EquityAgent, LevelAgent, RandomAgent
 
 SCRIPTED_AGENTS: dict[str, Callable[[int | None], Agent]] = {
@@ -23,11 +24,26 @@ SCRIPTED_AGENTS: dict[str, Callable[[int | None], Agent]] = {
 """The scripted agents by name, weakest first."""
 
 
+POLICY_PREFIXES = ("ppo:", "pretrained:")
+"""Agent specs naming a trained policy: ``ppo:path/to/policy.npz`` or
+``pretrained:<name>`` (a policy shipped in ``agents/pretrained``)."""
+
+
 def make_agent(name: str, seed: int | None = None) -> Agent:
-    """A new agent from its name (see :data:`SCRIPTED_AGENTS`), seeded with ``seed``."""
+    """A new agent from its name (see :data:`SCRIPTED_AGENTS`) or a trained policy's spec
+    (``ppo:PATH``, ``pretrained:NAME``), seeded with ``seed``."""
+    if isinstance(name, str) and name.startswith(POLICY_PREFIXES):
+        kind, _, where = name.partition(":")
+        if not where:
+            raise ValueError(f"agent {name!r} names no policy: write {kind}:<path or name>")
+        path = pretrained_path(where) if kind == "pretrained" else where
+        return PolicyAgent(load_policy(path), seed, name=name)
     factory = SCRIPTED_AGENTS.get(name)
     if factory is None:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(SCRIPTED_AGENTS)}")
+        raise ValueError(
+            f"unknown agent {name!r}; known agents: {', '.join(SCRIPTED_AGENTS)}, "
+            "ppo:<policy.npz>, pretrained:<name>"
+        )
     return factory(seed)
 
 
@@ -38,6 +54,8 @@ __all__ = [
     "EquityAgent",
     "LegalMoves",
     "LevelAgent",
+    "NumpyPolicy",
+    "PolicyAgent",
     "RandomAgent",
     "make_agent",
 ]

@@ -275,12 +275,15 @@ class ArenaReport:
     def table(self) -> str:
         """A readable text report: results, rates, ratings, the pairwise matrix."""
         config = self.config
+        width = max(10, *(len(name) for name in config.agents))
+        short = {name: _short_label(name) for name in config.agents}
+        column = max(10, *(len(label) + 1 for label in short.values()))
         lines = [
             f"{self.hands} hands ({config.deals} deals"
             + (f" x {config.rotations} seatings" if config.duplicate else "")
             + f"), {config.players} seats, seed {config.seed}; boots per hand, 95% CI",
             "",
-            f"{'agent':<10} {'boots/hand':>10} {'95% CI':>19} {'win':>6} {'look':>6} "
+            f"{'agent':<{width}} {'boots/hand':>10} {'95% CI':>19} {'win':>6} {'look':>6} "
             f"{'pack':>6} {'show':>6} {'side':>6} {'rating':>7} {'var/':>6}",
         ]
         for name in self.ranking():
@@ -289,7 +292,7 @@ class ArenaReport:
             rates = " ".join(f"{r.rates[k]:>6.1%}" for k in TRACKED_ACTIONS)
             reduction = f"{r.variance_reduction:>6.1f}" if config.duplicate else f"{'-':>6}"
             lines.append(
-                f"{name:<10} {r.result.mean:>+10.3f} {ci:>19} {r.win_rate:>6.1%} {rates} "
+                f"{name:<{width}} {r.result.mean:>+10.3f} {ci:>19} {r.win_rate:>6.1%} {rates} "
                 f"{r.rating.get('ordinal', math.nan):>7.2f} {reduction}"
             )
         if config.duplicate:
@@ -303,24 +306,24 @@ class ArenaReport:
             "(* = 95% CI excludes 0)",
         ]
         order = self.ranking()
-        lines.append(" " * 10 + "".join(f"{n:>10}" for n in order))
+        lines.append(" " * width + "".join(f"{short[n]:>{column}}" for n in order))
         for a in order:
             cells = []
             for b in order:
                 if a == b or b not in self.pairwise.get(a, {}):
-                    cells.append(f"{'-':>10}")
+                    cells.append(f"{'-':>{column}}")
                     continue
                 interval = self.pairwise[a][b]
                 star = "*" if interval.low > 0 or interval.high < 0 else " "
-                cells.append(f"{interval.mean:>+9.3f}{star}")
-            lines.append(f"{a:<10}" + "".join(cells))
+                cells.append(f"{interval.mean:>+{column - 1}.3f}{star}")
+            lines.append(f"{a:<{width}}" + "".join(cells))
         if self.plain is not None:
             lines += ["", "Independent deals, same number of hands (measured):"]
             for name in order:
                 plain, dup = self.plain[name], self.agents[name].result
                 ratio = (plain.std_error / dup.std_error) ** 2 if dup.std_error else math.nan
                 lines.append(
-                    f"{name:<10} {plain.mean:>+10.3f} +/- {plain.half_width:.3f} "
+                    f"{name:<{width}} {plain.mean:>+10.3f} +/- {plain.half_width:.3f} "
                     f"(duplicate +/- {dup.half_width:.3f}; variance ratio {ratio:.1f})"
                 )
         return "\n".join(lines)
@@ -340,7 +343,7 @@ class ArenaReport:
         axes.axvline(0.0, color="grey", linewidth=0.8)
         axes.set_yticks(range(len(order)), order)
         axes.set_xlabel("boots per hand (95% CI)")
-        preset = _preset_name(self.config.rules)
+        preset = self.config.rules.preset_name or "custom rules"
         axes.set_title(
             f"Arena: {preset}, {self.hands} hands, {self.config.players} seats, "
             f"{'duplicate' if self.config.duplicate else 'independent'} deals"
@@ -350,11 +353,12 @@ class ArenaReport:
         plt.close(figure)
 
 
-def _preset_name(rules: Rules) -> str:
-    for name in Rules.PRESET_NAMES:
-        if Rules.preset(name, num_players=rules.num_players) == rules:
-            return name
-    return "custom rules"
+def _short_label(name: str) -> str:
+    """A column label: a policy file's name without its folders."""
+    kind, _, where = name.partition(":")
+    if kind == "ppo" and where:
+        return f"ppo:{Path(where).stem}"
+    return name
 
 
 def summarize(config: ArenaConfig, deals: Deals) -> tuple[

@@ -5,6 +5,10 @@
   hand.
 * ``teenpatti arena --agents random,equity --hands 20000 --preset classic --seed 0``:
   agents head to head with duplicate dealing; prints a table, writes JSON and a PNG.
+  ``ppo:PATH`` and ``pretrained:NAME`` name trained policies.
+* ``teenpatti train --preset classic --timesteps 300000 --out DIR``: MaskablePPO against
+  the scripted agents and snapshots of itself, then an arena evaluation (needs the
+  ``train`` extra).
 
 This module is the interface layer: it may use every other layer (``agents`` included),
 and nothing in the package imports it.
@@ -143,6 +147,53 @@ def _command_arena(args: argparse.Namespace) -> None:
     print(f"\nwrote {json_path} and {plot_path}")
 
 
+TRAIN_EXTRA_HINT = (
+    "training needs torch and sb3-contrib: pip install torch==2.13.0 && "
+    "pip install 'teenpatti-env[train]'"
+)
+
+
+def _command_train(args: argparse.Namespace) -> None:
+    from training.config import TrainConfig
+
+    options = {
+        key: value for key, value in vars(args).items()
+        if key not in ("command", "run", "quiet") and value is not None
+    }
+    if options.get("warm_start") == "none":
+        options["warm_start"] = None
+    for key in ("opponents", "net_arch", "stop_when_beating"):
+        if key in options:
+            options[key] = tuple(p.strip() for p in options[key].split(",") if p.strip())
+    try:
+        if "net_arch" in options:
+            if not all(w.isdigit() for w in options["net_arch"]):
+                raise ValueError(
+                    f"--net-arch takes layer widths like 128,128, got {args.net_arch!r}"
+                )
+            options["net_arch"] = tuple(int(w) for w in options["net_arch"])
+        config = TrainConfig(progress=not args.quiet, **options)
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    try:
+        from training.train import train
+    except ImportError as error:
+        raise CommandError(f"{TRAIN_EXTRA_HINT} ({error})") from error
+    try:
+        os.makedirs(config.out, exist_ok=True)
+    except OSError as error:
+        raise CommandError(f"cannot write to {config.out}: {error.strerror or error}") from error
+    try:
+        result = train(config)
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    print(f"trained {result.timesteps} steps in {result.seconds:.0f} s; wrote "
+          f"{result.out / 'policy.npz'} (arena: ppo:{result.out / 'policy.npz'})")
+    if result.evaluation is not None:
+        print()
+        print(result.evaluation.table())
+
+
 def _int_at_least(low: int, what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -208,7 +259,64 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--out", default="arena-results", help="folder for arena.json/png")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(run=_command_arena)
+
+    _add_train_parser(commands)
     return parser
+
+
+def _add_train_parser(commands: Any) -> None:
+    from training.config import TrainConfig
+
+    defaults = TrainConfig()
+    train = commands.add_parser(
+        "train",
+        help="train MaskablePPO against the scripted agents and itself (needs the train extra)",
+    )
+    train.add_argument("--preset", choices=Rules.PRESET_NAMES, help="default: classic")
+    train.add_argument("--players", type=int, help="seats, 3..7 (default: the preset's)")
+    train.add_argument("--timesteps", type=_positive_int,
+                       help=f"learner decisions (default {defaults.timesteps})")
+    train.add_argument("--out", help=f"output folder (default {defaults.out})")
+    train.add_argument("--seed", type=_seed, help="default 0")
+    train.add_argument("--envs", type=_positive_int,
+                       help=f"environments stepped together (default {defaults.envs})")
+    train.add_argument("--vec", choices=("dummy", "subproc"),
+                       help="dummy: one process; subproc: a process per environment")
+    train.add_argument("--opponents", help="comma-separated scripted agents of the pool "
+                       "(default: all six)")
+    train.add_argument("--self-play-share", type=float,
+                       help=f"share of opponents that are snapshots (default "
+                            f"{defaults.self_play_share})")
+    for name, what in (
+        ("snapshot-every", "steps between self-play snapshots"),
+        ("max-snapshots", "snapshots kept in the pool"),
+        ("eval-every", "steps between arena evaluations (0: only at the end)"),
+        ("eval-hands", "hands per evaluation"),
+        ("final-eval-hands", "hands of the final evaluation (0: none)"),
+        ("checkpoint-every", "steps between checkpoints (0: none)"),
+    ):
+        default = getattr(defaults, name.replace("-", "_"))
+        train.add_argument(f"--{name}", type=_seed, help=f"{what} (default {default})")
+    train.add_argument("--net-arch", help="hidden layer widths, e.g. 128,128")
+    train.add_argument("--learning-rate", type=float)
+    for name in ("n-steps", "batch-size", "n-epochs"):
+        train.add_argument(f"--{name}", type=_positive_int)
+    for name in ("gae-lambda", "ent-coef", "clip-range"):
+        train.add_argument(f"--{name}", type=float)
+    train.add_argument("--normalize-reward", action=argparse.BooleanOptionalAction,
+                       help="scale rewards by the returns' running spread (default: on)")
+    train.add_argument("--warm-start", help="scripted agent to imitate before PPO, or none "
+                       f"(default {defaults.warm_start})")
+    train.add_argument("--warm-start-decisions", type=_seed,
+                       help="teacher decisions to imitate "
+                            f"(default {defaults.warm_start_decisions})")
+    train.add_argument("--warm-start-epochs", type=_seed,
+                       help=f"passes over them (default {defaults.warm_start_epochs})")
+    train.add_argument("--stop-when-beating", help="comma-separated scripted agents: stop at "
+                       "the first evaluation that beats them all (95%% interval above 0)")
+    train.add_argument("--resume", help="a checkpoint .zip to continue from")
+    train.add_argument("--quiet", action="store_true", help="no progress bar")
+    train.set_defaults(run=_command_train)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

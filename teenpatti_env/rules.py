@@ -121,6 +121,14 @@ class Rules:
             raise ValueError(f"unknown preset {name!r}: allowed {', '.join(cls.PRESET_NAMES)}")
         return PRESETS[name].replace(**overrides)
 
+    @property
+    def preset_name(self) -> str | None:
+        """The preset these rules are (at their number of seats), or ``None``."""
+        for name, preset in PRESETS.items():
+            if preset.replace(num_players=self.num_players) == self:
+                return name
+        return None
+
     def replace(self, **changes: Any) -> Rules:
         """A new validated ``Rules`` with some settings changed."""
         _check_names(changes)

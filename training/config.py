@@ -1,0 +1,113 @@
+"""The settings of a training run (importable without torch, for the command line)."""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents import SCRIPTED_AGENTS
+from teenpatti_env.rules import Rules
+from training.pool import OpponentPool
+
+VEC_ENVS = ("dummy", "subproc")
+
+
+@dataclass
+class TrainConfig:
+    """Everything a training run depends on; the same config and seed give the same run."""
+
+    preset: str = "classic"
+    players: int | None = None
+    """Seats at the table (default: the preset's)."""
+    timesteps: int = 300_000
+    """Learner decisions to train on."""
+    out: str = "training-runs/classic"
+    seed: int = 0
+    envs: int = 8
+    """Environments stepped together (one batch through the network per step)."""
+    vec: str = "dummy"
+    """``dummy`` steps the environments in this process; ``subproc`` in one process each."""
+    opponents: tuple[str, ...] = tuple(SCRIPTED_AGENTS)
+    self_play_share: float = 0.2
+    warm_start: str | None = "equity"
+    """A scripted agent the policy imitates before PPO starts (``None``: start uniform);
+    see :mod:`training.imitation`."""
+    warm_start_decisions: int = 50_000
+    warm_start_epochs: int = 5
+    snapshot_every: int = 50_000
+    max_snapshots: int = 5
+    eval_every: int = 100_000
+    """Learner decisions between arena evaluations (0: only at the end)."""
+    eval_hands: int = 2_000
+    final_eval_hands: int = 4_000
+    checkpoint_every: int = 100_000
+    stop_when_beating: tuple[str, ...] = ()
+    """Stop early at the first evaluation where the learner beats each of these agents
+    with the whole 95% interval above zero (needs ``eval_every``)."""
+    net_arch: tuple[int, ...] = (128, 128)
+    learning_rate: float = 3e-4
+    n_steps: int = 256
+    """Decisions per environment in each rollout."""
+    batch_size: int = 512
+    n_epochs: int = 4
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.05
+    normalize_reward: bool = True
+    """Scale rewards by a running estimate of the returns' spread while learning (the
+    value targets; the policy's credit is unchanged)."""
+    clip_range: float = 0.2
+    progress: bool = True
+    resume: str | None = None
+    """A checkpoint (``.zip``) to continue from."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _ = self.rules  # an unknown preset or a bad number of seats fails here
+        self.opponents = tuple(self.opponents)
+        self.stop_when_beating = tuple(self.stop_when_beating)
+        if self.warm_start is not None and self.warm_start not in SCRIPTED_AGENTS:
+            raise ValueError(f"warm_start names a scripted agent, got {self.warm_start!r}")
+        for name in self.stop_when_beating:
+            if name not in SCRIPTED_AGENTS:
+                raise ValueError(f"stop_when_beating names scripted agents, got {name!r}")
+        self.net_arch = tuple(int(w) for w in self.net_arch)
+        for name in ("timesteps", "envs", "n_steps", "batch_size", "n_epochs"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        for name in ("warm_start_decisions", "warm_start_epochs", "snapshot_every",
+                     "eval_every", "checkpoint_every", "eval_hands", "final_eval_hands", "seed"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{name} must be an int >= 0, got {value!r}")
+        if self.vec not in VEC_ENVS:
+            raise ValueError(f"vec must be one of {', '.join(VEC_ENVS)}, got {self.vec!r}")
+        if not self.net_arch or min(self.net_arch) < 1:
+            raise ValueError(f"net_arch needs positive layer widths, got {self.net_arch!r}")
+        OpponentPool(self.opponents, self.self_play_share, self.max_snapshots)
+
+    @property
+    def rules(self) -> Rules:
+        if self.players is None:
+            return Rules.preset(self.preset)
+        return Rules.preset(self.preset, num_players=self.players)
+
+    def command(self) -> str:
+        """The ``teenpatti train`` command line of this config (its non-default options)."""
+        parts = ["teenpatti", "train"]
+        defaults = TrainConfig()
+        for option, value in dataclasses.asdict(self).items():
+            if option in ("extra", "progress", "resume") or value == getattr(defaults, option):
+                continue
+            flag = "--" + option.replace("_", "-")
+            if isinstance(value, bool):
+                parts.append(flag if value else flag.replace("--", "--no-", 1))
+                continue
+            if value is None:
+                value = "none"
+            elif isinstance(value, (tuple, list)):
+                value = ",".join(str(v) for v in value)
+            parts += [flag, shlex.quote(str(value))]
+        return " ".join(parts)
