@@ -14,6 +14,7 @@ forward pass is a few matrix products; torch and stable-baselines3 are not neede
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -185,23 +186,26 @@ def read_policy(path: str | Path) -> NumpyPolicy:
 
 
 @lru_cache(maxsize=32)
-def _cached_policy(path: str, mtime_ns: int) -> NumpyPolicy:
+def _cached_policy(path: str, identity: tuple[int, ...]) -> NumpyPolicy:
     return read_policy(path)
 
 
 def load_policy(path: str | Path) -> NumpyPolicy:
     """:func:`read_policy`, cached per file while the file is unchanged (the arena builds
     an agent per seat and deal)."""
-    resolved = Path(path).resolve()
+    resolved = Path(path).expanduser().resolve()
     if not resolved.is_file():
         raise PolicyFileError(f"no policy file at {str(path)!r}")
-    return _cached_policy(str(resolved), resolved.stat().st_mtime_ns)
+    status = resolved.stat()
+    # A copy that keeps the modification time still changes the inode change time.
+    identity = (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino)
+    return _cached_policy(str(resolved), identity)
 
 
 def pretrained_path(name: str) -> Path:
     """The file of a shipped policy (``pretrained:<name>``)."""
     path = PRETRAINED_DIR / f"{name}.npz"
-    if not path.is_file():
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", name) or not path.is_file():
         known = sorted(p.stem for p in PRETRAINED_DIR.glob("*.npz"))
         raise ValueError(f"no pretrained policy {name!r}; shipped: {', '.join(known) or 'none'}")
     return path

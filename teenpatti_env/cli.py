@@ -111,18 +111,22 @@ def _command_demo(args: argparse.Namespace) -> None:
     print(f"\nAfter {session.hands_played} hands: {standings}")
 
 
+def _writable_folder(folder: str) -> None:
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as error:
+        raise CommandError(f"cannot write to {folder}: {error.strerror or error}") from error
+    if not os.access(folder, os.W_OK):
+        raise CommandError(f"cannot write to {folder}: permission denied")
+
+
 def _command_arena(args: argparse.Namespace) -> None:
     from agents.arena import run_arena
 
     names = [name.strip() for name in args.agents.split(",") if name.strip()]
     json_path = os.path.join(args.out, "arena.json")
     plot_path = os.path.join(args.out, "arena.png")
-    try:  # find an unwritable folder before playing, not after
-        os.makedirs(args.out, exist_ok=True)
-    except OSError as error:
-        raise CommandError(f"cannot write to {args.out}: {error.strerror or error}") from error
-    if not os.access(args.out, os.W_OK):
-        raise CommandError(f"cannot write to {args.out}: permission denied")
+    _writable_folder(args.out)  # find an unwritable folder before playing, not after
     try:
         rules = Rules.preset(args.preset, variant=args.variant)
         report = run_arena(
@@ -179,14 +183,14 @@ def _command_train(args: argparse.Namespace) -> None:
         from training.train import train
     except ImportError as error:
         raise CommandError(f"{TRAIN_EXTRA_HINT} ({error})") from error
-    try:
-        os.makedirs(config.out, exist_ok=True)
-    except OSError as error:
-        raise CommandError(f"cannot write to {config.out}: {error.strerror or error}") from error
+    _writable_folder(config.out)
     try:
         result = train(config)
     except ValueError as error:
-        raise CommandError(str(error)) from error
+        raise CommandError(str(error).splitlines()[0]) from error
+    except OSError as error:
+        where = error.filename or config.out
+        raise CommandError(f"cannot write to {where}: {error.strerror or error}") from error
     print(f"trained {result.timesteps} steps in {result.seconds:.0f} s; wrote "
           f"{result.out / 'policy.npz'} (arena: ppo:{result.out / 'policy.npz'})")
     if result.evaluation is not None:

@@ -237,9 +237,10 @@ def test_train_writes_every_output(trained: tuple[TrainConfig, Any]) -> None:
     data = b"".join(path.read_bytes() for path in events)
     assert b"rollout/ep_rew_mean" in data and b"train/loss" in data
 
-    # snapshots every 256 decisions, checkpoints every 512, the periodic evaluation
+    # snapshots every 256 decisions (taken when a rollout starts, so none at the end),
+    # checkpoints every 512 and at the end, the periodic evaluation
     snapshots = sorted(out.glob("snapshots/step_*.npz"))
-    assert {p.name for p in snapshots} == {f"step_{n}.npz" for n in (256, 512, 768, 1024)}
+    assert {p.name for p in snapshots} == {f"step_{n}.npz" for n in (256, 512, 768)}
     for path in snapshots:
         snapshot = read_policy(path)
         assert snapshot.metadata["timesteps"] == int(path.stem.split("_")[1])
@@ -465,7 +466,7 @@ def test_same_seed_same_weights_other_seed_other_weights(
     again = train(dataclasses.replace(config, out=str(tmp_path / "again"), final_eval_hands=0))
     assert same_weights(again.policy, result.policy)
     assert same_weights(read_policy(tmp_path / "again" / "policy.npz"), result.policy)
-    for step in (256, 512, 768, 1024):
+    for step in (256, 512, 768):
         name = f"snapshots/step_{step}.npz"
         assert same_weights(
             read_policy(tmp_path / "again" / name), read_policy(Path(config.out) / name)
@@ -509,7 +510,7 @@ def test_resume_continues_to_the_larger_count(
     assert not same_weights(policy, first.policy)  # it trained on
     assert (out / "checkpoints" / "step_1536.zip").is_file()
     assert {p.name for p in out.glob("snapshots/step_*.npz")} == {
-        f"step_{n}.npz" for n in (256, 512, 768, 1024, 1280, 1536)
+        f"step_{n}.npz" for n in (256, 512, 768, 1280)
     }
 
 
@@ -517,9 +518,9 @@ def test_resume_reloads_the_snapshots(resumed: tuple[TrainConfig, Any]) -> None:
     config, result = resumed
     out = Path(config.out)
     for pool in result.model.get_env().get_attr("pool"):
-        # the four saved snapshots were loaded, then two more were taken; the cap is 5
-        assert [p.metadata["timesteps"] for p in pool.snapshots] == [512, 768, 1024, 1280, 1536]
-        assert same_weights(pool.snapshots[0], read_policy(out / "snapshots" / "step_512.npz"))
+        # the three saved snapshots were loaded, then one more was taken
+        assert [p.metadata["timesteps"] for p in pool.snapshots] == [256, 512, 768, 1280]
+        assert same_weights(pool.snapshots[0], read_policy(out / "snapshots" / "step_256.npz"))
 
 
 def test_resume_restores_the_reward_scale(
@@ -1000,7 +1001,7 @@ def test_cli_train(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = json.loads((out / "run.json").read_text())
     assert record["config"]["opponents"] == ["random", "auto"]
     assert record["config"]["seed"] == 2
-    assert {p.name for p in out.glob("snapshots/*.npz")} == {"step_128.npz", "step_256.npz"}
+    assert {p.name for p in out.glob("snapshots/*.npz")} == {"step_128.npz"}
     assert not list(out.glob("checkpoints/*.zip"))
 
 

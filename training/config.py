@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import shlex
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from agents import SCRIPTED_AGENTS
 from teenpatti_env.rules import Rules
@@ -61,7 +60,6 @@ class TrainConfig:
     progress: bool = True
     resume: str | None = None
     """A checkpoint (``.zip``) to continue from."""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _ = self.rules  # an unknown preset or a bad number of seats fails here
@@ -86,6 +84,29 @@ class TrainConfig:
             raise ValueError(f"vec must be one of {', '.join(VEC_ENVS)}, got {self.vec!r}")
         if not self.net_arch or min(self.net_arch) < 1:
             raise ValueError(f"net_arch needs positive layer widths, got {self.net_arch!r}")
+        if self.batch_size < 2 or (self.n_steps * self.envs) % self.batch_size == 1:
+            # MaskablePPO normalises each minibatch's advantages: one sample gives NaN.
+            raise ValueError(
+                f"batch_size must be at least 2 and leave no minibatch of one sample "
+                f"(n_steps * envs = {self.n_steps * self.envs}, batch_size = {self.batch_size})"
+            )
+        if self.warm_start is not None and self.warm_start_decisions < 1:
+            raise ValueError("warm_start_decisions must be at least 1 (or warm_start=None)")
+        if self.warm_start is not None and self.warm_start_epochs < 1:
+            raise ValueError("warm_start_epochs must be at least 1 (or warm_start=None)")
+        if self.eval_every and self.eval_hands < 1:
+            raise ValueError("eval_hands must be at least 1 when eval_every is set")
+        if self.stop_when_beating and not (self.eval_every and self.eval_hands):
+            raise ValueError("stop_when_beating needs periodic evaluations (eval_every > 0)")
+        checks = {
+            "learning_rate": 0 < self.learning_rate < 1,
+            "clip_range": 0 < self.clip_range <= 1,
+            "gae_lambda": 0 <= self.gae_lambda <= 1,
+            "ent_coef": 0 <= self.ent_coef < 1,
+        }
+        for name, ok in checks.items():
+            if not ok:  # NaN fails every comparison
+                raise ValueError(f"{name} is out of range: {getattr(self, name)!r}")
         OpponentPool(self.opponents, self.self_play_share, self.max_snapshots)
 
     @property
@@ -99,7 +120,7 @@ class TrainConfig:
         parts = ["teenpatti", "train"]
         defaults = TrainConfig()
         for option, value in dataclasses.asdict(self).items():
-            if option in ("extra", "progress", "resume") or value == getattr(defaults, option):
+            if option == "progress" or value == getattr(defaults, option):
                 continue
             flag = "--" + option.replace("_", "-")
             if isinstance(value, bool):

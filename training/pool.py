@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from agents import SCRIPTED_AGENTS, Agent, make_agent
 from agents.base import Info, Mask, Observation
@@ -89,6 +90,9 @@ class PoolSeat(Agent):
 class PoolEnv(TeenPattiEnv):
     """The single-agent view with the learner's seat rotating and pool opponents.
 
+    ``seed`` is this environment's own stream: it seeds the opponent seats, and every
+    seed given to :meth:`reset` is mixed with it, so environments reset with the same
+    seed (or with seeds s and s + 1, as vectorised environments are) deal different hands.
     ``add_snapshot`` reaches every seat's pool (it is called through ``env_method`` of a
     vectorised environment).
     """
@@ -102,9 +106,17 @@ class PoolEnv(TeenPattiEnv):
     ) -> None:
         rules = Rules.of(rules)
         self.pool = pool if pool is not None else OpponentPool()
+        self.stream = int(seed)
         seeds = np.random.SeedSequence(seed).generate_state(rules.num_players - 1)
         seats = [PoolSeat(self.pool, int(s)) for s in seeds]
         super().__init__(rules=rules, opponents=seats, learner_seat="rotate", **kwargs)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        if seed is not None:
+            seed = int(np.random.SeedSequence([self.stream, seed]).generate_state(1)[0])
+        return super().reset(seed=seed, options=options)
 
     def add_snapshot(self, policy: NumpyPolicy) -> None:
         self.pool.add_snapshot(policy)

@@ -22,8 +22,9 @@ import dataclasses
 import json
 import re
 import time
+import zipfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -66,21 +67,33 @@ class TrainResult:
     timesteps: int
     stopped_at: int | None = None
     """The step at which ``stop_when_beating`` was met, if it was."""
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds spent in the ``warm_start``, in periodic ``evaluation`` and in the
+    ``final_evaluation`` (all within ``seconds``)."""
 
 
 def _make_env(
-    rules: Rules, config: TrainConfig, rank: int
+    rules: Rules, config: TrainConfig, seed: int
 ) -> Callable[[], gymnasium.Env[Any, Any]]:
     def build() -> gymnasium.Env[Any, Any]:
         pool = OpponentPool(config.opponents, config.self_play_share, config.max_snapshots)
-        return PoolEnv(rules, pool, seed=config.seed * 1000 + rank)
+        return PoolEnv(rules, pool, seed=seed)
 
     return build
 
 
+def run_seeds(seed: int, count: int) -> list[int]:
+    """``count`` independent seeds drawn from the run's seed (so runs with seeds s and
+    s + 1 share no stream)."""
+    return [int(s) for s in np.random.SeedSequence(seed).generate_state(count, np.uint32)]
+
+
 def make_vec_env(config: TrainConfig) -> VecEnv:
     """``config.envs`` pool environments, seeded from ``config.seed``, with episode stats."""
-    builders = [_make_env(config.rules, config, rank) for rank in range(config.envs)]
+    # One stream per environment (its opponents and, mixed with the reset seeds SB3
+    # gives, its deals); the last stream is the warm start's.
+    seeds = run_seeds(config.seed, config.envs + 1)
+    builders = [_make_env(config.rules, config, seed) for seed in seeds[:config.envs]]
     vec: VecEnv = SubprocVecEnv(builders) if config.vec == "subproc" else DummyVecEnv(builders)
     vec = VecMonitor(vec)
     if config.normalize_reward:
@@ -108,6 +121,7 @@ class _TrainingCallback(BaseCallback):
         self._due: dict[str, int] = {}
         self.evaluation: ArenaReport | None = None
         self.stopped_at: int | None = None
+        self.evaluation_seconds = 0.0
 
     def _next(self, every: int) -> int:
         if every <= 0:
@@ -128,23 +142,33 @@ class _TrainingCallback(BaseCallback):
     def _on_step(self) -> bool:
         if self.bar is not None:
             self.bar.update(min(self.num_timesteps, self.config.timesteps) - self.bar.n)
+        return self.stopped_at is None
+
+    def _on_rollout_start(self) -> None:
+        # At the start of a rollout the model has learnt from every step counted so far, so
+        # a file labelled step_N holds the weights trained on N steps.
         config, now = self.config, self.num_timesteps
         if now >= self._due["snapshot"]:
             self._due["snapshot"] = self._next(config.snapshot_every)
-            policy = self.export()
-            policy.save(self.out / "snapshots" / f"step_{now}.npz")
-            self.training_env.env_method("add_snapshot", policy)
+            self.snapshot()
         if now >= self._due["checkpoint"]:
             self._due["checkpoint"] = self._next(config.checkpoint_every)
-            self.model.save(self.out / "checkpoints" / f"step_{now}.zip")
-            save_reward_scale(self.training_env, self.out / "checkpoints" / f"step_{now}.pkl")
+            self.checkpoint()
         if now >= self._due["eval"]:
             self._due["eval"] = self._next(config.eval_every)
             report = self.evaluate(config.eval_hands)
             if config.stop_when_beating and beats(report, config.stop_when_beating):
                 self.stopped_at = now
-                return False
-        return True
+
+    def snapshot(self) -> None:
+        policy = self.export()
+        policy.save(self.out / "snapshots" / f"step_{self.num_timesteps}.npz")
+        self.training_env.env_method("add_snapshot", policy)
+
+    def checkpoint(self) -> None:
+        now = self.num_timesteps
+        self.model.save(self.out / "checkpoints" / f"step_{now}.zip")
+        save_reward_scale(self.training_env, self.out / "checkpoints" / f"step_{now}.pkl")
 
     def _on_training_end(self) -> None:
         if self.bar is not None:
@@ -156,6 +180,7 @@ class _TrainingCallback(BaseCallback):
 
     def evaluate(self, hands: int) -> ArenaReport:
         """The current policy in the arena against the scripted agents; logged."""
+        started = time.perf_counter()
         path = self.export().save(self.out / "eval" / f"step_{self.num_timesteps}.npz")
         report = evaluate_policy(path, self.config.rules, hands, seed=self.config.seed)
         me = f"ppo:{path}"
@@ -163,8 +188,10 @@ class _TrainingCallback(BaseCallback):
             self.logger.record(f"eval/vs_{name}", interval.mean)
             self.logger.record(f"eval/vs_{name}_low", interval.low)
         self.logger.record("eval/boots_per_hand", report.agents[me].result.mean)
+        self.logger.record("eval/timesteps", self.num_timesteps)
         self.logger.dump(self.num_timesteps)
         self.evaluation = report
+        self.evaluation_seconds += time.perf_counter() - started
         return report
 
 
@@ -202,13 +229,21 @@ def train(config: TrainConfig | None = None, **options: Any) -> TrainResult:
         if config.resume is not None:
             vec = load_reward_scale(vec, Path(config.resume).with_suffix(".pkl"))
         model = _build_model(config, vec)
-        snapshots = sorted((out / "snapshots").glob("step_*.npz"), key=_step_of)
         if config.resume is not None:
+            # the snapshots the run had taken when the checkpoint was saved
+            snapshots = sorted(
+                (path for path in (out / "snapshots").glob("step_*.npz")
+                 if 0 <= _step_of(path) <= model.num_timesteps),
+                key=_step_of,
+            )
             for path in snapshots[-config.max_snapshots:] if config.max_snapshots else []:
                 vec.env_method("add_snapshot", read_policy(path))
         model.set_logger(_logger(out, model.num_timesteps if config.resume else None))
+        timings = {"warm_start": 0.0, "evaluation": 0.0, "final_evaluation": 0.0}
         if config.resume is None and config.warm_start is not None:
+            warm_started = time.perf_counter()
             warm_start(model, vec, config)
+            timings["warm_start"] = time.perf_counter() - warm_started
         callback = _TrainingCallback(config, out)
         remaining = config.timesteps - model.num_timesteps
         if remaining > 0:
@@ -218,29 +253,34 @@ def train(config: TrainConfig | None = None, **options: Any) -> TrainResult:
             callback.init_callback(model)
         model.save(out / "model.zip")
         save_reward_scale(vec, out / "model.pkl")
+        if remaining > 0 and config.checkpoint_every:
+            callback.checkpoint()  # the trained end of the run, for --resume
         policy = callback.export()
         policy.metadata["command"] = config.command()
         policy_path = policy.save(out / "policy.npz")
         evaluation = None
+        timings["evaluation"] = callback.evaluation_seconds
         if config.final_eval_hands:
+            evaluated = time.perf_counter()
             evaluation = evaluate_policy(policy_path, config.rules, config.final_eval_hands,
                                          seed=config.seed + 1)
             evaluation.to_json(out / "eval.json")
+            timings["final_evaluation"] = time.perf_counter() - evaluated
     finally:
         vec.close()
     seconds = time.perf_counter() - started
     _write_run(out, config, evaluation, seconds, int(model.num_timesteps))
     return TrainResult(out, policy, model, evaluation, seconds, int(model.num_timesteps),
-                       callback.stopped_at)
+                       callback.stopped_at, timings)
 
 
 def warm_start(model: MaskablePPO, vec: VecEnv, config: TrainConfig) -> dict[str, float]:
     """Fit the fresh model to ``config.warm_start``'s play (see :mod:`training.imitation`)."""
     assert config.warm_start is not None
     pool = OpponentPool(config.opponents, config.self_play_share, config.max_snapshots)
-    env = PoolEnv(config.rules, pool, seed=config.seed * 1000 + 999)
-    demonstrations = collect(env, config.warm_start, config.warm_start_decisions,
-                             seed=config.seed)
+    seed = run_seeds(config.seed, config.envs + 1)[-1]
+    env = PoolEnv(config.rules, pool, seed=seed)
+    demonstrations = collect(env, config.warm_start, config.warm_start_decisions, seed=seed)
     scale = 1.0
     if isinstance(vec, VecNormalize):
         vec.ret_rms.update(demonstrations.cumulative)
@@ -278,7 +318,10 @@ def _build_model(config: TrainConfig, vec: VecEnv) -> MaskablePPO:
         path = Path(config.resume)
         if not path.is_file():
             raise ValueError(f"no checkpoint at {str(path)!r}")
-        return MaskablePPO.load(path, env=vec, device="cpu")
+        try:
+            return MaskablePPO.load(path, env=vec, device="cpu")
+        except (AssertionError, KeyError, ValueError, OSError, zipfile.BadZipFile) as error:
+            raise ValueError(f"{str(path)!r} is not a MaskablePPO checkpoint ({error})") from None
     policy_kwargs = {
         "net_arch": {"pi": list(config.net_arch), "vf": list(config.net_arch)},
         "activation_fn": nn.Tanh,
