@@ -167,6 +167,7 @@ class _TrainingCallback(BaseCallback):
 
     def checkpoint(self) -> None:
         now = self.num_timesteps
+        (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
         self.model.save(self.out / "checkpoints" / f"step_{now}.zip")
         save_reward_scale(self.training_env, self.out / "checkpoints" / f"step_{now}.pkl")
 
