@@ -30,7 +30,7 @@ from teenpatti_env.engine import Hand
 from teenpatti_env.history import replay
 from teenpatti_env.render import describe_event
 from teenpatti_env.rules import Rules
-from teenpatti_env.variants import VARIANTS
+from teenpatti_env.variants import VARIANTS, load_variant
 
 
 class CommandError(Exception):
@@ -73,7 +73,8 @@ def _command_demo(args: argparse.Namespace) -> None:
     from teenpatti_env.aec import raw_env
 
     try:
-        preset = Rules.preset(args.preset, num_players=args.players, variant=args.variant)
+        preset = Rules.preset(args.preset, num_players=args.players,
+                              variant=_variant(args.variant))
         limit = args.hands if preset.max_hands is None else min(args.hands, preset.max_hands)
         rules = preset.replace(max_hands=limit)
     except ValueError as error:
@@ -128,7 +129,7 @@ def _command_arena(args: argparse.Namespace) -> None:
     plot_path = os.path.join(args.out, "arena.png")
     _writable_folder(args.out)  # find an unwritable folder before playing, not after
     try:
-        rules = Rules.preset(args.preset, variant=args.variant)
+        rules = Rules.preset(args.preset, variant=_variant(args.variant))
         report = run_arena(
             names,
             hands=args.hands,
@@ -215,7 +216,16 @@ _positive_int = _int_at_least(1, "a positive integer")
 _seed = _int_at_least(0, "an integer >= 0")
 
 
-_VARIANT_HELP = f"a variant of VARIANTS.md: {', '.join(VARIANTS)}"
+_VARIANT_HELP = (
+    f"a variant of VARIANTS.md ({', '.join(VARIANTS)}) or a family special's .json/.toml file"
+)
+
+
+def _variant(text: str) -> Any:
+    """A variant name, or the spec in a family special's file."""
+    if text.lower().endswith((".json", ".toml")):
+        return load_variant(text)
+    return text
 
 
 def build_parser() -> argparse.ArgumentParser:

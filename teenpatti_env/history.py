@@ -106,7 +106,8 @@ def history_of(hand: Hand) -> dict[str, Any]:
             actions.append({"seat": event["target"], "type": answer})
     return {
         "format": HAND_FORMAT,
-        "rules": hand.rules.to_dict(),
+        # A hand's seats are its card lists, whatever num_players its rules carry.
+        "rules": hand.rules.replace(num_players=len(hand.cards)).to_dict(),
         "dealer": hand.dealer,
         "stacks": start,
         "cards": [None if cards is None else format_cards(cards) for cards in hand.cards],

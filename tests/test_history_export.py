@@ -61,3 +61,15 @@ def test_exported_history_carries_the_variant_fields() -> None:
     assert history["rules"]["variant"]["spec"]["community_cards"] == 1
     assert all(len(cards) == 2 for cards in history["cards"])
     assert replay(history) == hand.result()
+
+
+def test_history_of_a_hand_with_fewer_seats_than_its_rules_replays() -> None:
+    """A Hand's seats are its card lists; the history's rules must agree with them."""
+    hand = Hand(Rules(), [["Ah", "Kd", "3c"], ["Qs", "Qd", "5h"], ["9c", "8d", "4s"]],
+                [100, 100, 100], dealer=2)
+    hand.look(0)
+    hand.pack()
+    hand.pack()
+    history = history_of(hand)
+    assert history["rules"]["num_players"] == 3
+    assert replay(history) == hand.result()
