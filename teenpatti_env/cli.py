@@ -323,7 +323,7 @@ def _add_train_parser(commands: Any) -> None:
                        f"(default {defaults.warm_start})")
     train.add_argument("--warm-start-decisions", type=_seed,
                        help="teacher decisions to imitate "
-                            f"(default {defaults.warm_start_decisions})")
+                            "(default: a sixth of --timesteps, 1,000 to 50,000)")
     train.add_argument("--warm-start-epochs", type=_seed,
                        help=f"passes over them (default {defaults.warm_start_epochs})")
     train.add_argument("--stop-when-beating", help="comma-separated scripted agents: stop at "

@@ -1143,7 +1143,7 @@ def other_value(name: str, default: Any) -> Any:
     special = {
         "preset": "tabletop", "players": 6, "out": "elsewhere/run", "vec": "subproc",
         "opponents": ("hard", "random"), "net_arch": (24, 12), "self_play_share": 0.75,
-        "warm_start": "hard",
+        "warm_start": "hard", "warm_start_decisions": 2000,
     }
     if name in special:
         return special[name]
@@ -1216,6 +1216,14 @@ def test_demonstrations_are_the_teachers_legal_play_with_its_returns() -> None:
         assert np.all((earlier == data.returns[end]) | (earlier == 0))
         previous = end
     assert data.returns.std() > 0
+
+
+def test_warm_start_size_follows_the_run() -> None:
+    assert TrainConfig().warm_start_size == 50_000  # 300,000 steps: a sixth
+    assert TrainConfig(timesteps=1_000_000).warm_start_size == 50_000
+    assert TrainConfig(timesteps=60_000).warm_start_size == 10_000
+    assert TrainConfig(timesteps=2_048).warm_start_size == 1_000
+    assert TrainConfig(timesteps=2_048, warm_start_decisions=64).warm_start_size == 64
 
 
 def test_imitation_makes_the_policy_agree_with_its_teacher() -> None:

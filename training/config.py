@@ -33,7 +33,9 @@ class TrainConfig:
     warm_start: str | None = "equity"
     """A scripted agent the policy imitates before PPO starts (``None``: start uniform);
     see :mod:`training.imitation`."""
-    warm_start_decisions: int = 50_000
+    warm_start_decisions: int | None = None
+    """Teacher decisions to imitate; ``None``: a sixth of ``timesteps``, at least 1,000
+    and at most 50,000 (see :attr:`warm_start_size`)."""
     warm_start_epochs: int = 5
     snapshot_every: int = 50_000
     max_snapshots: int = 5
@@ -75,7 +77,15 @@ class TrainConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a positive int, got {value!r}")
-        for name in ("warm_start_decisions", "warm_start_epochs", "snapshot_every",
+        if self.warm_start_decisions is not None and (
+            not isinstance(self.warm_start_decisions, int)
+            or isinstance(self.warm_start_decisions, bool)
+            or self.warm_start_decisions < 0
+        ):
+            raise ValueError(
+                f"warm_start_decisions must be an int >= 0, got {self.warm_start_decisions!r}"
+            )
+        for name in ("warm_start_epochs", "snapshot_every",
                      "eval_every", "checkpoint_every", "eval_hands", "final_eval_hands", "seed"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -90,7 +100,7 @@ class TrainConfig:
                 f"batch_size must be at least 2 and leave no minibatch of one sample "
                 f"(n_steps * envs = {self.n_steps * self.envs}, batch_size = {self.batch_size})"
             )
-        if self.warm_start is not None and self.warm_start_decisions < 1:
+        if self.warm_start is not None and self.warm_start_size < 1:
             raise ValueError("warm_start_decisions must be at least 1 (or warm_start=None)")
         if self.warm_start is not None and self.warm_start_epochs < 1:
             raise ValueError("warm_start_epochs must be at least 1 (or warm_start=None)")
@@ -108,6 +118,13 @@ class TrainConfig:
             if not ok:  # NaN fails every comparison
                 raise ValueError(f"{name} is out of range: {getattr(self, name)!r}")
         OpponentPool(self.opponents, self.self_play_share, self.max_snapshots)
+
+    @property
+    def warm_start_size(self) -> int:
+        """The number of teacher decisions the warm start imitates."""
+        if self.warm_start_decisions is not None:
+            return self.warm_start_decisions
+        return min(50_000, max(1_000, self.timesteps // 6))
 
     @property
     def rules(self) -> Rules:

@@ -281,7 +281,7 @@ def warm_start(model: MaskablePPO, vec: VecEnv, config: TrainConfig) -> dict[str
     pool = OpponentPool(config.opponents, config.self_play_share, config.max_snapshots)
     seed = run_seeds(config.seed, config.envs + 1)[-1]
     env = PoolEnv(config.rules, pool, seed=seed)
-    demonstrations = collect(env, config.warm_start, config.warm_start_decisions, seed=seed)
+    demonstrations = collect(env, config.warm_start, config.warm_start_size, seed=seed)
     scale = 1.0
     if isinstance(vec, VecNormalize):
         vec.ret_rms.update(demonstrations.cumulative)
