@@ -469,6 +469,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             self.possible_agents,
         )
 
+    def timeout_index(self) -> int:
+        """The action index the agent to act takes when its turn timer runs out
+        (VARIANTS.md C4: ``pack``, or ``refuse`` for a pending sideshow)."""
+        hand = self._running_hand()
+        return self.layout.encode(hand, hand.timeout_action())
+
     def action_to_engine(self, agent: str, action: int) -> dict[str, Any]:
         """The engine action (a hand-history action dict) ``action`` means for ``agent``."""
         return self.layout.decode(self._running_hand(), self.agent_name_mapping[agent], action)

@@ -595,6 +595,22 @@ class Hand:
         """The sideshow target refuses."""
         self.apply({"seat": self.to_act, "type": "refuse"})
 
+    def timeout_action(self) -> dict[str, Any]:
+        """What the seat to act does when its turn timer runs out (VARIANTS.md C4): a
+        pending sideshow is refused, any other turn packs. The action carries
+        ``"timeout": True``, which :meth:`apply` and replay ignore; the engine has no clock:
+        whatever runs the table calls this when its timer fires."""
+        if self.to_act is None:
+            raise IllegalActionError("the hand is over: no turn can time out")
+        kind = "refuse" if self.pending_sideshow is not None else "pack"
+        return {"seat": self.to_act, "type": kind, "timeout": True}
+
+    def time_out(self) -> dict[str, Any]:
+        """Apply :meth:`timeout_action` and return it."""
+        action = self.timeout_action()
+        self.apply(action)
+        return action
+
     def _do_look(self, seat: int, amount: int | None) -> None:
         self.seen[seat] = True
         self._record(None, {"type": "look", "seat": seat})
