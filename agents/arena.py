@@ -123,7 +123,7 @@ def play_deals(config: ArenaConfig, first: int, count: int) -> Deals:
         deal_options = {
             "cards": dealt.cards,
             "dealer": dealer,
-            **dealt.variant_deal.to_json(),
+            **dealt.table_cards(),
         }
         agent_seeds = rng.integers(2**31, size=(rotations, players))
         for rotation in range(rotations):

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from agents.base import Agent, Info, LegalMoves, Mask, Observation
 from agents.odds import HandOdds, beat_in_range, rules_of
+from agents.phases import phase_action
 from teenpatti_env.cards import parse_cards
 
 
@@ -179,6 +180,9 @@ class ReadingAgent(Agent):
 
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
         legal = LegalMoves(mask, info)
+        choice = phase_action(legal, info)
+        if choice is not None:
+            return choice
         table = Table(info)
         self.reader.update(table)
         if self._wants_look(table, legal):
@@ -331,6 +335,9 @@ class AutoAgent(Agent):
 
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
         legal = LegalMoves(mask, info)
+        choice = phase_action(legal, info)
+        if choice is not None:
+            return choice
         if "look" in legal:
             return legal.by_name["look"]
         # The strength follows the table's ranking and variant (and in all_open, where

@@ -24,10 +24,15 @@ then ``all_in``           go all-in (only a short stack)
 ``L`` (``bet_levels``) defaults to ``2 * raise_multiple - 1``: at the default raise
 multiple of 2 that is ``S``, ``1.5S`` and ``2S`` blind (``2S``, ``3S``, ``4S`` seen).
 
-Room for the variants: the selection actions of ``VARIANTS.md`` (discard or buy a card
-by its slot in hand order, draw, keep, pass three of six cards, choose a variant) will
-be appended after ``all_in`` as further blocks sized by the rules, so the indices above
-never move. The classic game has none of them.
+The variants' selection phases append their actions after ``all_in``, so the indices
+above never move (the classic game has none of them). A card is named by its slot in
+hand order (VARIANTS.md V4: deal order, a drawn or received card appended, a discarded
+or passed one removed):
+
+* ``discard_one``: ``discard_0`` .. ``discard_{P-1}`` (``P`` private cards);
+* ``shopping``: ``draw``, ``keep``, then ``discard_0`` .. ``discard_P`` (after a draw);
+* ``passing``: ``pass_a_b_c`` for every three of the six slots, in lexicographic order
+  (``pass_0_1_2`` .. ``pass_3_4_5``: the cards passed; the other three are kept).
 
 Two levels can name the same amount (the range is narrow); both are then legal and
 mean the same bet. The mask is exact: an index is set exactly when the engine action it
@@ -36,15 +41,30 @@ decodes to is legal.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from teenpatti_env.cards import format_cards
 from teenpatti_env.engine import Hand
 from teenpatti_env.rules import Rules
 
 _AFTER_BETS = ("show", "sideshow", "accept", "refuse", "all_in")
+
+
+def phase_action_names(rules: Rules) -> tuple[str, ...]:
+    """The selection-phase actions of ``rules``' variant, in index order."""
+    spec = rules.spec
+    discards = [f"discard_{k}" for k in range(spec.private_cards + (spec.phase == "shopping"))]
+    if spec.phase == "discard_one":
+        return tuple(discards)
+    if spec.phase == "shopping":
+        return ("draw", "keep", *discards)
+    if spec.phase == "passing":
+        return tuple("pass_" + "_".join(map(str, slots)) for slots in combinations(range(6), 3))
+    return ()
 
 
 class ActionLayout:
@@ -64,7 +84,10 @@ class ActionLayout:
         self.rules = rules
         self.bet_levels = bet_levels
         middle = [f"bet_level_{k}" for k in range(1, bet_levels - 1)]
-        self.names: tuple[str, ...] = ("pack", "look", "bet_min", "bet_max", *middle, *_AFTER_BETS)
+        self.names: tuple[str, ...] = (
+            "pack", "look", "bet_min", "bet_max", *middle, *_AFTER_BETS,
+            *phase_action_names(rules),
+        )  # fmt: skip
         self.size = len(self.names)
         # Index of bet level k (0 = smallest, L-1 = largest).
         self.bet_indices: tuple[int, ...] = (2, *range(4, 4 + len(middle)), 3)
@@ -73,8 +96,16 @@ class ActionLayout:
         # Mask and names depend only on which action types are legal: one per combination.
         self._by_kinds: dict[tuple[str, ...], tuple[NDArray[np.int8], tuple[str, ...]]] = {}
         self._kinds = tuple(
-            "bet" if i in self._level_of else name for i, name in enumerate(self.names)
+            "bet" if i in self._level_of else name.split("_")[0] if name.startswith(
+                ("discard_", "pass_")) else name
+            for i, name in enumerate(self.names)
         )
+        # The card slots each phase index names.
+        self._slots: dict[int, tuple[int, ...]] = {
+            i: tuple(int(part) for part in name.split("_")[1:])
+            for i, name in enumerate(self.names)
+            if name.startswith(("discard_", "pass_"))
+        }
 
     def index(self, name: str) -> int:
         """The index of an action name (``"pack"``, ``"bet_max"``, ...)."""
@@ -93,12 +124,21 @@ class ActionLayout:
             kind = action["type"]
             if kind == "bet":
                 indices.extend(self.bet_indices)
+            elif kind in ("discard", "pass"):
+                held = len(action["cards"])
+                indices.extend(
+                    i for i, slots in self._slots.items()
+                    if self._kinds[i] == kind and max(slots) < held
+                )
             else:
                 indices.append(self._index[kind])
         return sorted(indices)
 
     def _entry(self, legal: list[dict[str, Any]]) -> tuple[NDArray[np.int8], tuple[str, ...]]:
-        kinds = tuple(action["type"] for action in legal)
+        kinds = tuple(
+            f"{action['type']}:{len(action['cards'])}" if "cards" in action else action["type"]
+            for action in legal
+        )
         entry = self._by_kinds.get(kinds)
         if entry is None:
             indices = self.legal_indices(legal)
@@ -144,12 +184,28 @@ class ActionLayout:
             bounds = hand.bet_range(seat, keep=1)
             amount = hand.min_bet(seat) if bounds is None else bounds[0]
             return {"seat": seat, "type": "sideshow", "amount": amount}
+        if kind in ("discard", "pass"):
+            held = format_cards(hand.hands[seat] or ())
+            cards = [held[k] if k < len(held) else f"slot {k}" for k in self._slots[index]]
+            if kind == "discard":
+                return {"seat": seat, "type": "discard", "card": cards[0]}
+            return {"seat": seat, "type": "pass", "cards": cards}
         return {"seat": seat, "type": kind}
 
     def encode(self, hand: Hand, action: dict[str, Any]) -> int:
         """The index closest to an engine action (a bet goes to the level nearest its
         amount), for turning recorded play into the environment's actions."""
         kind = action.get("type")
+        if kind in ("discard", "pass"):
+            seat = action.get("seat", hand.to_act)
+            held = format_cards(hand.hands[seat] or ()) if seat is not None else []
+            named = [action.get("card")] if kind == "discard" else list(action.get("cards") or [])
+            if not all(card in held for card in named):
+                raise ValueError(f"no action index for {action!r}: a card is not held")
+            name = f"{kind}_" + "_".join(str(k) for k in sorted(held.index(str(c)) for c in named))
+            if name not in self._index:
+                raise ValueError(f"no action index for {action!r}")
+            return self._index[name]
         if kind != "bet":
             if not isinstance(kind, str) or kind not in self._index:
                 raise ValueError(f"no action index for {action!r}")

@@ -268,7 +268,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         dealer = options.get("dealer")
         table_cards: dict[str, Any] = {k: options[k] for k in TABLE_CARD_FIELDS if k in options}
         if table_cards and cards is None:
-            raise ValueError("reset options community, indicators and chosen need 'cards'")
+            raise ValueError(
+                f"reset options {', '.join(TABLE_CARD_FIELDS)} need 'cards'"
+            )
         validate_table(self.rules, stacks, 0, self.rules.num_players)
         if stacks is None:
             stacks = [self.rules.starting_stack] * self.rules.num_players
@@ -333,7 +335,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             dealer = entering[int(rng.integers(len(entering)))]
         if cards is None:
             return Hand.deal(rules, stacks, dealer, rng)
-        return Hand(rules, cards, stacks, dealer, **table_cards)
+        return Hand(rules, cards, stacks, dealer, **table_cards, rng=rng)
 
     def step(self, action: Any) -> None:
         """Apply ``action`` (an index of the action table) for the selected agent."""

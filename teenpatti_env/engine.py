@@ -26,17 +26,23 @@ from typing import Any
 import numpy as np
 
 from teenpatti_env import variants
-from teenpatti_env.cards import CardLike, check_distinct, format_cards, parse_card
+from teenpatti_env.cards import CardLike, check_distinct, format_card, format_cards, parse_card
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.pots import divide_pot
 from teenpatti_env.rules import Rules
 
-ACTION_TYPES = ("look", "pack", "bet", "all_in", "show", "sideshow", "accept", "refuse")
-"""Every action type of a classic hand, in the order ``legal_actions`` lists them."""
+ACTION_TYPES = (
+    "look", "pack", "bet", "all_in", "show", "sideshow", "accept", "refuse",
+    "discard", "draw", "keep", "pass",
+)  # fmt: skip
+"""Every action type: a classic hand's, in the order ``legal_actions`` lists them, then
+the selection phases' (VARIANTS.md Phases, H4)."""
+PHASE_TYPES = ("discard", "draw", "keep", "pass")
+PHASES = ("discard_one", "shopping", "passing")
 
 _AMOUNT_TYPES = ("bet", "sideshow")
 _STATE_VERSION = 1
-TABLE_CARD_FIELDS = ("community", "indicators", "chosen")
+TABLE_CARD_FIELDS = ("community", "indicators", "chosen", "deck")
 """A variant's deal fields of a hand history beside ``cards`` (VARIANTS.md H2, H3)."""
 
 Event = dict[str, Any]
@@ -46,8 +52,9 @@ _Known = tuple[int, dict[int, list[str]], tuple[int, ...], dict[int, tuple[int, 
 
 # Per-seat state lists (copied by Hand.copy; cards hold tuples, so a list copy suffices).
 _SEAT_LISTS = (
-    "stacks", "dealt_in", "cards", "contributions", "packed", "seen", "all_in", "blind_bets",
-    "burst", "_seat_values",
+    "stacks", "dealt_in", "cards", "hands", "contributions", "packed", "seen", "all_in",
+    "blind_bets",
+    "burst", "_seat_values", "phase_done", "deck", "discards", "draws", "parted",
 )  # fmt: skip
 
 
@@ -67,10 +74,15 @@ class Hand:
         community: Sequence[CardLike] | None = None,
         indicators: Sequence[CardLike] | None = None,
         chosen: dict[str, Any] | None = None,
+        deck: Sequence[CardLike] | None = None,
+        rng: np.random.Generator | None = None,
     ) -> None:
         """``cards[s]`` are seat ``s``'s private cards in deal order (``None`` for a seat
-        that sits out); ``community``, ``indicators`` and ``chosen`` are the variant's
-        hand-history fields (VARIANTS.md H2, H3), required exactly when it uses them."""
+        that sits out; in passing the dealer's left holds six); ``community``,
+        ``indicators`` and ``chosen`` are the variant's hand-history fields (VARIANTS.md
+        H2, H3), required exactly when it uses them. ``deck`` is the rest of the deck, top
+        first, which shopping draws from; ``rng`` reshuffles the discards when it runs out
+        (P7; without one, a draw from the empty deck names its card)."""
         if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
             raise ValueError(f"cards must be a list with one entry per seat, got {cards!r}")
         n = len(cards)
@@ -82,10 +94,22 @@ class Hand:
             raise ValueError(
                 f"fewer than two seats hold the {rules.entry_chips} chips needed to enter"
             )
-        cards = _parse_deal(cards, dealt_in, variants.cards_dealt(rules))
+        cards = _parse_deal(cards, dealt_in, _cards_per_seat(rules, dealt_in, dealer))
         deal = _parse_public(rules.spec, community, indicators, chosen)
-        check_distinct(dealt_cards(cards, deal))
-        self._setup(rules, cards, stacks, dealt_in, dealer, deal)
+        dealt = dealt_cards(cards, deal)
+        rest = None
+        if deck is not None:
+            if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
+                raise ValueError(f"'deck' must be a list of cards, got {deck!r}")
+            rest = [parse_card(card) for card in deck]
+            if len(dealt) + len(rest) != 52:
+                raise ValueError(
+                    f"'deck' must list every card not dealt ({52 - len(dealt)}), got {len(rest)}"
+                )
+        check_distinct(dealt + (rest or []))
+        if rng is not None and not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy.random.Generator, got {rng!r}")
+        self._setup(rules, cards, stacks, dealt_in, dealer, deal, rest, rng)
 
     def _setup(
         self,
@@ -95,6 +119,8 @@ class Hand:
         dealt_in: list[bool],
         dealer: int,
         deal: variants.Deal,
+        deck: list[int] | None = None,
+        rng: np.random.Generator | None = None,
     ) -> None:
         """Lay out a checked table (parsed cards, valid stacks and dealer), post the boots."""
         n = len(cards)
@@ -104,7 +130,29 @@ class Hand:
         self.stacks = list(stacks)
         self.dealt_in = dealt_in
         self.cards = cards
+        self.hands = list(cards)
+        """Each seat's private cards now, in hand order (VARIANTS.md V4: deal order, a
+        drawn or received card appended, a discarded or passed one removed); ``cards``
+        keeps the deal (H1)."""
         self.variant_deal = deal
+        self.deck_given = deck is not None
+        self.deck: list[int] = [] if deck is None else list(deck)
+        """The rest of the deck, top first (shopping draws from it)."""
+        self.dealt_deck: tuple[int, ...] = tuple(self.deck)
+        self.discards: list[int] = []
+        """Cards discarded this hand (shopping reshuffles them when the deck runs out)."""
+        self.rng = rng
+        self.selection: str | None = None
+        """The selection phase running now (``discard_one``, ``shopping``, ``passing``)."""
+        self.phase_done = [False] * n
+        """Shopping: the seat kept; discard_one: the seat discarded."""
+        self.drew = False
+        """Shopping: the seat to act drew and must discard."""
+        self._drawing_reshuffled = False
+        self.draws = [0] * n
+        """Shopping draws per seat (public)."""
+        self.parted: list[tuple[int, ...]] = [()] * n
+        """The cards each seat discarded or passed on (known only to that seat)."""
         self.burst = [False] * n
         self.contributions = [0] * n
         self.packed = [False] * n
@@ -160,11 +208,16 @@ class Hand:
         chosen = variants.draw_chosen(spec, rng.integers)  # before the deal (S2)
         per_seat = spec.private_cards
         private = per_seat * len(entering)
-        deck = rng.permutation(52)[: spec.cards_needed(len(entering))].tolist()
-        # D1: private cards one at a time round the table, then community, then indicators.
+        shuffled = rng.permutation(52).tolist()
+        deck = shuffled[: spec.cards_needed(len(entering))]
+        # D1: private cards one at a time round the table (in passing the dealer's left then
+        # gets its extra three), then community, then indicators.
         hands: dict[int, tuple[int, ...]] = {
             seat: tuple(deck[place:private:len(entering)]) for place, seat in enumerate(entering)
         }
+        if spec.phase == "passing":
+            hands[entering[0]] += tuple(deck[private : private + 3])
+            private += 3
         community = tuple(deck[private : private + spec.community_cards])
         indicators = tuple(deck[private + spec.community_cards :])
         deal = variants.Deal(spec, community, indicators, chosen)
@@ -172,7 +225,8 @@ class Hand:
         hand = cls.__new__(cls)
         dealt_in = [seat in hands for seat in range(n)]
         cards = [hands.get(seat) for seat in range(n)]
-        hand._setup(rules, cards, stacks, dealt_in, dealer, deal)
+        rest = shuffled[len(deck):] if spec.phase == "shopping" else None
+        hand._setup(rules, cards, stacks, dealt_in, dealer, deal, rest, rng)
         return hand
 
     def _start(self) -> None:
@@ -196,6 +250,12 @@ class Hand:
             self._deal_variant()
             if self.end is not None:
                 return
+            if self.rules.spec.phase is not None:
+                self._start_phase()
+                return
+        self._start_betting()
+
+    def _start_betting(self) -> None:
         # RULES section 2: boots at the cap, or nobody left to bet against, show at once.
         if self._cap_reached() or self._count_can_bet() <= 1 or self._empty_stack_showdown():
             self._showdown()
@@ -208,6 +268,8 @@ class Hand:
         deal = self.variant_deal
         spec = deal.spec
         public = deal.to_json()
+        if spec.phase == "passing":
+            public.pop("indicators", None)  # D2: turned up when the passing is over
         if public:
             self._record(None, {"type": "table_cards", **public})
         dealt = [s for s in range(self.num_seats) if self.dealt_in[s]]
@@ -220,7 +282,17 @@ class Hand:
                 others = tuple(s for s in dealt if s != seat)
                 event = {"type": "cards", "seat": seat, "cards": self._card_texts(seat)}
                 self._record(others, event)
-        burst = [s for s in dealt if deal.bursts(self.cards[s])]  # type: ignore[arg-type]
+        if spec.phase is None:
+            self._check_burst()
+
+    def _check_burst(self) -> None:
+        """B1-B5: seats holding a private burst card pack; none left is a void hand, one
+        left takes the pot."""
+        deal = self.variant_deal
+        dealt = [s for s in range(self.num_seats) if self.dealt_in[s]]
+        burst = [
+            s for s in dealt if not self.packed[s] and deal.bursts(self.hands[s])  # type: ignore[arg-type]
+        ]
         if not burst:
             return
         for seat in burst:
@@ -235,6 +307,193 @@ class Hand:
             payouts = [0] * self.num_seats
             payouts[left[0]] = self.pot
             self._finish("last_player", payouts)
+
+    # ----------------------------------------------------------------- selection phases
+
+    def _start_phase(self) -> None:
+        """VARIANTS.md Phases: one selection phase before betting, from the dealer's left."""
+        kind = self.rules.spec.phase
+        assert kind in PHASES
+        self.selection = kind
+        if kind in ("discard_one", "passing"):  # P1: every seat sees its cards at once
+            for seat in range(self.num_seats):
+                if self.dealt_in[seat]:
+                    self.seen[seat] = True
+                    self._tell_cards(seat)
+        first = next(s for s in self.seat_order() if self.dealt_in[s])
+        self.to_act = first
+        self._record(None, {"type": "phase", "phase": kind, "to_act": first})
+
+    def _tell_cards(self, seat: int) -> None:
+        self._seat_values[seat] = None
+        self._record((seat,), {"type": "cards", "seat": seat, "cards": self._card_texts(seat)})
+
+    def _may_draw(self, seat: int) -> bool:
+        """P6: a boot plus a chip behind, and a card to draw."""
+        return (
+            not self.all_in[seat]
+            and self.stacks[seat] >= self.rules.boot + 1
+            and bool(self.deck or self.discards)
+        )
+
+    def _phase_legal(self, seat: int) -> list[dict[str, Any]]:
+        held = self._card_texts(seat)
+        kind = self.selection
+        if kind == "discard_one" or (kind == "shopping" and self.drew):
+            return [{"type": "pack"}, {"type": "discard", "cards": held}]
+        if kind == "passing":
+            return [{"type": "pack"}, {"type": "pass", "cards": held, "count": 3}]
+        actions: list[dict[str, Any]] = [{"type": "pack"}]
+        if self._may_draw(seat):
+            actions.append({"type": "draw"})
+        actions.append({"type": "keep"})
+        return actions
+
+    def _phase_problem(self, seat: int, kind: str, action: dict[str, Any]) -> str | None:
+        phase = self.selection
+        if kind == "look":
+            return None  # checked by the caller's look rules
+        if kind == "pack":
+            return None
+        if kind == "draw" and not self.deck_given and self.rng is None and not self.discards:
+            return "the history has no 'deck' to draw from (H2)"
+        allowed = {item["type"] for item in self._phase_legal(seat)}
+        if kind not in allowed:
+            return f"the {phase} phase comes first: only {', '.join(sorted(allowed))}"
+        held = self.hands[seat] or ()
+        if kind == "discard":
+            card = _card_of(action.get("card"))
+            if card is None or card not in held:
+                return f"a discard names one of the seat's cards, got {action.get('card')!r}"
+        elif kind == "pass":
+            cards = action.get("cards")
+            if not isinstance(cards, list) or len(cards) != 3:
+                return f"a pass names three of the seat's cards, got {cards!r}"
+            parsed = [_card_of(card) for card in cards]
+            if None in parsed or len(set(parsed)) != 3 or not set(parsed) <= set(held):
+                return f"a pass names three different cards the seat holds, got {cards!r}"
+        elif kind == "draw" and "card" in action:
+            card = _card_of(action.get("card"))
+            if card is None:
+                return f"a draw names a card, got {action.get('card')!r}"
+            if self.deck:
+                if card != self.deck[0]:
+                    return "a draw takes the top card of the deck"
+            elif card not in self.discards:
+                return f"a draw after the deck ran out names a discard, got {action['card']!r}"
+        elif kind == "draw" and not self.deck and self.rng is None:
+            if not self.deck_given and not self.discards:
+                return "the history has no 'deck' to draw from"
+            return "the deck ran out: a draw from the reshuffled discards names its card (P7)"
+        elif kind == "draw" and not self.deck_given and self.rng is None:
+            return "the history has no 'deck' to draw from"
+        return None
+
+    def _do_discard(self, seat: int, amount: int | None, action: dict[str, Any]) -> None:
+        card = _card_of(action["card"])
+        assert card is not None
+        self.hands[seat] = tuple(c for c in self.hands[seat] or () if c != card)
+        self.parted[seat] = (*self.parted[seat], card)
+        self.discards.append(card)
+        self._record(None, {"type": "discard", "seat": seat})
+        self._record((seat,), {"type": "discarded", "seat": seat, "card": format_card(card)})
+        self._tell_cards(seat)
+        if self.selection == "discard_one":
+            self.phase_done[seat] = True
+        else:
+            self.drew = False
+            if self._cap_reached():  # P5: after a completed shopping turn
+                self._showdown()
+                return
+        self._after_phase_action(seat)
+
+    def _do_draw(self, seat: int, amount: int | None, action: dict[str, Any]) -> None:
+        if not self.deck:  # P7: only the discards go back, shuffled
+            if "card" in action:
+                card = _card_of(action["card"])
+                assert card is not None
+                self.discards.remove(card)
+                self.deck = [card]
+            else:
+                assert self.rng is not None
+                self.deck = [self.discards[i] for i in self.rng.permutation(len(self.discards))]
+                self.discards = []
+                self._record(None, {"type": "reshuffle", "cards": len(self.deck)})
+            self._drawing_reshuffled = True  # from now on a history names each draw
+        card = self.deck.pop(0)
+        boot = self.rules.boot
+        self._pay(seat, boot)  # P5: a contribution, not a bet
+        self.seen[seat] = True  # P1: a draw makes the seat seen
+        self.hands[seat] = (*(self.hands[seat] or ()), card)
+        self.draws[seat] += 1
+        self.drew = True
+        self._record(None, {"type": "draw", "seat": seat, "amount": boot})
+        self._record(
+            (seat,),
+            {"type": "drawn", "seat": seat, "card": format_card(card),
+             "named": self._drawing_reshuffled},
+        )
+        self._tell_cards(seat)
+
+    def _do_keep(self, seat: int, amount: int | None, action: dict[str, Any]) -> None:
+        self.phase_done[seat] = True
+        self._record(None, {"type": "keep", "seat": seat})
+        self._after_phase_action(seat)
+
+    def _do_pass(self, seat: int, amount: int | None, action: dict[str, Any]) -> None:
+        passed = [_card_of(card) for card in action["cards"]]
+        self.hands[seat] = tuple(c for c in self.hands[seat] or () if c not in passed)
+        self.parted[seat] = (*self.parted[seat], *passed)  # type: ignore[arg-type]
+        texts = format_cards(passed)  # type: ignore[arg-type]
+        receiver = None if seat == self.dealer else self._next_dealt(seat)
+        self._record(None, {"type": "pass", "seat": seat, "to": receiver})
+        self._record((seat,), {"type": "passed", "seat": seat, "cards": texts})
+        self._tell_cards(seat)
+        if receiver is not None:
+            self.hands[receiver] = (*(self.hands[receiver] or ()), *passed)  # type: ignore[arg-type]
+            self._record((receiver,), {"type": "received", "seat": receiver, "cards": texts})
+            self._tell_cards(receiver)
+            self.to_act = receiver
+        else:
+            self._end_phase()
+
+    def _next_dealt(self, seat: int) -> int:
+        n = self.num_seats
+        return next(s for s in ((seat + i) % n for i in range(1, n)) if self.dealt_in[s])
+
+    def _after_phase_action(self, actor: int) -> None:
+        """The next phase turn, or the end of the phase (P2-P4, P9)."""
+        if self._count_in_hand() == 1:
+            winner = next(s for s in range(self.num_seats) if self._in_hand(s))
+            payouts = [0] * self.num_seats
+            payouts[winner] = self.pot
+            self._finish("last_player", payouts)
+            return
+        kind = self.selection
+        if kind == "passing":  # a seat holding six packed: the others keep their three
+            self._end_phase()
+            return
+        n = self.num_seats
+        # discard_one: one turn each; shopping: rounds until every seat has kept.
+        for seat in ((actor + i) % n for i in range(1, n + 1)):
+            if self._in_hand(seat) and not self.phase_done[seat]:
+                self.to_act = seat
+                return
+        self._end_phase()
+
+    def _end_phase(self) -> None:
+        self.selection = None
+        self.drew = False
+        self._record(None, {"type": "phase_over"})
+        if self.rules.spec.phase == "passing":  # D2: the indicators are turned up now
+            indicators = self.variant_deal.to_json().get("indicators")
+            if indicators:
+                self._record(None, {"type": "table_cards", "indicators": indicators})
+        for seat in range(self.num_seats):
+            self._seat_values[seat] = None
+        self._check_burst()
+        if self.end is None:
+            self._start_betting()
 
     # ----------------------------------------------------------------- queries
 
@@ -262,8 +521,17 @@ class Hand:
 
     @property
     def phase(self) -> str:
-        """``"betting"`` or ``"over"``; variants add a selection phase before betting."""
-        return "over" if self.end is not None else "betting"
+        """The selection phase running (``"discard_one"``, ``"shopping"``,
+        ``"passing"``), ``"betting"`` or ``"over"``."""
+        if self.end is not None:
+            return "over"
+        return self.selection or "betting"
+
+    def visible_indicators(self) -> tuple[int, ...]:
+        """The indicators face up now (D2: passing's turn up when the passing is over)."""
+        if self.selection == "passing":
+            return ()
+        return self.variant_deal.indicators
 
     @property
     def over(self) -> bool:
@@ -440,6 +708,8 @@ class Hand:
             actions.append({"type": "look"})
         if seat != self.to_act:
             return actions
+        if self.selection is not None:
+            return actions + self._phase_legal(seat)
         if self.pending_sideshow is not None:
             return [{"type": "accept"}, {"type": "refuse"}]
         actions.append({"type": "pack"})
@@ -467,17 +737,25 @@ class Hand:
             seat, kind, amount = self._parse_action(action)
         except IllegalActionError as error:
             return str(error)
-        return self._problem(seat, kind, amount)
+        return self._problem(seat, kind, amount, action)
 
     def is_legal(self, action: dict[str, Any]) -> bool:
         """Whether ``action`` may be applied now."""
         return self.illegal_reason(action) is None
 
-    def _problem(self, seat: int, kind: str, amount: int | None) -> str | None:
+    def _problem(
+        self, seat: int, kind: str, amount: int | None, action: dict[str, Any] | None = None
+    ) -> str | None:
         if self.end is not None:
             return "the hand is over"
         if not self.dealt_in[seat]:
             return "the seat is not dealt in"
+        if self.selection is not None and kind != "look":
+            if seat != self.to_act:
+                return f"it is seat {self.to_act}'s turn in the {self.selection} phase"
+            return self._phase_problem(seat, kind, action or {})
+        if kind in PHASE_TYPES:
+            return f"no {kind}: there is no selection phase now"
         if kind == "look":
             if self.packed[seat]:
                 return "a packed player cannot look"
@@ -557,11 +835,14 @@ class Hand:
                 raise IllegalActionError(f"no {action.get('type')!r}: the hand is over")
             action = {**action, "seat": self.to_act}
         seat, kind, amount = self._parse_action(action)
-        problem = self._problem(seat, kind, amount)
+        problem = self._problem(seat, kind, amount, action)
         if problem is not None:
             shown = f" {amount}" if amount is not None else ""
             raise IllegalActionError(f"seat {seat} cannot {kind}{shown}: {problem}")
-        getattr(self, "_do_" + kind)(seat, amount)
+        if kind in PHASE_TYPES:
+            getattr(self, "_do_" + kind)(seat, amount, action)
+        else:
+            getattr(self, "_do_" + kind)(seat, amount)
 
     def look(self, seat: int) -> None:
         """``seat`` looks at its cards (on or off its turn, as the rules allow)."""
@@ -628,7 +909,11 @@ class Hand:
     def _do_pack(self, seat: int, amount: int | None) -> None:
         self.packed[seat] = True
         self._record(None, {"type": "pack", "seat": seat})
-        self._after_action(seat)
+        if self.selection is not None:
+            self.drew = False
+            self._after_phase_action(seat)
+        else:
+            self._after_action(seat)
 
     def _do_bet(self, seat: int, amount: int) -> None:
         if self.seen[seat]:
@@ -760,7 +1045,7 @@ class Hand:
     def _hand_value(self, seat: int) -> int:
         value = self._seat_values[seat]
         if value is None:
-            cards = self.cards[seat]
+            cards = self.hands[seat]
             assert cards is not None
             if self._classic:
                 value = variants.seat_value(cards, self._values)
@@ -770,7 +1055,7 @@ class Hand:
         return value
 
     def _card_texts(self, seat: int) -> list[str]:
-        return format_cards(self.cards[seat] or ())
+        return format_cards(self.hands[seat] or ())
 
     def _resolve_show(self, asker: int) -> None:
         opponent = self._other_in_hand(asker)
@@ -825,6 +1110,20 @@ class Hand:
             [e for audience, e in self._log if audience is None or seat in audience]
         )
 
+    def table_cards(self) -> dict[str, Any]:
+        """The deal's hand-history fields beside ``cards`` (H2, H3): ``community``,
+        ``indicators``, ``chosen`` as the variant uses them, and ``deck`` (as dealt, top
+        first) when the hand can draw."""
+        fields = self.variant_deal.to_json()
+        if self.deck_given:
+            fields["deck"] = format_cards(self.dealt_deck)
+        return fields
+
+    def all_events(self) -> list[Event]:
+        """Every event, private ones included (copies): the omniscient log that hand
+        histories are written from. Not a seat's view."""
+        return copy.deepcopy([event for _, event in self._log])
+
     def public_events(self) -> list[Event]:
         """What the whole table knows (copies): no private card ever appears here."""
         return copy.deepcopy([event for audience, event in self._log if audience is None])
@@ -843,7 +1142,7 @@ class Hand:
         """Whether ``seat`` has seen every one of its private cards (a seen seat, not in
         all_open until the hand is over)."""
         known = self._known(self._seat(seat)).get(seat)
-        cards = self.cards[seat]
+        cards = self.hands[seat]
         return known is not None and cards is not None and len(known) == len(cards)
 
     def known_seats(self, viewer: int | None) -> tuple[int, ...]:
@@ -943,7 +1242,17 @@ class Hand:
             "rules": self.rules.to_dict(),
             "dealer": self.dealer,
             "cards": [None if c is None else format_cards(c) for c in self.cards],
+            "hands": [None if c is None else format_cards(c) for c in self.hands],
             **self.variant_deal.to_json(),
+            "selection": self.selection,
+            "phase_done": list(self.phase_done),
+            "drew": self.drew,
+            "deck": format_cards(self.deck) if self.deck_given else None,
+            "dealt_deck": format_cards(self.dealt_deck) if self.deck_given else None,
+            "discards": format_cards(self.discards),
+            "drawing_reshuffled": self._drawing_reshuffled,
+            "draws": list(self.draws),
+            "parted": [format_cards(cards) for cards in self.parted],
             "burst": list(self.burst),
             "stacks": list(self.stacks),
             "dealt_in": list(self.dealt_in),
@@ -974,12 +1283,35 @@ class Hand:
             hand.num_seats = len(data["cards"])
             hand.dealer = data["dealer"]
             hand.dealt_in = list(data["dealt_in"])
-            hand.cards = _parse_deal(data["cards"], hand.dealt_in, variants.cards_dealt(hand.rules))
+            hand.cards = _parse_deal(
+                data["cards"], hand.dealt_in,
+                _cards_per_seat(hand.rules, hand.dealt_in, hand.dealer),
+            )
             hand.variant_deal = _parse_public(
                 hand.rules.spec, data.get("community"), data.get("indicators"), data.get("chosen")
             )
             check_distinct(dealt_cards(hand.cards, hand.variant_deal))
+            hands = data.get("hands")
+            hand.hands = list(hand.cards) if hands is None else [
+                None if h is None else tuple(parse_card(c) for c in h) for h in hands
+            ]
             hand.burst = list(data.get("burst", [False] * hand.num_seats))
+            n = hand.num_seats
+            hand.selection = data.get("selection")
+            if hand.selection is not None and hand.selection != hand.rules.spec.phase:
+                raise ValueError(f"selection {hand.selection!r} is not the variant's phase")
+            hand.phase_done = [bool(v) for v in data.get("phase_done", [False] * n)]
+            hand.drew = bool(data.get("drew", False))
+            deck = data.get("deck")
+            hand.deck_given = deck is not None
+            hand.deck = [] if deck is None else [parse_card(c) for c in deck]
+            hand.dealt_deck = tuple(parse_card(c) for c in data.get("dealt_deck") or ())
+            hand.discards = [parse_card(c) for c in data.get("discards", [])]
+            hand._drawing_reshuffled = bool(data.get("drawing_reshuffled", False))
+            hand.draws = [int(v) for v in data.get("draws", [0] * n)]
+            hand.parted = [tuple(parse_card(c) for c in cards)
+                           for cards in data.get("parted", [[]] * n)]
+            hand.rng = None
             hand._seat_values = [None] * hand.num_seats
             for name in ("stacks", "contributions", "packed", "seen", "all_in", "blind_bets"):
                 setattr(hand, name, list(data[name]))
@@ -1094,9 +1426,9 @@ def validate_table(
 
 
 def _parse_deal(
-    cards: Sequence[Sequence[CardLike] | None], dealt_in: Sequence[bool], per_seat: int
+    cards: Sequence[Sequence[CardLike] | None], dealt_in: Sequence[bool], per_seat: Sequence[int]
 ) -> list[tuple[int, ...] | None]:
-    """Parse every seat's cards; seats dealt in need exactly ``per_seat`` cards."""
+    """Parse every seat's cards; seat ``s`` dealt in needs exactly ``per_seat[s]`` cards."""
     parsed: list[tuple[int, ...] | None] = []
     for seat, seat_cards in enumerate(cards):
         if seat_cards is None:
@@ -1106,10 +1438,31 @@ def _parse_deal(
             continue
         if isinstance(seat_cards, (str, bytes)) or not isinstance(seat_cards, Sequence):
             raise ValueError(f"cards of seat {seat} must be a list, got {seat_cards!r}")
-        if len(seat_cards) != per_seat:
-            raise ValueError(f"seat {seat} must hold {per_seat} cards, got {len(seat_cards)}")
+        if len(seat_cards) != per_seat[seat]:
+            raise ValueError(
+                f"seat {seat} must hold {per_seat[seat]} cards, got {len(seat_cards)}"
+            )
         parsed.append(tuple(parse_card(card) for card in seat_cards))
     return parsed  # the callers check all the deal's cards are different
+
+
+def _card_of(text: Any) -> int | None:
+    """A card int from an action's card text, or ``None`` if it is not a card."""
+    try:
+        return parse_card(text)
+    except (ValueError, TypeError):
+        return None
+
+
+def _cards_per_seat(rules: Rules, dealt_in: Sequence[bool], dealer: int) -> list[int]:
+    """Cards each seat is dealt: the variant's private cards, six for the dealer's left
+    (the first seat dealt in) in passing."""
+    n = len(dealt_in)
+    counts = [variants.cards_dealt(rules) if dealt_in[s] else 0 for s in range(n)]
+    if rules.spec.phase == "passing":
+        first = next(s for s in ((dealer + 1 + i) % n for i in range(n)) if dealt_in[s])
+        counts[first] += 3
+    return counts
 
 
 def dealt_cards(

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from teenpatti_env.cards import DECK, check_distinct, format_cards, parse_card
-from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand, dealt_cards
+from teenpatti_env.cards import format_cards
+from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
 
@@ -61,22 +61,7 @@ def hand_from_history(history: dict[str, Any]) -> Hand:
         history.get("dealer", 0),
         **{field: history.get(field) for field in TABLE_CARD_FIELDS},
     )
-    if history.get("deck") is not None:
-        check_deck(hand, history["deck"])
     return hand
-
-
-def check_deck(hand: Hand, deck: Any) -> None:
-    """A history's ``deck`` (H2) must list every card not dealt, each exactly once."""
-    if isinstance(deck, (str, bytes)) or not isinstance(deck, list):
-        raise ValueError(f"'deck' must be a list of cards, got {deck!r}")
-    rest = [parse_card(card) for card in deck]
-    dealt = dealt_cards(hand.cards, hand.variant_deal)
-    check_distinct(dealt + rest)
-    if len(dealt) + len(rest) != len(DECK):
-        raise ValueError(
-            f"'deck' must list every card not dealt ({len(DECK) - len(dealt)}), got {len(rest)}"
-        )
 
 
 _ACTION_EVENTS = ("look", "pack", "bet", "all_in", "show", "sideshow")
@@ -94,9 +79,20 @@ def history_of(hand: Hand) -> dict[str, Any]:
         for seat, (chips, paid) in enumerate(zip(hand.stacks, hand.contributions, strict=True))
     ]
     actions: list[dict[str, Any]] = []
-    for event in hand.public_events():
+    for event in hand.all_events():
         kind = event["type"]
-        if kind in _ACTION_EVENTS:
+        if kind == "discarded":  # phase actions: from the acting seat's own events
+            actions.append({"seat": event["seat"], "type": "discard", "card": event["card"]})
+        elif kind == "drawn":
+            action = {"seat": event["seat"], "type": "draw"}
+            if event["named"]:  # P7: after the deck ran out
+                action["card"] = event["card"]
+            actions.append(action)
+        elif kind == "passed":
+            actions.append({"seat": event["seat"], "type": "pass", "cards": event["cards"]})
+        elif kind == "keep":
+            actions.append({"seat": event["seat"], "type": "keep"})
+        elif kind in _ACTION_EVENTS:
             action = {"seat": event["seat"], "type": kind}
             if kind in ("bet", "sideshow"):
                 action["amount"] = event["amount"]
@@ -111,7 +107,7 @@ def history_of(hand: Hand) -> dict[str, Any]:
         "dealer": hand.dealer,
         "stacks": start,
         "cards": [None if cards is None else format_cards(cards) for cards in hand.cards],
-        **hand.variant_deal.to_json(),
+        **hand.table_cards(),
         "actions": actions,
     }
 

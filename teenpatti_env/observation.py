@@ -67,11 +67,21 @@ VARIANT_SLOTS: tuple[tuple[str, int, str], ...] = (
 )
 """The variant block, after the cards, in every variant but ``classic`` (``burst`` flags
 per seat, relative to the observer, follow it)."""
+PHASE_SLOTS: tuple[tuple[str, int, str], ...] = (
+    ("in_phase", 1, "the selection phase is running"),
+    ("my_parted", NUM_CARDS, "the cards this seat discarded or passed on, one-hot"),
+)
+PHASE_SEAT_SLOTS: tuple[tuple[str, str], ...] = (
+    ("phase_done", "has discarded (discard_one) or kept (shopping)"),
+    ("draws", "shopping draws made"),
+)
+"""In variants with a selection phase, after the variant block: the global phase slots,
+then each phase seat slot for seats 0..n-1 relative to the observer."""
 _FLAGS = {
     "my_turn", "sideshow_asked", "hand_over", "hand_limit", "my_strength", "in_session",
     "dealt_in", "in_hand", "packed", "all_in", "seen", "is_dealer", "is_previous", "to_act",
     "sideshow_asker", "my_category", "cards", "community", "indicators", "wild_ranks",
-    "wild_colours", "burst_rank", "burst",
+    "wild_colours", "burst_rank", "burst", "in_phase", "my_parted", "phase_done",
 }  # fmt: skip
 _BIG = float(np.finfo(np.float32).max)
 _GLOBAL_SIZE = len(GLOBAL_SLOTS)
@@ -83,15 +93,23 @@ def wild_known(hand: Hand, seat: int) -> tuple[list[int], list[str]]:
     """The wild ranks (sorted) and colours that ``seat`` knows of: the public ones, and its
     own personal rank once it has seen all its cards (V1)."""
     deal = hand.variant_deal
-    ranks = set(deal.wild_ranks)
-    cards = hand.cards[seat]
+    passing = hand.selection == "passing"  # D2: its indicators are still face down
+    ranks = set(deal.spec.wild_ranks if passing else deal.wild_ranks)
+    cards = hand.hands[seat]
     if cards is not None and hand.knows_own_hand(seat):
         personal = deal.personal_rank(cards)
         if personal is not None:
             ranks.add(personal)
-    suits = deal.wild_suits
+    suits = frozenset() if passing else deal.wild_suits
     colours = [c for c, members in COLOURS.items() if suits.issuperset(members)]
     return sorted(ranks), colours
+
+
+def visible_burst_rank(hand: Hand) -> int | None:
+    """The burst rank as the table knows it (an indicator's only once turned up)."""
+    if hand.selection == "passing" and hand.variant_deal.spec.burst_rank == "indicator":
+        return None
+    return hand.variant_deal.burst_rank
 
 
 @dataclass(frozen=True)
@@ -124,6 +142,13 @@ class ObservationLayout:
                 self.size += width
             self._variant_offsets["burst"] = self.size
             self.size += n
+        if rules.spec.phase is not None:
+            for name, width, _ in PHASE_SLOTS:
+                self._variant_offsets[name] = self.size
+                self.size += width
+            for name, _ in PHASE_SEAT_SLOTS:
+                self._variant_offsets[name] = self.size
+                self.size += n
         # Seats in observer-relative order, and each seat's position in that order.
         self._orders = [tuple((seat + k) % n for k in range(n)) for seat in range(n)]
         self._relative = [{other: k for k, other in enumerate(order)} for order in self._orders]
@@ -159,6 +184,10 @@ class ObservationLayout:
                 (f"seat{k}.burst", offsets["burst"] + k, 1, "burst at the deal")
                 for k in range(n)
             ]
+        if "in_phase" in offsets:
+            table += [(name, offsets[name], width, text) for name, width, text in PHASE_SLOTS]
+            for name, text in PHASE_SEAT_SLOTS:
+                table += [(f"seat{k}.{name}", offsets[name] + k, 1, text) for k in range(n)]
         return table
 
     def _variant_ones(self, hand: Hand, seat: int) -> list[int]:
@@ -166,14 +195,20 @@ class ObservationLayout:
         offsets = self._variant_offsets
         deal = hand.variant_deal
         ones = [offsets["community"] + card for card in deal.community]
-        ones += [offsets["indicators"] + card for card in deal.indicators]
+        ones += [offsets["indicators"] + card for card in hand.visible_indicators()]
         ranks, colours = wild_known(hand, seat)
         ones += [offsets["wild_ranks"] + rank for rank in ranks]
         ones += [offsets["wild_colours"] + ("red", "black").index(c) for c in colours]
-        if deal.burst_rank is not None:
-            ones.append(offsets["burst_rank"] + deal.burst_rank)
+        burst = visible_burst_rank(hand)
+        if burst is not None:
+            ones.append(offsets["burst_rank"] + burst)
         order = self._orders[seat]
         ones += [offsets["burst"] + k for k, other in enumerate(order) if hand.burst[other]]
+        if "in_phase" in offsets:
+            if hand.selection is not None and hand.end is None:
+                ones.append(offsets["in_phase"])
+            ones += [offsets["my_parted"] + card for card in hand.parted[seat]]
+            ones += [offsets["phase_done"] + k for k, o in enumerate(order) if hand.phase_done[o]]
         return ones
 
     def encode(self, hand: Hand, seat: int, facts: TableFacts) -> NDArray[np.float32]:
@@ -238,6 +273,10 @@ class ObservationLayout:
         out = np.zeros(self.size, dtype=np.float32)
         out[: len(scalars)] = scalars
         out[ones] = 1.0
+        if "draws" in self._variant_offsets:
+            base = self._variant_offsets["draws"]
+            for k, other in enumerate(self._orders[seat]):
+                out[base + k] = hand.draws[other]
         return out
 
     @staticmethod
@@ -341,10 +380,18 @@ class ObservationLayout:
             }  # fmt: skip
         deal = hand.variant_deal
         ranks, colours = wild_known(hand, seat)
-        burst = deal.burst_rank
+        burst = visible_burst_rank(hand)
+        phase: dict[str, Any] = {}
+        if deal.spec.phase is not None:
+            phase = {
+                "phase_done": list(hand.phase_done),
+                "draws": list(hand.draws),
+                "my_parted": format_cards(hand.parted[seat]),
+            }
         return {
+            **phase,
             "community": format_cards(deal.community),
-            "indicators": format_cards(deal.indicators),
+            "indicators": format_cards(hand.visible_indicators()),
             "chosen": deal.to_json().get("chosen"),
             "wild_ranks": [RANKS[r] for r in ranks],
             "wild_colours": list(colours),

@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from teenpatti_env.cards import NUM_CARDS
-from teenpatti_env.variants import VARIANTS, VariantSpec, variant_spec, variant_to_json
+from teenpatti_env.variants import (
+    PRESET_NAMES,
+    VARIANTS,
+    VariantSpec,
+    variant_spec,
+    variant_to_json,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
 
@@ -85,7 +91,7 @@ class Rules:
     ``VariantSpec``, or a spec dict (``{"private_cards": 4, ...}`` or ``{"name", "spec"}``).
     A built-in variant is kept as its name, any other as its spec."""
 
-    PRESET_NAMES: ClassVar[tuple[str, ...]] = ("classic", "pagat", "flash", "tabletop")
+    PRESET_NAMES: ClassVar[tuple[str, ...]] = PRESET_NAMES
 
     def __init__(self, **settings: Any) -> None:
         _check_names(settings)

@@ -168,7 +168,9 @@ class Session:
         """
         unknown = sorted(set(table_cards) - set(TABLE_CARD_FIELDS))
         if unknown:
-            raise ValueError(f"new_hand() takes community, indicators, chosen; got {unknown}")
+            raise ValueError(
+                f"new_hand() takes {', '.join(TABLE_CARD_FIELDS)}; got {unknown}"
+            )
         if self.hand is not None and not self.hand.over:
             raise RuntimeError("the current hand is not over")
         if self.over:
@@ -190,7 +192,7 @@ class Session:
         if cards is None:
             hand = Hand.deal(self.rules, stacks, dealer, self.rng)
         else:
-            hand = Hand(self.rules, cards, stacks, dealer, **table_cards)
+            hand = Hand(self.rules, cards, stacks, dealer, **table_cards, rng=self.rng)
         self.dealer = dealer
         self.hand = hand
         self._settled = False

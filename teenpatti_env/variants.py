@@ -317,8 +317,6 @@ def check_spec(spec: VariantSpec) -> None:
         raise ValueError("passing needs private_cards = 3 and no open private cards")
     # Part 2 of the variants (selection phases, buying, changing wild cards).
     missing = [k for k in kinds if k in PART_TWO]
-    if spec.phase is not None:
-        missing.append(f"phase {spec.phase!r}")
     if spec.buy_a_joker:
         missing.append("buy_a_joker")
     if missing:
@@ -330,11 +328,8 @@ VARIANTS: dict[str, VariantSpec] = {}
 
 PLANNED_VARIANTS = (
     "joker_thresholds",
-    "passing_cards",
-    "shopping",
     "rotating_jokers",
     "buy_a_joker",
-    "discard_one",
 )
 """Named variants of VARIANTS.md that come with part 2."""
 
@@ -388,6 +383,20 @@ _DESCRIPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "colour_jokers": ("a colour named before the deal is wild", {"wild": ["chosen_colour"]}),
     "four_card": ("four private cards: the best three count", {"private_cards": 4}),
+    "discard_one": (
+        "four private cards; each seat discards one before betting, no blind play",
+        {"private_cards": 4, "phase": "discard_one"},
+    ),
+    "shopping": (
+        "before betting, seats pay a boot to draw a card and discard one, until all keep",
+        {"phase": "shopping"},
+    ),
+    "passing_cards": (
+        "six cards to the dealer's left, three passed on round the table; then a wild "
+        "rank, a wild colour and a burst rank are turned up",
+        {"phase": "passing", "wild": ["indicator_rank", "indicator_colour"],
+         "burst_rank": "indicator"},
+    ),
 }
 
 VARIANT_DESCRIPTIONS: dict[str, str] = {}
@@ -397,6 +406,9 @@ for _name, (_text, _components) in _DESCRIPTIONS.items():
     VARIANTS[_name] = VariantSpec.from_dict(_components, name=_name)
     VARIANT_DESCRIPTIONS[_name] = _text
 
+
+PRESET_NAMES = ("classic", "pagat", "flash", "tabletop")
+"""The names of the rules presets (``Rules.preset``), which no family special may take."""
 
 FAMILY_SPECIALS: dict[str, VariantSpec] = {}
 """The table's own named specs ([002] "Family Special", C2), added by
@@ -451,6 +463,8 @@ def register_variant(spec: VariantSpec | Mapping[str, Any]) -> VariantSpec:
         raise ValueError("a family special needs a name")
     if name in VARIANTS:
         raise ValueError(f"{name!r} is the name of a built-in variant")
+    if name in PRESET_NAMES:
+        raise ValueError(f"{name!r} is the name of a preset; name the variant otherwise")
     if FAMILY_SPECIALS.get(name, checked) != checked:
         raise ValueError(f"another variant is already registered as {name!r}")
     FAMILY_SPECIALS[name] = checked
@@ -630,7 +644,7 @@ class Deal:
     def value(self, private: Sequence[int], best_sequence: str, lowball: bool) -> int:
         """The best value of a seat's hand: its private and the community cards, the
         imaginary card, every value of its wild cards (W1-W7)."""
-        if self._three and not self._personal:  # one lookup, wild cards or not
+        if self._three and not self._personal and len(private) == 3:  # one lookup
             a, b, c = private
             public = self._wild_card
             flags = (public[a], public[b], public[c])

@@ -173,10 +173,11 @@ def test_registry_rules(tmp_path: Path) -> None:
         save_variant(SEVEN_TWO, tmp_path / "family.toml")
     with pytest.raises(ValueError, match="needs a name"):
         save_variant({"lowball": True}, tmp_path / "unnamed.json")
-    # a spec named like a preset is refused where it becomes the table's rules
-    preset_named = register_variant({"name": "flash", "spec": {"lowball": True}})
+    # a spec named like a preset is refused, registered or used directly
     with pytest.raises(ValueError, match="name of a preset"):
-        Rules(variant=preset_named)
+        register_variant({"name": "flash", "spec": {"lowball": True}})
+    with pytest.raises(ValueError, match="name of a preset"):
+        Rules(variant={"name": "flash", "spec": {"lowball": True}})
 
 
 def test_cli_takes_a_family_special_file(

@@ -32,6 +32,11 @@ def _play_and_check(rules: Rules, seed: int, hands: int) -> int:
             action = {"seat": hand.to_act, "type": choice["type"]}
             if "min" in choice:
                 action["amount"] = choice["min"] if rng.random() < 0.5 else choice["max"]
+            if choice["type"] == "discard":  # a phase choice names its cards (H4)
+                action["card"] = choice["cards"][int(rng.integers(len(choice["cards"])))]
+            elif choice["type"] == "pass":
+                picked = rng.choice(len(choice["cards"]), size=3, replace=False)
+                action["cards"] = [choice["cards"][int(k)] for k in picked]
             hand.apply(action)
             for seat in range(hand.num_seats):
                 look = {"seat": seat, "type": "look"}

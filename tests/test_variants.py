@@ -81,14 +81,9 @@ TEXT_SPECS: dict[str, dict[str, Any]] = {
     "four_card": {"private": 4},
 }
 # Named in VARIANTS.md but part 2 of the variants (phases, buying, changing wild cards).
-PART_TWO_NAMES = (
-    "joker_thresholds",
-    "passing_cards",
-    "shopping",
-    "rotating_jokers",
-    "buy_a_joker",
-    "discard_one",
-)
+PART_TWO_NAMES = ("joker_thresholds", "rotating_jokers", "buy_a_joker")
+"""Part-2 names not played yet (the phase variants are checked in test_variants_part2)."""
+PHASE_NAMES = ("discard_one", "shopping", "passing_cards")
 INDICATORS_PER_SOURCE = {"indicator_rank": 1, "indicator_colour": 1, "middle": 2}
 NAMES = list(TEXT_SPECS)
 
@@ -135,7 +130,7 @@ def engine_spec(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_named_variants_are_the_table_of_variants_md() -> None:
-    assert set(VARIANTS) == set(TEXT_SPECS)
+    assert set(VARIANTS) == set(TEXT_SPECS) | set(PHASE_NAMES)
     for name, text in TEXT_SPECS.items():
         got = VARIANTS[name].to_dict()
         want = engine_spec(text)

@@ -41,9 +41,12 @@ from teenpatti_env import (
 )
 from teenpatti_env.variants import VARIANTS, VariantSpec
 
-pytestmark = pytest.mark.xfail(
-    strict=True, reason="variants part 2 are not implemented yet (issue 7)"
+LATER = pytest.mark.xfail(
+    strict=True, reason="buy_a_joker, thresholds, rotating jokers and dealer's choice are "
+    "not implemented yet (issue 7)"
 )
+"""The tests of the part-2 features still to come; the phase variants already play."""
+NOT_YET = ("joker_thresholds", "rotating_jokers", "buy_a_joker")
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -173,7 +176,10 @@ DEFAULT_SPEC: dict[str, Any] = {
 }
 
 
-@pytest.mark.parametrize("name", list(PART_TWO_SPECS))
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(name, marks=LATER) if name in NOT_YET else name for name in PART_TWO_SPECS],
+)
 def test_part_two_variants_are_the_table_of_variants_md(name: str) -> None:
     """The table "The named variants" (and S5 for passing_cards)."""
     assert VARIANTS[name].to_dict() == {**DEFAULT_SPEC, **PART_TWO_SPECS[name]}
@@ -567,6 +573,7 @@ BUY_ACTIONS = [
 ]
 
 
+@LATER
 def test_buy_a_joker_changes_the_show() -> None:
     """J1, P5: seat 1 looks, pays a boot for the 4s (pot 3 -> 4, stake still 1, still its
     turn), bets 2 (pot 6); seat 2 packs; seat 0 looks and bets 2 (pot 8); seat 1 shows for
@@ -592,25 +599,30 @@ def test_buy_a_joker_changes_the_show() -> None:
     assert result["contributions"] == [3, 6, 1]
 
 
+@LATER
 def test_buy_a_joker_twice_is_illegal() -> None:
     check_illegal(buy_history([*BUY_ACTIONS[:6], buy(1, "Ks")]), 6, 1)
 
 
+@LATER
 def test_buy_a_joker_while_blind_is_illegal() -> None:
     h = buy_history([buy(1, "4s")])
     assert "buy_joker" not in kinds(replay(prefix(h, 0)))
     check_illegal(h, 0, 1)
 
 
+@LATER
 def test_buy_a_joker_off_turn_is_illegal() -> None:
     check_illegal(buy_history([act(2, "look"), buy(2, "9c")]), 1, 2)
 
 
+@LATER
 def test_buy_a_joker_needs_a_boot_plus_a_chip() -> None:
     """J1: seat 1 holds 1 chip after its boot."""
     check_illegal(buy_history([act(1, "look"), buy(1, "4s")], stacks=[100, 2, 100]), 1, 1)
 
 
+@LATER
 @pytest.mark.parametrize("card", ["Kd", "Qs"])
 def test_buy_a_joker_names_one_of_its_own_private_cards(card: str) -> None:
     """J1, H4: never the community card (Kd), never another seat's card (Qs)."""
@@ -632,6 +644,7 @@ THRESHOLD_INDICATORS = ["5s", "9d", "Jc"]
 THRESHOLD_ACTIONS = [bet(1, 2), bet(2, 20), act(0, "pack"), act(1, "show")]
 
 
+@LATER
 def test_joker_thresholds_one_payment_turns_two_and_the_show_payment_turns_the_third() -> None:
     """T1, T2. Chips beyond the boots: seat 1 bets 2 blind (2; stake 2); seat 2 bets 20
     blind (22: crosses 10 and 20 at once -> fives and nines wild; stake 20); seat 0 packs;
@@ -657,6 +670,7 @@ def test_joker_thresholds_one_payment_turns_two_and_the_show_payment_turns_the_t
     assert result["contributions"] == [1, 23, 21]
 
 
+@LATER
 def test_joker_thresholds_values_as_the_indicators_turn() -> None:
     """The same hand on Hand(...), the values after each payment (on evaluate_hand's
     scale; a wild hand equals the natural hand it makes, W7)."""
@@ -678,6 +692,7 @@ def test_joker_thresholds_values_as_the_indicators_turn() -> None:
     assert hand.result() == replay(history_of(hand))
 
 
+@LATER
 def test_joker_thresholds_count_chips_not_boots() -> None:
     """T1 with boot 2 (stacks 200): seat 1 bets 4 blind (4 beyond the boots; stake 4),
     seat 2 bets 6 blind (10: exactly the first threshold -> sevens wild; 10 chips, only 5
@@ -724,6 +739,7 @@ def test_joker_thresholds_count_chips_not_boots() -> None:
 ROTATING_CARDS = ["4d 5d 6s", "9c Ks Qd", "2c Th 9h"]
 
 
+@LATER
 def test_rotating_jokers_show_after_two_full_rounds() -> None:
     """R1: every seat bets 1 blind (round 1: pot 6); the turn comes back to seat 1, the
     first position, at or before the last actor's (seat 0, last): rotation 1. Round 2:
@@ -763,6 +779,7 @@ def test_rotating_jokers_show_after_two_full_rounds() -> None:
     assert hand.result() == replay(h)
 
 
+@LATER
 def test_rotating_jokers_show_after_one_full_round() -> None:
     """The same cards shown at rotation 1: seats 1 and 2 bet 1 blind, seat 0 packs (pot 5);
     rotation 1; seat 1 shows for 1 (pot 6) and its K-Q-9 loses to the pair of tens.
@@ -798,6 +815,7 @@ def choice_history(choice: dict[str, Any], **extra: Any) -> dict[str, Any]:
     )
 
 
+@LATER
 def test_dealers_choice_is_a_rules_setting() -> None:
     rules = Rules(dealers_choice=["ak47", "open_joker"])
     assert rules.dealers_choice is not None
@@ -807,6 +825,7 @@ def test_dealers_choice_is_a_rules_setting() -> None:
         Rules(dealers_choice=["ak47", "no_such_variant"])
 
 
+@LATER
 def test_dealers_choice_the_dealer_chooses_first() -> None:
     """C1: the hand begins, before the boots and the deal, with the dealer's choice."""
     start = replay(prefix(choice_history(act(0, "choose_variant", variant="open_joker",
@@ -818,6 +837,7 @@ def test_dealers_choice_the_dealer_chooses_first() -> None:
     assert start["pot"] == 0
 
 
+@LATER
 @pytest.mark.parametrize(("named", "winner"), [("5", 0), ("8", 1)])
 def test_dealers_choice_open_joker_with_the_named_rank(named: str, winner: int) -> None:
     """C1, H3: the rank is part of the choose_variant action; no ``chosen`` field. With
@@ -838,6 +858,7 @@ def test_dealers_choice_open_joker_with_the_named_rank(named: str, winner: int) 
     assert result["contributions"] == [2, 3, 1]
 
 
+@LATER
 def test_dealers_choice_then_a_phase_variant() -> None:
     """C1 with discard_one chosen: the choice, then the discard hand of case 1."""
     base = discard_history("Kc")
@@ -859,6 +880,7 @@ def test_dealers_choice_then_a_phase_variant() -> None:
     )
 
 
+@LATER
 def test_dealers_choice_history_has_no_chosen_field() -> None:
     """H3: under dealer's choice the rank is in the action; a ``chosen`` field is a
     ValueError."""
@@ -868,6 +890,7 @@ def test_dealers_choice_history_has_no_chosen_field() -> None:
         replay({**good, "chosen": {"rank": "5"}})
 
 
+@LATER
 @pytest.mark.parametrize(
     ("choice", "seat"),
     [
@@ -990,6 +1013,7 @@ def test_family_special_bad_files_are_rejected(
     assert re.search(match, str(error.value).replace(str(path), "<file>"))
 
 
+@LATER
 def test_family_special_needing_more_than_52_cards_is_rejected(tmp_path: Path) -> None:
     """C2: 7 seats x 4 cards + 2 community + 23 threshold indicators = 53 > 52; at 6
     seats (24 + 2 + 23 = 49) it fits."""

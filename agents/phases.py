@@ -1,0 +1,69 @@
+"""Choices in the variants' selection phases (VARIANTS.md Phases), shared by the scripted
+agents: keep the best three, discard the worst card, shop only when it pays.
+
+A kept set is valued from what the seat knows (its info view): its cards, the community
+cards, the imaginary card, and the wild ranks and colours it has been shown.
+
+>>> best_kept(["2c", "Ah", "7d", "As"], 3, {"rules": {}, "wild_ranks": [], "wild_colours": []})
+(1, 2, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from agents.base import Info, LegalMoves
+from agents.odds import rules_of
+from teenpatti_env.cards import RANKS, parse_card, rank_of
+from teenpatti_env.hands import value_strengths
+from teenpatti_env.variants import colour_of
+from teenpatti_env.wild import best_value
+
+SHOP_BELOW = 0.6
+"""Draw a card while the hand beats less than this share of all hands (about a king
+high): a boot buys a fourth card to choose from, which pays for weak hands."""
+
+
+def kept_value(cards: Sequence[str], info: Info) -> int:
+    """The value of keeping ``cards`` (with the community and imaginary cards and the
+    wilds the seat knows), on the engine's scale."""
+    rules = rules_of(info.get("rules") or {})
+    spec = rules.spec
+    wild_ranks = {RANKS.index(rank) for rank in info.get("wild_ranks") or ()}
+    colours = set(info.get("wild_colours") or ())
+    usable = [parse_card(card) for card in (*cards, *(info.get("community") or ()))]
+    flags = [rank_of(card) in wild_ranks or colour_of(card) in colours for card in usable]
+    return best_value(usable, flags, imagined=spec.imagined_card,
+                      best_sequence=rules.best_sequence, lowball=rules.ranking_lowball)
+
+
+def best_kept(cards: Sequence[str], keep: int, info: Info) -> tuple[int, ...]:
+    """The slots of the ``keep`` cards worth most together (the first such set)."""
+    return max(
+        combinations(range(len(cards)), keep),
+        key=lambda slots: kept_value([cards[k] for k in slots], info),
+    )
+
+
+def phase_action(legal: LegalMoves, info: Info) -> int | None:
+    """The index of a sensible phase choice, or ``None`` outside a selection phase."""
+    if info.get("phase") not in ("discard_one", "shopping", "passing"):
+        return None
+    cards: list[str] = list(info.get("cards") or ())
+    if "look" in legal:  # shopping: see the hand before deciding (free)
+        return legal.by_name["look"]
+    if any(name.startswith("discard_") for name in legal.by_name):
+        keep = best_kept(cards, len(cards) - 1, info)
+        thrown = next(k for k in range(len(cards)) if k not in keep)
+        return legal.pick(f"discard_{thrown}")
+    if any(name.startswith("pass_") for name in legal.by_name):
+        keep = best_kept(cards, 3, info)
+        passed = [k for k in range(len(cards)) if k not in keep]
+        return legal.pick("pass_" + "_".join(map(str, passed)))
+    if "draw" in legal:
+        rules = rules_of(info.get("rules") or {})
+        strength = value_strengths(rules)[kept_value(cards, info)] if cards else 0.0
+        return legal.pick("draw" if strength < SHOP_BELOW else "keep")
+    return legal.pick("keep")
+
