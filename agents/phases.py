@@ -1,5 +1,6 @@
-"""Choices in the variants' selection phases (VARIANTS.md Phases), shared by the scripted
-agents: keep the best three, discard the worst card, shop only when it pays.
+"""Choices in the variants' selection phases (VARIANTS.md Phases) and buying a joker,
+shared by the scripted agents: keep the best three, discard the worst card, shop only
+when it pays, buy a joker only when it lifts the hand a lot.
 
 A kept set is valued from what the seat knows (its info view): its cards, the community
 cards, the imaginary card, and the wild ranks and colours it has been shown.
@@ -20,20 +21,25 @@ from teenpatti_env.hands import value_strengths
 from teenpatti_env.variants import colour_of
 from teenpatti_env.wild import best_value
 
+BUY_GAIN = 0.15
+"""Buy a joker when making one card wild lifts the hand's strength by at least this much
+(a boot for, say, a high card turned into a pair)."""
 SHOP_BELOW = 0.6
 """Draw a card while the hand beats less than this share of all hands (about a king
 high): a boot buys a fourth card to choose from, which pays for weak hands."""
 
 
-def kept_value(cards: Sequence[str], info: Info) -> int:
+def kept_value(cards: Sequence[str], info: Info, also_wild: str | None = None) -> int:
     """The value of keeping ``cards`` (with the community and imaginary cards and the
-    wilds the seat knows), on the engine's scale."""
+    wilds the seat knows, and ``also_wild`` made wild), on the engine's scale."""
     rules = rules_of(info.get("rules") or {})
     spec = rules.spec
     wild_ranks = {RANKS.index(rank) for rank in info.get("wild_ranks") or ()}
     colours = set(info.get("wild_colours") or ())
     usable = [parse_card(card) for card in (*cards, *(info.get("community") or ()))]
-    flags = [rank_of(card) in wild_ranks or colour_of(card) in colours for card in usable]
+    extra = None if also_wild is None else parse_card(also_wild)
+    flags = [rank_of(card) in wild_ranks or colour_of(card) in colours or card == extra
+             for card in usable]
     return best_value(usable, flags, imagined=spec.imagined_card,
                       best_sequence=rules.best_sequence, lowball=rules.ranking_lowball)
 
@@ -67,3 +73,23 @@ def phase_action(legal: LegalMoves, info: Info) -> int | None:
         return legal.pick("draw" if strength < SHOP_BELOW else "keep")
     return legal.pick("keep")
 
+
+
+def buy_action(legal: LegalMoves, info: Info) -> int | None:
+    """The index of buying the joker that lifts the hand most, if it lifts it by at least
+    :data:`BUY_GAIN`; otherwise ``None``."""
+    slots = [name for name in legal.by_name if name.startswith("buy_joker_")]
+    cards: list[str] = list(info.get("cards") or ())
+    if not slots or not cards:
+        return None
+    strengths = value_strengths(rules_of(info.get("rules") or {}))
+    now = strengths[kept_value(cards, info)]
+    gains = {
+        name: strengths[kept_value(cards, info, cards[int(name.rsplit("_", 1)[1])])] - now
+        for name in slots
+        if int(name.rsplit("_", 1)[1]) < len(cards)
+    }
+    best = max(gains, key=lambda name: gains[name], default=None)
+    if best is None or gains[best] < BUY_GAIN:
+        return None
+    return legal.by_name[best]

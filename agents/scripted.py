@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from agents.base import Agent, Info, LegalMoves, Mask, Observation
 from agents.odds import HandOdds, beat_in_range, rules_of
-from agents.phases import phase_action
+from agents.phases import buy_action, phase_action
 from teenpatti_env.cards import parse_cards
 
 
@@ -181,6 +181,8 @@ class ReadingAgent(Agent):
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
         legal = LegalMoves(mask, info)
         choice = phase_action(legal, info)
+        if choice is None:
+            choice = buy_action(legal, info)
         if choice is not None:
             return choice
         table = Table(info)
@@ -336,6 +338,8 @@ class AutoAgent(Agent):
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
         legal = LegalMoves(mask, info)
         choice = phase_action(legal, info)
+        if choice is None:
+            choice = buy_action(legal, info)
         if choice is not None:
             return choice
         if "look" in legal:

@@ -32,7 +32,8 @@ or passed one removed):
 * ``discard_one``: ``discard_0`` .. ``discard_{P-1}`` (``P`` private cards);
 * ``shopping``: ``draw``, ``keep``, then ``discard_0`` .. ``discard_P`` (after a draw);
 * ``passing``: ``pass_a_b_c`` for every three of the six slots, in lexicographic order
-  (``pass_0_1_2`` .. ``pass_3_4_5``: the cards passed; the other three are kept).
+  (``pass_0_1_2`` .. ``pass_3_4_5``: the cards passed; the other three are kept);
+* ``buy_a_joker``: ``buy_joker_0`` .. ``buy_joker_{P-1}`` (the card bought wild).
 
 Two levels can name the same amount (the range is narrow); both are then legal and
 mean the same bet. The mask is exact: an index is set exactly when the engine action it
@@ -54,17 +55,32 @@ from teenpatti_env.rules import Rules
 _AFTER_BETS = ("show", "sideshow", "accept", "refuse", "all_in")
 
 
+_CARD_ACTIONS = ("discard", "pass", "buy_joker")
+"""Actions that name cards by slot: ``<kind>_<slot>[_<slot>...]``."""
+
+
 def phase_action_names(rules: Rules) -> tuple[str, ...]:
-    """The selection-phase actions of ``rules``' variant, in index order."""
+    """The part-2 actions of ``rules``' variant (selection phase, buying), in index order."""
     spec = rules.spec
+    names: list[str] = []
     discards = [f"discard_{k}" for k in range(spec.private_cards + (spec.phase == "shopping"))]
     if spec.phase == "discard_one":
-        return tuple(discards)
-    if spec.phase == "shopping":
-        return ("draw", "keep", *discards)
-    if spec.phase == "passing":
-        return tuple("pass_" + "_".join(map(str, slots)) for slots in combinations(range(6), 3))
-    return ()
+        names += discards
+    elif spec.phase == "shopping":
+        names += ["draw", "keep", *discards]
+    elif spec.phase == "passing":
+        names += ["pass_" + "_".join(map(str, slots)) for slots in combinations(range(6), 3)]
+    if spec.buy_a_joker:
+        names += [f"buy_joker_{k}" for k in range(spec.private_cards)]
+    return tuple(names)
+
+
+def _card_action(name: str) -> tuple[str, tuple[int, ...]] | None:
+    """``(kind, slots)`` of a card-slot action name, else ``None``."""
+    for kind in _CARD_ACTIONS:
+        if name.startswith(kind + "_"):
+            return kind, tuple(int(part) for part in name[len(kind) + 1:].split("_"))
+    return None
 
 
 class ActionLayout:
@@ -95,17 +111,17 @@ class ActionLayout:
         self._index = {name: i for i, name in enumerate(self.names)}
         # Mask and names depend only on which action types are legal: one per combination.
         self._by_kinds: dict[tuple[str, ...], tuple[NDArray[np.int8], tuple[str, ...]]] = {}
+        # The card slots each card-slot index names.
+        card_actions = {i: _card_action(name) for i, name in enumerate(self.names)}
+        self._slots: dict[int, tuple[int, ...]] = {
+            i: parsed[1] for i, parsed in card_actions.items() if parsed is not None
+        }
         self._kinds = tuple(
-            "bet" if i in self._level_of else name.split("_")[0] if name.startswith(
-                ("discard_", "pass_")) else name
+            "bet" if i in self._level_of
+            else card_actions[i][0] if card_actions[i] is not None  # type: ignore[index]
+            else name
             for i, name in enumerate(self.names)
         )
-        # The card slots each phase index names.
-        self._slots: dict[int, tuple[int, ...]] = {
-            i: tuple(int(part) for part in name.split("_")[1:])
-            for i, name in enumerate(self.names)
-            if name.startswith(("discard_", "pass_"))
-        }
 
     def index(self, name: str) -> int:
         """The index of an action name (``"pack"``, ``"bet_max"``, ...)."""
@@ -124,7 +140,7 @@ class ActionLayout:
             kind = action["type"]
             if kind == "bet":
                 indices.extend(self.bet_indices)
-            elif kind in ("discard", "pass"):
+            elif kind in _CARD_ACTIONS:
                 held = len(action["cards"])
                 indices.extend(
                     i for i, slots in self._slots.items()
@@ -184,22 +200,22 @@ class ActionLayout:
             bounds = hand.bet_range(seat, keep=1)
             amount = hand.min_bet(seat) if bounds is None else bounds[0]
             return {"seat": seat, "type": "sideshow", "amount": amount}
-        if kind in ("discard", "pass"):
+        if kind in _CARD_ACTIONS:
             held = format_cards(hand.hands[seat] or ())
             cards = [held[k] if k < len(held) else f"slot {k}" for k in self._slots[index]]
-            if kind == "discard":
-                return {"seat": seat, "type": "discard", "card": cards[0]}
-            return {"seat": seat, "type": "pass", "cards": cards}
+            if kind == "pass":
+                return {"seat": seat, "type": "pass", "cards": cards}
+            return {"seat": seat, "type": kind, "card": cards[0]}
         return {"seat": seat, "type": kind}
 
     def encode(self, hand: Hand, action: dict[str, Any]) -> int:
         """The index closest to an engine action (a bet goes to the level nearest its
         amount), for turning recorded play into the environment's actions."""
         kind = action.get("type")
-        if kind in ("discard", "pass"):
+        if kind in _CARD_ACTIONS:
             seat = action.get("seat", hand.to_act)
             held = format_cards(hand.hands[seat] or ()) if seat is not None else []
-            named = [action.get("card")] if kind == "discard" else list(action.get("cards") or [])
+            named = list(action.get("cards") or []) if kind == "pass" else [action.get("card")]
             if not all(card in held for card in named):
                 raise ValueError(f"no action index for {action!r}: a card is not held")
             name = f"{kind}_" + "_".join(str(k) for k in sorted(held.index(str(c)) for c in named))

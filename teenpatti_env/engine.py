@@ -20,20 +20,28 @@ may know (:meth:`Hand.events_for`).
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from teenpatti_env import variants
-from teenpatti_env.cards import CardLike, check_distinct, format_card, format_cards, parse_card
+from teenpatti_env.cards import (
+    CardLike,
+    check_distinct,
+    format_card,
+    format_cards,
+    parse_card,
+    rank_of,
+)
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.pots import divide_pot
 from teenpatti_env.rules import Rules
 
 ACTION_TYPES = (
     "look", "pack", "bet", "all_in", "show", "sideshow", "accept", "refuse",
-    "discard", "draw", "keep", "pass",
+    "discard", "draw", "keep", "pass", "buy_joker",
 )  # fmt: skip
 """Every action type: a classic hand's, in the order ``legal_actions`` lists them, then
 the selection phases' (VARIANTS.md Phases, H4)."""
@@ -54,7 +62,7 @@ _Known = tuple[int, dict[int, list[str]], tuple[int, ...], dict[int, tuple[int, 
 _SEAT_LISTS = (
     "stacks", "dealt_in", "cards", "hands", "contributions", "packed", "seen", "all_in",
     "blind_bets",
-    "burst", "_seat_values", "phase_done", "deck", "discards", "draws", "parted",
+    "burst", "_seat_values", "phase_done", "deck", "discards", "draws", "parted", "bought",
 )  # fmt: skip
 
 
@@ -151,6 +159,10 @@ class Hand:
         self._drawing_reshuffled = False
         self.draws = [0] * n
         """Shopping draws per seat (public)."""
+        self.bought: list[int | None] = [None] * n
+        """The card each seat bought wild (buy_a_joker; known only to that seat)."""
+        self.rotations = 0
+        """Full betting rounds so far under rotating jokers (R1; public)."""
         self.parted: list[tuple[int, ...]] = [()] * n
         """The cards each seat discarded or passed on (known only to that seat)."""
         self.burst = [False] * n
@@ -175,6 +187,9 @@ class Hand:
     def _set_valuation(self) -> None:
         """How seats are valued: the classic lookup, or the variant's deal."""
         rules = self.rules
+        self._thresholds = self.variant_deal.thresholds
+        self._rotating = "rotating_lowest" in rules.spec.wild_kinds
+        self._boots_total = rules.boot * sum(self.dealt_in)
         self._values = variants.value_table(rules)
         self._classic = rules.spec.is_classic
         self._ranking = (rules.best_sequence, rules.ranking_lowball)
@@ -260,7 +275,7 @@ class Hand:
         if self._cap_reached() or self._count_can_bet() <= 1 or self._empty_stack_showdown():
             self._showdown()
             return
-        self._pass_turn(self.dealer)
+        self._pass_turn(self.dealer, first=True)
 
     def _deal_variant(self) -> None:
         """What a variant shows at the deal (public cards, open cards, and in all_open
@@ -270,6 +285,13 @@ class Hand:
         public = deal.to_json()
         if spec.phase == "passing":
             public.pop("indicators", None)  # D2: turned up when the passing is over
+        elif deal.hidden_indicators():
+            hidden = deal.hidden_indicators()
+            public["indicators"] = format_cards(
+                [c for i, c in enumerate(deal.indicators) if i not in hidden]
+            )
+            if not public["indicators"]:
+                del public["indicators"]
         if public:
             self._record(None, {"type": "table_cards", **public})
         dealt = [s for s in range(self.num_seats) if self.dealt_in[s]]
@@ -531,7 +553,11 @@ class Hand:
         """The indicators face up now (D2: passing's turn up when the passing is over)."""
         if self.selection == "passing":
             return ()
-        return self.variant_deal.indicators
+        deal = self.variant_deal
+        hidden = deal.hidden_indicators()
+        if not hidden:
+            return deal.indicators
+        return tuple(c for i, c in enumerate(deal.indicators) if i not in hidden)
 
     @property
     def over(self) -> bool:
@@ -718,6 +744,8 @@ class Hand:
         bets = self._bet_range(seat)
         if bets is not None:
             actions.append({"type": "bet", "min": bets[0], "max": bets[1]})
+        if self._may_buy(seat):
+            actions.append({"type": "buy_joker", "cards": self._card_texts(seat)})
         if self._all_in_allowed(seat):
             actions.append({"type": "all_in"})
         if self._show_problem(seat) is None:
@@ -726,6 +754,16 @@ class Hand:
             low, high = self._bet_range(seat, keep=1)  # type: ignore[misc]
             actions.append({"type": "sideshow", "min": low, "max": high})
         return actions
+
+    def _may_buy(self, seat: int) -> bool:
+        """J1: once a hand, a seen seat on its betting turn with a boot plus a chip."""
+        return (
+            self.rules.spec.buy_a_joker
+            and self.seen[seat]
+            and self.bought[seat] is None
+            and self.pending_sideshow is None
+            and self.stacks[seat] >= self.rules.boot + 1
+        )
 
     def _all_in_allowed(self, seat: int) -> bool:
         # All-in is only for a short seat, and only where short stacks may go all-in.
@@ -780,6 +818,17 @@ class Hand:
             return "the blind-bet limit is reached: look first"
         if kind == "bet":
             return self._amount_problem(seat, amount, self._bet_range(seat), "bet")
+        if kind == "buy_joker":
+            if not self.rules.spec.buy_a_joker:
+                return "the variant has no buy_a_joker"
+            if not self._may_buy(seat):
+                return ("a seen seat buys once a hand, on its turn, with a boot plus a chip "
+                        "behind")
+            card = _card_of((action or {}).get("card"))
+            if card is None or card not in (self.hands[seat] or ()):
+                return f"a bought card is one of the seat's private cards, got " \
+                       f"{(action or {}).get('card')!r}"
+            return None
         if kind == "all_in":
             if self.rules.short_stack != "all_in":
                 return f"no all-in under short_stack={self.rules.short_stack!r}"
@@ -839,7 +888,7 @@ class Hand:
         if problem is not None:
             shown = f" {amount}" if amount is not None else ""
             raise IllegalActionError(f"seat {seat} cannot {kind}{shown}: {problem}")
-        if kind in PHASE_TYPES:
+        if kind in PHASE_TYPES or kind == "buy_joker":
             getattr(self, "_do_" + kind)(seat, amount, action)
         else:
             getattr(self, "_do_" + kind)(seat, amount)
@@ -891,6 +940,19 @@ class Hand:
         action = self.timeout_action()
         self.apply(action)
         return action
+
+    def _do_buy_joker(self, seat: int, amount: int | None, action: dict[str, Any]) -> None:
+        card = _card_of(action["card"])
+        assert card is not None
+        self._pay(seat, self.rules.boot)  # P5: a contribution, not a bet
+        self.bought[seat] = card
+        self._seat_values[seat] = None
+        self._record(None, {"type": "buy_joker", "seat": seat, "amount": self.rules.boot})
+        self._record((seat,), {"type": "bought", "seat": seat, "card": format_card(card)})
+        # P5: the pot cap is checked after a buy; J1: shortness again, as after a look.
+        short = self.rules.short_stack == "showdown" and self._is_short(seat)
+        if self._cap_reached() or short:
+            self._showdown()
 
     def _do_look(self, seat: int, amount: int | None) -> None:
         self.seen[seat] = True
@@ -979,14 +1041,12 @@ class Hand:
         loser = target if self._hand_value(asker) > self._hand_value(target) else asker
         self.packed[loser] = True
         if self.rules.sideshow_reveal == "private":
-            self._record(
-                (asker,),
-                {"type": "sideshow_reveal", "seat": target, "cards": self._card_texts(target)},
-            )
-            self._record(
-                (target,),
-                {"type": "sideshow_reveal", "seat": asker, "cards": self._card_texts(asker)},
-            )
+            for viewer, shown in ((asker, target), (target, asker)):
+                event = {"type": "sideshow_reveal", "seat": shown,
+                         "cards": self._card_texts(shown)}
+                if self.bought[shown] is not None:  # J2
+                    event["bought"] = format_card(self.bought[shown])  # type: ignore[arg-type]
+                self._record((viewer,), event)
         self._record(
             None,
             {
@@ -1014,6 +1074,29 @@ class Hand:
         self.stacks[seat] -= chips
         self.contributions[seat] += chips
         self.pot += chips
+        if self._thresholds:
+            self._turn_up_thresholds()
+
+    @property
+    def beyond_boots(self) -> int:
+        """Chips paid into the pot beyond the boots (T1)."""
+        return max(0, sum(self.contributions) - self._boots_total)
+
+    def _turn_up_thresholds(self) -> None:
+        """T1, T2: each threshold indicator turns up when the chips paid beyond the boots
+        first reach its threshold (one payment may turn several), before anything the
+        payment triggers."""
+        deal = self.variant_deal
+        beyond = sum(self.contributions) - self._boots_total
+        reached = sum(1 for t in self._thresholds if beyond >= t)
+        if reached <= deal.revealed:
+            return
+        positions = sorted(deal.hidden_indicators())
+        shown = [deal.indicators[p] for p in positions[: reached - deal.revealed]]
+        self.variant_deal = dataclasses.replace(deal, revealed=reached)
+        self._seat_values = [None] * self.num_seats
+        self._record(None, {"type": "indicators_up", "cards": format_cards(shown),
+                            "beyond_boots": beyond})
 
     def _after_action(self, actor: int, show_asker: int | None = None) -> None:
         """RULES section 4: what ends betting, in order, else the turn passes left."""
@@ -1031,13 +1114,21 @@ class Hand:
         else:
             self._pass_turn(actor)
 
-    def _pass_turn(self, origin: int) -> None:
+    def _pass_turn(self, origin: int, first: bool = False) -> None:
         n = self.num_seats
         for step in range(1, n + 1):
             seat = (origin + step) % n
             if self._can_bet(seat):
                 self.to_act = seat
                 break
+        if self._rotating and not first:
+            # R1: a full betting round ends when the turn reaches a position at or before
+            # the last actor's (positions from the dealer's left, the dealer last).
+            where = (self.to_act - self.dealer - 1) % n  # type: ignore[operator]
+            if where <= (origin - self.dealer - 1) % n:
+                self.rotations += 1
+                self._seat_values = [None] * n
+                self._record(None, {"type": "rotate", "rotations": self.rotations})
         # short_stack="showdown": a short seat about to take a betting turn shows at once.
         if self.rules.short_stack == "showdown" and self._is_short(self.to_act):  # type: ignore[arg-type]
             self._showdown()
@@ -1050,9 +1141,20 @@ class Hand:
             if self._classic:
                 value = variants.seat_value(cards, self._values)
             else:
-                value = self.variant_deal.value(cards, *self._ranking)
+                value = self.variant_deal.value(
+                    cards, *self._ranking, self.rotating_rank(seat), self.bought[seat]
+                )
             self._seat_values[seat] = value
         return value
+
+    def rotating_rank(self, seat: int) -> int | None:
+        """``seat``'s wild rank under rotating jokers now (R2: the starting lowest rank of
+        the seat ``rotations`` places to its right in the ring of seats dealt in)."""
+        if not self._rotating or not self.dealt_in[seat]:
+            return None
+        ring = [s for s in range(self.num_seats) if self.dealt_in[s]]
+        owner = ring[(ring.index(seat) - self.rotations) % len(ring)]
+        return min(rank_of(card) for card in self.cards[owner] or ())
 
     def _card_texts(self, seat: int) -> list[str]:
         return format_cards(self.hands[seat] or ())
@@ -1076,7 +1178,11 @@ class Hand:
     def _reveal(self, seats: list[int]) -> None:
         for seat in sorted(seats):
             self.shown[seat] = self._card_texts(seat)
-        hands = [{"seat": s, "cards": self.shown[s]} for s in sorted(seats)]
+        hands: list[dict[str, Any]] = [{"seat": s, "cards": self.shown[s]} for s in sorted(seats)]
+        for entry in hands:  # J2: a shown hand names the card its seat bought
+            bought = self.bought[entry["seat"]]
+            if bought is not None:
+                entry["bought"] = format_card(bought)
         self._record(None, {"type": "reveal", "hands": hands})
 
     def _finish(self, end: str, payouts: list[int]) -> None:
@@ -1244,6 +1350,7 @@ class Hand:
             "cards": [None if c is None else format_cards(c) for c in self.cards],
             "hands": [None if c is None else format_cards(c) for c in self.hands],
             **self.variant_deal.to_json(),
+            "revealed": self.variant_deal.revealed,
             "selection": self.selection,
             "phase_done": list(self.phase_done),
             "drew": self.drew,
@@ -1252,6 +1359,8 @@ class Hand:
             "discards": format_cards(self.discards),
             "drawing_reshuffled": self._drawing_reshuffled,
             "draws": list(self.draws),
+            "bought": [None if c is None else format_card(c) for c in self.bought],
+            "rotations": self.rotations,
             "parted": [format_cards(cards) for cards in self.parted],
             "burst": list(self.burst),
             "stacks": list(self.stacks),
@@ -1297,6 +1406,12 @@ class Hand:
             ]
             hand.burst = list(data.get("burst", [False] * hand.num_seats))
             n = hand.num_seats
+            revealed = data.get("revealed", 0)
+            if type(revealed) is not int or not 0 <= revealed <= len(
+                hand.variant_deal.thresholds
+            ):
+                raise ValueError(f"revealed must count threshold indicators, got {revealed!r}")
+            hand.variant_deal = dataclasses.replace(hand.variant_deal, revealed=revealed)
             hand.selection = data.get("selection")
             if hand.selection is not None and hand.selection != hand.rules.spec.phase:
                 raise ValueError(f"selection {hand.selection!r} is not the variant's phase")
@@ -1309,6 +1424,9 @@ class Hand:
             hand.discards = [parse_card(c) for c in data.get("discards", [])]
             hand._drawing_reshuffled = bool(data.get("drawing_reshuffled", False))
             hand.draws = [int(v) for v in data.get("draws", [0] * n)]
+            hand.bought = [None if c is None else parse_card(c)
+                           for c in data.get("bought", [None] * n)]
+            hand.rotations = int(data.get("rotations", 0))
             hand.parted = [tuple(parse_card(c) for c in cards)
                            for cards in data.get("parted", [[]] * n)]
             hand.rng = None

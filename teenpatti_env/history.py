@@ -90,6 +90,8 @@ def history_of(hand: Hand) -> dict[str, Any]:
             actions.append(action)
         elif kind == "passed":
             actions.append({"seat": event["seat"], "type": "pass", "cards": event["cards"]})
+        elif kind == "bought":
+            actions.append({"seat": event["seat"], "type": "buy_joker", "card": event["card"]})
         elif kind == "keep":
             actions.append({"seat": event["seat"], "type": "keep"})
         elif kind in _ACTION_EVENTS:

@@ -77,11 +77,16 @@ PHASE_SEAT_SLOTS: tuple[tuple[str, str], ...] = (
 )
 """In variants with a selection phase, after the variant block: the global phase slots,
 then each phase seat slot for seats 0..n-1 relative to the observer."""
+THRESHOLD_SLOTS = (("beyond_boots", 1, "chips paid beyond the boots, in boots (T1)"),)
+ROTATING_SLOTS = (("rotations", 1, "full betting rounds so far: wild ranks moved (R1)"),)
+BUY_SLOTS = (("my_bought", NUM_CARDS, "the card this seat bought wild, one-hot (J1)"),)
+BUY_SEAT_SLOTS = (("bought", "has bought a joker this hand (J2: the card stays secret)"),)
 _FLAGS = {
     "my_turn", "sideshow_asked", "hand_over", "hand_limit", "my_strength", "in_session",
     "dealt_in", "in_hand", "packed", "all_in", "seen", "is_dealer", "is_previous", "to_act",
     "sideshow_asker", "my_category", "cards", "community", "indicators", "wild_ranks",
     "wild_colours", "burst_rank", "burst", "in_phase", "my_parted", "phase_done",
+    "my_bought", "bought",
 }  # fmt: skip
 _BIG = float(np.finfo(np.float32).max)
 _GLOBAL_SIZE = len(GLOBAL_SLOTS)
@@ -98,8 +103,10 @@ def wild_known(hand: Hand, seat: int) -> tuple[list[int], list[str]]:
     cards = hand.hands[seat]
     if cards is not None and hand.knows_own_hand(seat):
         personal = deal.personal_rank(cards)
-        if personal is not None:
-            ranks.add(personal)
+        rotating = hand.rotating_rank(seat)  # R3: seen only while the seat is seen
+        for own in (personal, rotating):
+            if own is not None and own != deal.burst_rank:
+                ranks.add(own)
     suits = frozenset() if passing else deal.wild_suits
     colours = [c for c, members in COLOURS.items() if suits.issuperset(members)]
     return sorted(ranks), colours
@@ -142,11 +149,11 @@ class ObservationLayout:
                 self.size += width
             self._variant_offsets["burst"] = self.size
             self.size += n
-        if rules.spec.phase is not None:
-            for name, width, _ in PHASE_SLOTS:
+        for slots, seat_slots in self._extras(rules):
+            for name, width, _ in slots:
                 self._variant_offsets[name] = self.size
                 self.size += width
-            for name, _ in PHASE_SEAT_SLOTS:
+            for name, _ in seat_slots:
                 self._variant_offsets[name] = self.size
                 self.size += n
         # Seats in observer-relative order, and each seat's position in that order.
@@ -160,6 +167,22 @@ class ObservationLayout:
         for name, offset, width, _ in self.slots:
             if name.split(".")[-1] in _FLAGS:
                 self.high[offset : offset + width] = 1.0
+
+    @staticmethod
+    def _extras(rules: Rules) -> list[tuple[tuple[tuple[str, int, str], ...],
+                                            tuple[tuple[str, str], ...]]]:
+        """The blocks of the part-2 variants this rule set uses, in layout order."""
+        spec = rules.spec
+        blocks: list[Any] = []
+        if spec.phase is not None:
+            blocks.append((PHASE_SLOTS, PHASE_SEAT_SLOTS))
+        if "thresholds" in spec.wild_kinds:
+            blocks.append((THRESHOLD_SLOTS, ()))
+        if "rotating_lowest" in spec.wild_kinds:
+            blocks.append((ROTATING_SLOTS, ()))
+        if spec.buy_a_joker:
+            blocks.append((BUY_SLOTS, BUY_SEAT_SLOTS))
+        return blocks
 
     @property
     def slots(self) -> list[tuple[str, int, int, str]]:
@@ -184,9 +207,9 @@ class ObservationLayout:
                 (f"seat{k}.burst", offsets["burst"] + k, 1, "burst at the deal")
                 for k in range(n)
             ]
-        if "in_phase" in offsets:
-            table += [(name, offsets[name], width, text) for name, width, text in PHASE_SLOTS]
-            for name, text in PHASE_SEAT_SLOTS:
+        for slots, seat_slots in self._extras(self.rules):
+            table += [(name, offsets[name], width, text) for name, width, text in slots]
+            for name, text in seat_slots:
                 table += [(f"seat{k}.{name}", offsets[name] + k, 1, text) for k in range(n)]
         return table
 
@@ -209,6 +232,12 @@ class ObservationLayout:
                 ones.append(offsets["in_phase"])
             ones += [offsets["my_parted"] + card for card in hand.parted[seat]]
             ones += [offsets["phase_done"] + k for k, o in enumerate(order) if hand.phase_done[o]]
+        if "my_bought" in offsets:
+            mine = hand.bought[seat]
+            if mine is not None:
+                ones.append(offsets["my_bought"] + mine)
+            ones += [offsets["bought"] + k for k, o in enumerate(order)
+                     if hand.bought[o] is not None]
         return ones
 
     def encode(self, hand: Hand, seat: int, facts: TableFacts) -> NDArray[np.float32]:
@@ -273,10 +302,15 @@ class ObservationLayout:
         out = np.zeros(self.size, dtype=np.float32)
         out[: len(scalars)] = scalars
         out[ones] = 1.0
-        if "draws" in self._variant_offsets:
-            base = self._variant_offsets["draws"]
+        offsets = self._variant_offsets
+        if "draws" in offsets:
+            base = offsets["draws"]
             for k, other in enumerate(self._orders[seat]):
                 out[base + k] = hand.draws[other]
+        if "beyond_boots" in offsets:
+            out[offsets["beyond_boots"]] = hand.beyond_boots * per_boot
+        if "rotations" in offsets:
+            out[offsets["rotations"]] = hand.rotations
         return out
 
     @staticmethod
@@ -382,12 +416,21 @@ class ObservationLayout:
         ranks, colours = wild_known(hand, seat)
         burst = visible_burst_rank(hand)
         phase: dict[str, Any] = {}
-        if deal.spec.phase is not None:
+        spec = deal.spec
+        if spec.phase is not None:
             phase = {
                 "phase_done": list(hand.phase_done),
                 "draws": list(hand.draws),
                 "my_parted": format_cards(hand.parted[seat]),
             }
+        if "thresholds" in spec.wild_kinds:
+            phase["beyond_boots"] = hand.beyond_boots
+        if "rotating_lowest" in spec.wild_kinds:
+            phase["rotations"] = hand.rotations
+        if spec.buy_a_joker:
+            mine = hand.bought[seat]
+            phase["bought"] = [card is not None for card in hand.bought]
+            phase["my_bought"] = None if mine is None else format_cards([mine])[0]
         return {
             **phase,
             "community": format_cards(deal.community),

@@ -52,7 +52,6 @@ WILD_KINDS = (
 )
 """Every wild source of VARIANTS.md."""
 
-PART_TWO = ("rotating_lowest", "thresholds")
 """Wild sources whose rules come with the second part of the variants."""
 
 COLOURS = {"red": (1, 2), "black": (0, 3)}
@@ -315,23 +314,11 @@ def check_spec(spec: VariantSpec) -> None:
         raise ValueError("discard_one needs private_cards - 1 + community_cards + imagined >= 3")
     if spec.phase == "passing" and (spec.private_cards != 3 or spec.open_private_cards):
         raise ValueError("passing needs private_cards = 3 and no open private cards")
-    # Part 2 of the variants (selection phases, buying, changing wild cards).
-    missing = [k for k in kinds if k in PART_TWO]
-    if spec.buy_a_joker:
-        missing.append("buy_a_joker")
-    if missing:
-        raise ValueError(f"not implemented yet: {', '.join(missing)} (variants part 2)")
 
 
 VARIANTS: dict[str, VariantSpec] = {}
 """The named variants of VARIANTS.md that the engine plays."""
 
-PLANNED_VARIANTS = (
-    "joker_thresholds",
-    "rotating_jokers",
-    "buy_a_joker",
-)
-"""Named variants of VARIANTS.md that come with part 2."""
 
 _DESCRIPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "classic": ("three private cards, nothing added", {}),
@@ -383,6 +370,20 @@ _DESCRIPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "colour_jokers": ("a colour named before the deal is wild", {"wild": ["chosen_colour"]}),
     "four_card": ("four private cards: the best three count", {"private_cards": 4}),
+    "rotating_jokers": (
+        "each seat's lowest rank is wild for it, and the wild ranks move one seat left "
+        "after every full betting round",
+        {"wild": ["rotating_lowest"]},
+    ),
+    "buy_a_joker": (
+        "once a hand a seen player may pay a boot to make one of its cards wild, in secret",
+        {"buy_a_joker": True},
+    ),
+    "joker_thresholds": (
+        "three face-down indicators turn up as the chips beyond the boots reach 10, 20 "
+        "and 30; every rank turned up is wild",
+        {"wild": [{"thresholds": [10, 20, 30]}]},
+    ),
     "discard_one": (
         "four private cards; each seat discards one before betting, no blind play",
         {"private_cards": 4, "phase": "discard_one"},
@@ -422,8 +423,6 @@ def variant_spec(value: str | VariantSpec | Mapping[str, Any]) -> VariantSpec:
     if isinstance(value, str):
         spec = VARIANTS.get(value) or FAMILY_SPECIALS.get(value)
         if spec is None:
-            if value in PLANNED_VARIANTS:
-                raise ValueError(f"variant {value!r} is not implemented yet (variants part 2)")
             known = [*VARIANTS, *FAMILY_SPECIALS]
             raise ValueError(
                 f"unknown variant {value!r}: allowed {', '.join(known)} or a spec dict"
@@ -446,7 +445,7 @@ def variant_spec(value: str | VariantSpec | Mapping[str, Any]) -> VariantSpec:
     else:
         raise ValueError(f"a variant is a name, a VariantSpec or a dict, got {value!r}")
     _check_name_type(spec.name)
-    if (spec.name in VARIANTS and VARIANTS[spec.name] != spec) or spec.name in PLANNED_VARIANTS:
+    if spec.name in VARIANTS and VARIANTS[spec.name] != spec:
         raise ValueError(f"{spec.name!r} is the name of a built-in variant")
     return spec
 
@@ -558,6 +557,8 @@ class Deal:
     community: tuple[int, ...] = ()
     indicators: tuple[int, ...] = ()
     chosen: int | str | None = None
+    revealed: int = 0
+    """Threshold indicators turned up so far (T1); the others are not wild yet."""
 
     @property
     def burst_rank(self) -> int | None:
@@ -574,6 +575,8 @@ class Deal:
         for kind, cards in self._indicators_by_source():
             if kind == "indicator_rank":
                 ranks.add(rank_of(cards[0]))
+            elif kind == "thresholds":
+                ranks.update(rank_of(card) for card in cards[: self.revealed])
             elif kind == "middle":
                 low, high = sorted(rank_of(card) for card in cards)  # ace high (S3)
                 ranks.update(range(low + 1, high))
@@ -602,7 +605,9 @@ class Deal:
 
     @cached_property
     def _personal(self) -> bool:
-        return "personal_lowest" in self.spec.wild_kinds
+        """A wild rank of the seat's own (personal or rotating lowest)."""
+        kinds = self.spec.wild_kinds
+        return "personal_lowest" in kinds or "rotating_lowest" in kinds
 
     @cached_property
     def _three(self) -> bool:
@@ -623,10 +628,24 @@ class Deal:
                 at += count
         return out
 
+    @property
+    def thresholds(self) -> tuple[int, ...]:
+        """The ``thresholds`` source's chip counts (empty without one)."""
+        return next((s.values for s in self.spec.wild if s.kind == "thresholds"), ())
+
+    def hidden_indicators(self) -> frozenset[int]:
+        """Positions in ``indicators`` of threshold indicators still face down (D2)."""
+        at = 0
+        for kind, cards in self._indicators_by_source():
+            if kind == "thresholds":
+                return frozenset(range(at + self.revealed, at + len(cards)))
+            at += len(cards)
+        return frozenset()
+
     def personal_rank(self, private: Sequence[int]) -> int | None:
         """The seat's own wild rank (``personal_lowest``): its lowest private rank, ace
         high (S1); ``None`` without that source or when it is the burst rank."""
-        if not self._personal:
+        if "personal_lowest" not in self.spec.wild_kinds:
             return None
         lowest = min(rank_of(card) for card in private)
         return None if lowest == self.burst_rank else lowest
@@ -641,16 +660,29 @@ class Deal:
         public = self._wild_card
         return [public[card] or rank_of(card) == personal for card in cards]
 
-    def value(self, private: Sequence[int], best_sequence: str, lowball: bool) -> int:
+    def value(
+        self,
+        private: Sequence[int],
+        best_sequence: str,
+        lowball: bool,
+        own_rank: int | None = None,
+        bought: int | None = None,
+    ) -> int:
         """The best value of a seat's hand: its private and the community cards, the
-        imaginary card, every value of its wild cards (W1-W7)."""
-        if self._three and not self._personal and len(private) == 3:  # one lookup
+        imaginary card, every value of its wild cards (W1-W7). ``own_rank``: the seat's
+        rotating wild rank (R2); ``bought``: the card it bought wild (J1)."""
+        if self._three and not self._personal and len(private) == 3 and bought is None:
             a, b, c = private
             public = self._wild_card
             flags = (public[a], public[b], public[c])
             return three_card_value(a, b, c, flags, best_sequence, lowball)
         usable = [*private, *self.community]
-        flags_of = self.wild_flags(usable, self.personal_rank(private))
+        personal = self.personal_rank(private)
+        if own_rank is not None and own_rank != self.burst_rank:  # B2
+            personal = own_rank
+        flags_of = self.wild_flags(usable, personal)
+        if bought is not None:
+            flags_of = [flag or card == bought for flag, card in zip(flags_of, usable, strict=True)]
         return trusted_value(usable, flags_of, self.spec.imagined_card, best_sequence, lowball)
 
     def to_json(self) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from env_helpers import PRESETS, live, same_view
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-from teenpatti_env import Rules, TeenPattiEnv, env, raw_env
+from teenpatti_env import Hand, Rules, TeenPattiEnv, env, raw_env
 from teenpatti_env.cards import RANKS, format_cards, parse_card, parse_cards
 from teenpatti_env.observation import VARIANT_SLOTS
 from teenpatti_env.variants import COLOURS, VARIANTS, VariantSpec
@@ -42,6 +42,8 @@ EPISODES = ("hand", "session")
 # 10,000 hands x 18 variants take about 3 minutes on two cores.
 RANDOM_HANDS = int(os.environ.get("TEENPATTI_VARIANT_HANDS", "10000"))
 SUITS_OF = {colour: set(suits) for colour, suits in COLOURS.items()}
+PHASE_VARIANTS = [name for name in VARIANT_NAMES if VARIANTS[name].phase is not None]
+SEEN_FROM_DEAL = ("discard_one", "passing")  # P1: every seat sees its cards from the deal
 
 ignore_unknown_options = pytest.mark.filterwarnings(
     # api_test resets with options={"options": 1}; the env warns that it ignores it.
@@ -109,21 +111,36 @@ def public_wilds(spec: VariantSpec, indicators: list[str], chosen: Any) -> tuple
     return ranks, colours
 
 
+def deal_order(n: int, dealer: int, dealt_in: list[bool]) -> list[int]:
+    """The seats dealt in, from the dealer's left (the dealer last): the order of the
+    deal (D1) and of the phase turns."""
+    return [seat for seat in ((dealer + 1 + i) % n for i in range(n)) if dealt_in[seat]]
+
+
 def random_options(
-    rules: Rules, rng: np.random.Generator, stacks: list[int] | None = None
+    rules: Rules,
+    rng: np.random.Generator,
+    stacks: list[int] | None = None,
+    dealer: int = 0,
+    with_deck: bool | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
-    """reset() options for a random deal of ``rules``' variant, and the unused cards."""
+    """reset() options for a random deal of ``rules``' variant, dealt as D1 deals a shuffled
+    deck from ``dealer``'s left (in passing the first seat dealt in then gets three more,
+    six in all), and the rest of the deck, top first. The options carry that rest as
+    ``deck`` when the hand can draw (shopping, H2) or ``with_deck`` asks for it."""
     spec = rules.spec
     n = rules.num_players
     stacks = stacks or [rules.starting_stack] * n
+    order = deal_order(n, dealer, [chips >= rules.entry_chips for chips in stacks])
     deck = format_cards(rng.permutation(52).tolist())
-    cards: list[list[str] | None] = []
-    for seat in range(n):
-        if stacks[seat] >= rules.entry_chips:
-            cards.append(deck[: spec.private_cards])
-            del deck[: spec.private_cards]
-        else:
-            cards.append(None)
+    private = spec.private_cards * len(order)
+    cards: list[list[str] | None] = [None] * n
+    for place, seat in enumerate(order):
+        cards[seat] = deck[place:private:len(order)]
+    del deck[:private]
+    if spec.phase == "passing":
+        cards[order[0]] += deck[:3]  # type: ignore[operator]
+        del deck[:3]
     options: dict[str, Any] = {"cards": cards, "stacks": stacks}
     if spec.community_cards:
         options["community"] = deck[: spec.community_cards]
@@ -135,16 +152,21 @@ def random_options(
         options["chosen"] = {"rank": RANKS[int(rng.integers(13))]}
     elif spec.chooses == "colour":
         options["chosen"] = {"colour": ("red", "black")[int(rng.integers(2))]}
+    if spec.phase == "shopping" if with_deck is None else with_deck:
+        options["deck"] = list(deck)
     return options, deck
 
 
-def hidden_slots(spec: VariantSpec, cards: list, observer: int, own: bool) -> list[tuple]:
-    """(seat, index) of every card ``observer`` may not see while the hand runs (V1-V3,
-    D5): other seats' face-down cards (none in all_open), and with ``own`` its own
-    face-down cards too (in all_open: all of its own, and only those)."""
+def hidden_slots(
+    spec: VariantSpec, cards: list, observer: int, own: bool, seats: list[int] | None = None
+) -> list[tuple]:
+    """(seat, index) of every dealt card ``observer`` may not see while the hand runs (V1-V3,
+    D5, P1) as long as no card reaches it: other seats' face-down cards (none in all_open),
+    and with ``own`` its own face-down cards too (in all_open: all of its own, and only
+    those). ``seats``: only the cards of these seats."""
     out = []
     for seat, held in enumerate(cards):
-        if held is None:
+        if held is None or (seats is not None and seat not in seats):
             continue
         if spec.visibility == "all_open":
             if own and seat == observer:
@@ -161,38 +183,62 @@ def twin_options(
     observer: int,
     own: bool,
     rng: np.random.Generator,
+    seats: list[int] | None = None,
+    indicators: bool = False,
 ) -> dict[str, Any]:
-    """``options`` with the cards ``observer`` may not see dealt again from those cards and
-    the undealt ones. A card of the burst rank is replaced only by another one and any
-    other card only by another non-burst card, so who bursts (public, B3) stays the same."""
+    """``options`` with the cards ``observer`` may not see at the deal dealt again from
+    those cards and the undealt ones (``hidden_slots``; ``seats``: only these seats'
+    cards). A card of the burst rank is replaced only by another one and any other card
+    only by another non-burst card, so who bursts (public, B3) stays the same. In shopping
+    a random number of the deck's top cards stays put and the rest is dealt again (a draw
+    below them may show the drawer a different card); a ``deck`` that no draw uses is
+    all dealt again. With
+    ``indicators``, the indicators are dealt again too (passing's, face down until the
+    passing is over, D2)."""
     cards = [None if held is None else list(held) for held in options["cards"]]
-    slots = hidden_slots(spec, cards, observer, own)
+    slots = hidden_slots(spec, cards, observer, own, seats)
     burst = burst_rank_of(spec, options.get("indicators", []))
-    pool = [cards[s][i] for s, i in slots] + list(unused)
+    keep = int(rng.integers(len(unused) + 1)) if spec.phase == "shopping" else 0
+    old_indicators = list(options.get("indicators", [])) if indicators else []
+    pool = [cards[s][i] for s, i in slots] + list(unused[keep:]) + old_indicators
     for is_burst in (False, True):
         mine = [(s, i) for s, i in slots if (rank(cards[s][i]) == burst) == is_burst]
         choices = [card for card in pool if (rank(card) == burst) == is_burst]
         picked = rng.choice(len(choices), size=len(mine), replace=False)
         for (s, i), k in zip(mine, picked, strict=True):
             cards[s][i] = choices[int(k)]
-    return {**options, "cards": cards}
+        taken = {choices[int(k)] for k in picked}
+        pool = [card for card in pool if card not in taken]
+    rest = [pool[int(k)] for k in rng.permutation(len(pool))]
+    twin = {**options, "cards": cards}
+    if indicators:
+        twin["indicators"], rest = rest[: len(old_indicators)], rest[len(old_indicators) :]
+    if "deck" in options:
+        twin["deck"] = list(unused[:keep]) + rest
+    return twin
 
 
-
-
-def outcome_may_differ(hand, seat: int, own: bool) -> bool:
-    """Whether the twin hands may now rightly look different to ``seat``: cards were
-    turned up or shown to it, a sideshow was compared (it may have packed other seats),
-    or, with its own cards different, it may now see them (it looked; in all_open, the
-    hand is over)."""
-    if own and (hand.over if hand.rules.spec.visibility == "all_open" else hand.seen[seat]):
+def views_may_differ(a: Any, b: Any, seat: int, own: bool, indicators: bool) -> bool:
+    """Whether the twin hands ``a`` and ``b`` may now rightly look different to ``seat``:
+    cards were turned up or shown to it, a sideshow was compared (it may have packed other
+    seats); its own cards differ while it can see them (it looked, or its cards are seen
+    from the deal (P1); its cards as they are now, with the cards it drew or received,
+    and before, with those it discarded or passed on; in all_open, the hand is over); the
+    twins' indicators differ and the passing is over (D2)."""
+    if a.rules.spec.visibility == "all_open":
+        if own and (a.over or b.over):
+            return True
+    elif (a.seen[seat] or b.seen[seat]) and a.card_texts(seat) != b.card_texts(seat):
         return True
-    for event in hand.events_for(seat):
-        kind = event["type"]
-        if kind in ("reveal", "sideshow_reveal", "show"):
-            return True
-        if kind == "sideshow_result" and event["accepted"]:
-            return True
+    if indicators and "passing" not in (a.phase, b.phase):
+        return True
+    for hand in (a, b):
+        for event in hand.events_for(seat):
+            kind = event["type"]
+            if kind in ("reveal", "sideshow_reveal", "show"):
+                return True
+            if kind == "sideshow_result" and event["accepted"]:
+                return True
     return False
 
 
@@ -264,7 +310,9 @@ TWIN_RUNS = 150
 
 def twin_run(name: str, seed: int) -> Counter:
     """Two tables whose deals differ only in cards one seat may not see, played with the
-    same actions, look the same to that seat until a comparison or a reveal."""
+    same actions, look the same to that seat until a comparison or a reveal, or until
+    cards that differ reach it (P1, P4, P9: a draw, a pass to it; D2: passing's
+    indicators turned up)."""
     rng = np.random.default_rng([seed, VARIANT_NAMES.index(name)])
     preset = PRESETS[int(rng.integers(len(PRESETS)))]
     n = int(rng.integers(3, 8))
@@ -273,17 +321,33 @@ def twin_run(name: str, seed: int) -> Counter:
     episode = EPISODES[seed % 2]
     s = int(rng.integers(n))
     me = f"player_{s}"
-    own = spec.visibility == "all_open" or bool(seed // 2 % 2)
-    options, unused = random_options(rules, rng, stacks_for(rules, rng, s))
-    twin = twin_options(options, unused, spec, s, own, rng)
+    if spec.visibility == "all_open":
+        own = True
+    elif spec.phase in SEEN_FROM_DEAL:
+        own = False  # its own cards are seen from the deal (P1)
+    else:
+        own = bool(seed // 2 % 2)
+    stacks = stacks_for(rules, rng, s)
     dealer = int(rng.integers(n))
-    while options["cards"][dealer] is None:
+    while stacks[dealer] < rules.entry_chips:
         dealer = (dealer + 1) % n
+    with_deck = spec.phase == "shopping" or bool(rng.random() < 0.5)  # optional elsewhere
+    options, unused = random_options(rules, rng, stacks, dealer, with_deck)
+    seats = None
+    indicators = False
+    if spec.phase == "passing":
+        order = deal_order(n, dealer, [cards is not None for cards in options["cards"]])
+        later = order[order.index(s) + 1 :]  # their cards never reach s (P9)
+        if later and seed // 2 % 2:
+            seats = later  # so the views are compared to the end
+        indicators = bool(seed // 4 % 2)
+    twin = twin_options(options, unused, spec, s, own, rng, seats, indicators)
     a = raw_env(rules=rules, episode=episode)
     b = raw_env(rules=rules, episode=episode)
     a.reset(seed=seed, options={**options, "dealer": dealer})
     b.reset(seed=seed + 1, options={**twin, "dealer": dealer})
-    stats = Counter(runs=1, differ=int(twin["cards"] != options["cards"]))
+    differ = any(twin.get(key) != options.get(key) for key in ("cards", "deck", "indicators"))
+    stats = Counter(runs=1, differ=int(differ))
     if episode == "session" and a.session.hands_played:
         # The hand ended at the deal (burst) and the session dealt the next from its rng.
         if a.session.history[0]["end"] in ("void", "last_player"):
@@ -291,12 +355,27 @@ def twin_run(name: str, seed: int) -> Counter:
         return stats
     first_a, first_b = a.hand, b.hand
     assert first_a.burst == first_b.burst
-    where = f"{name} seed {seed} ({preset}, {n} seats, {episode}, seat {s}, own {own})"
+    where = (
+        f"{name} seed {seed} ({preset}, {n} seats, {episode}, seat {s}, own {own}, "
+        f"dealer {dealer}, seats {seats}, indicators {indicators})"
+    )
+    drew = False
     for step in range(300):
-        if outcome_may_differ(first_a, s, own) or outcome_may_differ(first_b, s, own):
+        if views_may_differ(first_a, first_b, s, own, indicators):
             break
         same_view(a, b, me, f"{where}, step {step}")
         stats["compared"] += 1
+        if spec.phase is not None:
+            phase = first_a.phase
+            stats["phase views"] += phase == spec.phase
+            stats["betting views after the phase"] += phase == "betting"
+            stats["views after the observer drew"] += drew
+            stats["views with other indicators in the passing"] += indicators
+            # Its turn in the passing, not the first seat: it holds the cards passed to it.
+            stats["observer received"] += (
+                phase == "passing" and first_a.to_act == s and len(first_a.card_texts(s)) == 6
+                and s != deal_order(n, dealer, first_a.dealt_in)[0]
+            )  # fmt: skip
         if first_a.over or a.hand is not first_a or not a.agents:
             stats["to the end"] += first_a.over
             break
@@ -307,11 +386,12 @@ def twin_run(name: str, seed: int) -> Counter:
         mask = a.action_mask(agent)
         np.testing.assert_array_equal(mask, b.action_mask(agent), err_msg=where)
         action = biased_pick(a, mask, rng)
+        drew |= agent == me and a.layout.names[action] == "draw"
         a.step(action)
         b.step(action)
         if a.hand is not first_a:
             break  # session mode dealt the next hand
-        if not (outcome_may_differ(first_a, s, own) or outcome_may_differ(first_b, s, own)):
+        if not views_may_differ(first_a, first_b, s, own, indicators):
             assert first_a.packed == first_b.packed, where  # nothing was compared
     if first_a.seen[s] and not own:
         stats["observer looked"] += 1
@@ -328,32 +408,88 @@ def test_twin_tables_look_the_same_to_a_seat(name: str) -> None:
     assert stats["compared"] >= 4 * TWIN_RUNS, stats
     if name != "all_open":
         assert stats["observer looked"] > 0, stats
+    phase = VARIANTS[name].phase
+    if phase is not None:
+        assert stats["phase views"] > TWIN_RUNS, stats
+        assert stats["betting views after the phase"] > TWIN_RUNS, stats
+    if phase == "shopping":
+        assert stats["views after the observer drew"] > 0, stats
+    if phase == "passing":
+        assert stats["views with other indicators in the passing"] > 0, stats
+        assert stats["observer received"] > 0, stats
 
 
 def test_twin_deals_change_only_hidden_cards() -> None:
-    """The twin builder itself: open cards, public cards and (in all_open) other seats'
-    cards never change; burst ranks stay burst ranks."""
-    for name in ("two_cards_open", "all_open", "seven_joker_two_burst", "shared_pair"):
+    """The deal and twin builders themselves: every card once (D1, H2: the deck is every
+    card not dealt, top first); six cards for the first seat dealt in from the dealer's
+    left in passing; open cards, public cards and (in all_open) other seats' cards never
+    change, nor the cards of seats left out of ``seats``, nor the deck's kept top cards;
+    burst ranks stay burst ranks; indicators change only when asked."""
+    names = ("two_cards_open", "all_open", "seven_joker_two_burst", "shared_pair")
+    for name in (*names, *PHASE_VARIANTS):
         rules = Rules(variant=name, num_players=5)
         spec = rules.spec
+        twins_differ = 0
         for seed in range(30):
             rng = np.random.default_rng(seed)
-            options, unused = random_options(rules, rng)
-            own = bool(seed % 2) or spec.visibility == "all_open"
-            twin = twin_options(options, unused, spec, 2, own, rng)
-            hidden = set(hidden_slots(spec, options["cards"], 2, own))
+            stacks = [rules.starting_stack] * 5
+            stacks[(seed + 1) % 5] = 0  # a seat sits out, sometimes the dealer's left
+            dealer = seed % 5
+            options, unused = random_options(rules, rng, stacks, dealer, bool(seed % 3))
+            order = deal_order(5, dealer, [chips > 0 for chips in stacks])
+            sizes = [0 if held is None else len(held) for held in options["cards"]]
+            want = [spec.private_cards * (chips > 0) for chips in stacks]
+            if spec.phase == "passing":
+                want[order[0]] += 3
+            assert sizes == want, (name, seed)
+            assert ("deck" in options) == (spec.phase == "shopping" or bool(seed % 3))
+            own = spec.visibility == "all_open" or (
+                bool(seed % 2) and spec.phase not in SEEN_FROM_DEAL
+            )
+            seats = order[2:] if seed % 4 == 1 else None
+            indicators = spec.phase == "passing" and seed % 4 == 3
+            twin = twin_options(options, unused, spec, 2, own, rng, seats, indicators)
+            hidden = set(hidden_slots(spec, options["cards"], 2, own, seats))
+            changed = False
             for seat, held in enumerate(options["cards"]):
-                for i, card in enumerate(held):
+                assert (held is None) == (twin["cards"][seat] is None)
+                for i, card in enumerate(held or ()):
+                    changed |= twin["cards"][seat][i] != card
                     if (seat, i) not in hidden:
                         assert twin["cards"][seat][i] == card
-            for key in ("community", "indicators", "chosen"):
+                    if seats is not None and seat not in seats:
+                        assert (seat, i) not in hidden
+            twins_differ += changed
+            for key in ("community", "chosen", *(() if indicators else ("indicators",))):
                 assert twin.get(key) == options.get(key)
-            flat = [card for held in twin["cards"] for card in held]
-            flat += twin.get("community", []) + twin.get("indicators", [])
-            assert len(set(flat)) == len(flat)
+            for table in (options, twin):
+                flat = [card for held in table["cards"] if held for card in held]
+                flat += table.get("community", []) + table.get("indicators", [])
+                if "deck" in table:
+                    flat += table["deck"]
+                    assert len(flat) == 52
+                assert len(set(flat)) == len(flat)
+            if "deck" in options:
+                assert options["deck"] == unused
+                top = next((i for i, (x, y) in enumerate(zip(unused, twin["deck"])) if x != y), 0)
+                assert twin["deck"][:top] == unused[:top]
             if spec.burst_rank is not None:
+                burst = burst_rank_of(spec, options.get("indicators", []))
                 for old, new in zip(options["cards"], twin["cards"], strict=True):
-                    assert [rank(c) == 0 for c in old] == [rank(c) == 0 for c in new]
+                    old_flags = [rank(c) == burst for c in old or ()]
+                    assert old_flags == [rank(c) == burst for c in new or ()]
+        assert twins_differ >= 25, name
+    # The deal is D1's: the same shuffled deck dealt by Hand.deal gives the same cards.
+    for name in PHASE_VARIANTS:
+        rules = Rules(variant=name, num_players=4)
+        for seed in range(5):
+            options, rest = random_options(rules, np.random.default_rng(seed), dealer=seed % 4)
+            hand = Hand.deal(rules, [rules.starting_stack] * 4, seed % 4,
+                             np.random.default_rng(seed))  # fmt: skip
+            assert [hand.card_texts(s) for s in range(4)] == options["cards"], name
+            assert hand.table_cards().get("indicators") == options.get("indicators")
+            if rules.spec.phase == "shopping":
+                assert hand.table_cards()["deck"] == rest
 
 
 def random_tables(variant: str) -> Iterator[tuple[int, np.random.Generator, int, raw_env, Any]]:
