@@ -54,6 +54,8 @@ def best_kept(cards: Sequence[str], keep: int, info: Info) -> tuple[int, ...]:
 
 def phase_action(legal: LegalMoves, info: Info) -> int | None:
     """The index of a sensible phase choice, or ``None`` outside a selection phase."""
+    if "continue" in legal:  # C3: between hands, keep playing
+        return legal.by_name["continue"]
     if info.get("phase") not in ("discard_one", "shopping", "passing"):
         return None
     cards: list[str] = list(info.get("cards") or ())

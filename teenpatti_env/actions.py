@@ -72,6 +72,8 @@ def phase_action_names(rules: Rules) -> tuple[str, ...]:
         names += ["pass_" + "_".join(map(str, slots)) for slots in combinations(range(6), 3)]
     if spec.buy_a_joker:
         names += [f"buy_joker_{k}" for k in range(spec.private_cards)]
+    if rules.vote_to_end:
+        names += ["vote_end", "continue"]  # C3, between hands
     return tuple(names)
 
 

@@ -218,6 +218,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         }
         self.hand: Hand | None = None
         self.session: Session | None = None
+        self.voters: list[int] = []
+        """Seats still to vote in this break between hands (C3), the next first."""
+        self._paid = False
         self.infos = SeatInfos(self.view)
         self._rng: np.random.Generator | None = None
         # Facts derived from the state, dropped whenever the state changes.
@@ -304,6 +307,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self.agent_selection = self.agents[0]  # replaced below unless the deal ends the hand
         self._skip_agent_selection = None
         self._memo = {}
+        self.voters = []
+        self._paid = False
         self._settle()
         self._accumulate_rewards()
         self._deads_step_first()
@@ -345,6 +350,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             return
         hand = self._running_hand()
         seat = self.agent_name_mapping[agent]
+        if self.voters:
+            self._vote(agent, seat, action)
+            return
         try:
             engine_action = self.layout.decode(hand, seat, action)
             hand.apply(engine_action)
@@ -363,6 +371,28 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self._deads_step_first()
         if self.render_mode == "human":
             self.render()
+
+    def _vote(self, agent: str, seat: int, action: Any) -> None:
+        """C3: the seat asked answers ``vote_end`` or ``continue`` between hands."""
+        size = self.layout.size
+        index = int(action) if isinstance(action, (int, np.integer)) and not isinstance(
+            action, bool) else None
+        name = self.layout.names[index] if index is not None and 0 <= index < size else None
+        if name not in ("vote_end", "continue"):
+            raise IllegalActionError(
+                f"{agent} cannot take action {action!r}: between hands only vote_end or "
+                "continue"
+            )
+        session = self.session
+        assert session is not None
+        if name == "vote_end":
+            session.vote_end(seat)
+        self.voters.pop(0)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._settle()
+        self._accumulate_rewards()
+        self._deads_step_first()
 
     def _state_changed(self) -> None:
         """Drop what was derived from the state: legal actions, facts, built views."""
@@ -388,26 +418,45 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         """Pay out finished hands, deal the next one in a session, pick who acts."""
         hand = self._running_hand()
         while hand.over:
-            net = hand.net
-            assert net is not None
-            boot = self.rules.boot
-            for agent in self.agents:
-                self.rewards[agent] += net[self.agent_name_mapping[agent]] / boot
             session = self.session
-            if session is None:
-                self.terminations = dict.fromkeys(self.agents, True)
+            if not self._paid:  # the hand's result, once
+                self._paid = True
+                net = hand.net
+                assert net is not None
+                boot = self.rules.boot
+                for agent in self.agents:
+                    self.rewards[agent] += net[self.agent_name_mapping[agent]] / boot
+                if session is None:
+                    self.terminations = dict.fromkeys(self.agents, True)
+                    return
+                active = session.active
+                for agent in self.agents:
+                    if not active[self.agent_name_mapping[agent]]:
+                        self.terminations[agent] = True
+                if not session.over and self.rules.vote_to_end:
+                    self.voters = self._vote_order(session)
+            assert session is not None
+            if self.voters:
+                self.agent_selection = self.possible_agents[self.voters[0]]
                 return
-            active = session.active
-            for agent in self.agents:
-                if not active[self.agent_name_mapping[agent]]:
-                    self.terminations[agent] = True
             if session.over:
                 self.terminations = dict.fromkeys(self.agents, True)
                 return
             hand = session.new_hand()
             self.hand = hand
+            self._paid = False
         assert hand.to_act is not None
         self.agent_selection = self.possible_agents[hand.to_act]
+
+    @staticmethod
+    def _vote_order(session: Session) -> list[int]:
+        """C3: the seats still in the session, from the next dealer's left."""
+        n = session.num_seats
+        active = session.active
+        dealer = session.dealer if session.dealer is not None else n - 1
+        following = [(dealer + step) % n for step in range(1, n + 1)]
+        next_dealer = next(s for s in following if active[s])
+        return [s for s in ((next_dealer + step) % n for step in range(1, n + 1)) if active[s]]
 
     # ----------------------------------------------------------------- views
 
@@ -425,6 +474,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
                 in_session=tuple(session.active),
                 hands_played=played,
                 hands_remaining=None if limit is None else max(limit - played, 0),
+                voter=self.voters[0] if self.voters else None,
             )
         self._memo["facts"] = facts
         return facts
@@ -438,7 +488,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             live = agent in self.terminations and not (
                 self.terminations[agent] or self.truncations[agent]
             )
-            if live and agent == self.agent_selection and not hand.over:
+            if live and self.voters and agent == self.possible_agents[self.voters[0]]:
+                legal = [{"type": "vote_end"}, {"type": "continue"}]
+            elif live and agent == self.agent_selection and not hand.over:
                 legal = hand.legal_actions(self.agent_name_mapping[agent])
             else:
                 legal = []
@@ -474,6 +526,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
     def timeout_index(self) -> int:
         """The action index the agent to act takes when its turn timer runs out
         (VARIANTS.md C4: ``pack``, or ``refuse`` for a pending sideshow)."""
+        if self.voters:
+            return self.layout.index("continue")  # C4: a missed vote is continue
         hand = self._running_hand()
         return self.layout.encode(hand, hand.timeout_action())
 

@@ -81,12 +81,13 @@ THRESHOLD_SLOTS = (("beyond_boots", 1, "chips paid beyond the boots, in boots (T
 ROTATING_SLOTS = (("rotations", 1, "full betting rounds so far: wild ranks moved (R1)"),)
 BUY_SLOTS = (("my_bought", NUM_CARDS, "the card this seat bought wild, one-hot (J1)"),)
 BUY_SEAT_SLOTS = (("bought", "has bought a joker this hand (J2: the card stays secret)"),)
+VOTE_SLOTS = (("vote_now", 1, "this seat is asked, between hands, to vote to end (C3)"),)
 _FLAGS = {
     "my_turn", "sideshow_asked", "hand_over", "hand_limit", "my_strength", "in_session",
     "dealt_in", "in_hand", "packed", "all_in", "seen", "is_dealer", "is_previous", "to_act",
     "sideshow_asker", "my_category", "cards", "community", "indicators", "wild_ranks",
     "wild_colours", "burst_rank", "burst", "in_phase", "my_parted", "phase_done",
-    "my_bought", "bought",
+    "my_bought", "bought", "vote_now",
 }  # fmt: skip
 _BIG = float(np.finfo(np.float32).max)
 _GLOBAL_SIZE = len(GLOBAL_SLOTS)
@@ -126,6 +127,8 @@ class TableFacts:
     in_session: tuple[bool, ...]
     hands_played: int = 0
     hands_remaining: int | None = None
+    voter: int | None = None
+    """The seat asked to vote now, between hands (C3)."""
 
 
 class ObservationLayout:
@@ -182,6 +185,8 @@ class ObservationLayout:
             blocks.append((ROTATING_SLOTS, ()))
         if spec.buy_a_joker:
             blocks.append((BUY_SLOTS, BUY_SEAT_SLOTS))
+        if rules.vote_to_end:
+            blocks.append((VOTE_SLOTS, ()))
         return blocks
 
     @property
@@ -201,7 +206,7 @@ class ObservationLayout:
         name, width, text = CARD_SLOT
         table += [(f"seat{k}.{name}", self._cards_at + k * width, width, text) for k in range(n)]
         offsets = self._variant_offsets
-        if offsets:
+        if "community" in offsets:
             table += [(name, offsets[name], width, text) for name, width, text in VARIANT_SLOTS]
             table += [
                 (f"seat{k}.burst", offsets["burst"] + k, 1, "burst at the deal")
@@ -297,7 +302,7 @@ class ObservationLayout:
         for other, cards in known.items():
             base = self._cards_at + relative[other] * NUM_CARDS
             ones += [base + card for card in cards]
-        if self._variant_offsets:
+        if "community" in self._variant_offsets:
             ones += self._variant_ones(hand, seat)
         out = np.zeros(self.size, dtype=np.float32)
         out[: len(scalars)] = scalars
@@ -311,6 +316,8 @@ class ObservationLayout:
             out[offsets["beyond_boots"]] = hand.beyond_boots * per_boot
         if "rotations" in offsets:
             out[offsets["rotations"]] = hand.rotations
+        if "vote_now" in offsets:
+            out[offsets["vote_now"]] = facts.voter == seat
         return out
 
     @staticmethod
@@ -407,7 +414,8 @@ class ObservationLayout:
 
     def _variant_view(self, hand: Hand, seat: int) -> dict[str, Any]:
         """The variant's public cards and the wild cards as ``seat`` knows them."""
-        if not self._variant_offsets:  # new lists for every view: callers keep what they get
+        # New lists for every view: callers keep what they get.
+        if "community" not in self._variant_offsets:
             return {
                 "community": [], "indicators": [], "chosen": None, "wild_ranks": [],
                 "wild_colours": [], "burst_rank": None,

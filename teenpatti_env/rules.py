@@ -39,6 +39,7 @@ _BOOLS = (
     "sideshow_requires_all_seen",
     "look_anytime",
     "lowball",
+    "vote_to_end",
 )
 
 
@@ -86,6 +87,9 @@ class Rules:
     """Muflis: the whole hand ranking is reversed."""
     max_hands: int | None = None
     """Hands in a session; ``None`` plays until one seat is left."""
+    vote_to_end: bool = False
+    """VARIANTS.md C3: after every hand of a session each seat still in answers
+    ``vote_end`` or ``continue``; the session ends when all vote to end."""
     variant: str | VariantSpec = "classic"
     """The variant of VARIANTS.md: a name of :data:`~teenpatti_env.variants.VARIANTS`, a
     ``VariantSpec``, or a spec dict (``{"private_cards": 4, ...}`` or ``{"name", "spec"}``).

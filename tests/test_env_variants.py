@@ -679,34 +679,83 @@ PUBLIC_CARD_VARIANTS = [
 ]
 
 
+def passing_over(hand: Any) -> bool:
+    """Whether the hand's passing has ended (its indicators are face up, D2, P9)."""
+    return any(event["type"] == "phase_over" for event in hand.public_events())
+
+
+def table_knowledge(hand: Any) -> tuple[list[str], set, set, int | None]:
+    """The indicators face up now, and the wild ranks, wild colours and burst rank that
+    every seat knows from the public cards (D2: passing's indicators are face down, and
+    make nothing wild nor burst for anyone to see, until the passing is over)."""
+    spec = hand.rules.spec
+    deal = hand.variant_deal.to_json()
+    if spec.phase == "passing" and not passing_over(hand):
+        fixed = None if spec.burst_rank == "indicator" else burst_rank_of(spec, [])
+        return [], set(spec.wild_ranks) - {fixed}, set(), fixed
+    indicators = deal.get("indicators", [])
+    ranks, colours = public_wilds(spec, indicators, deal.get("chosen"))
+    return indicators, ranks, colours, burst_rank_of(spec, indicators)
+
+
+def check_public_cards(raw: raw_env, options: dict[str, Any]) -> None:
+    """Every seat's view holds the public cards of ``options`` as far as they are face up
+    now (``table_knowledge``), blind or not, and nothing of the face-down ones."""
+    spec = raw.rules.spec
+    indicators, ranks, colours, burst = table_knowledge(raw.hand)
+    hidden = [card for card in options.get("indicators", []) if card not in indicators]
+    for agent in raw.agents:
+        info = raw.infos[agent]
+        vector = raw.observe(agent)["observation"]
+        # Blind at the deal but in discard_one and passing, seen from the deal (P1).
+        assert info["seen"] == (spec.phase in SEEN_FROM_DEAL)
+        assert info["community"] == options.get("community", [])
+        assert info["indicators"] == indicators
+        assert info["chosen"] == options.get("chosen")
+        assert info["wild_ranks"] == [RANKS[r] for r in sorted(ranks)]
+        assert info["wild_colours"] == [c for c in ("red", "black") if c in colours]
+        assert info["burst_rank"] == (None if burst is None else RANKS[burst])
+        assert ones(raw, vector, "community") == sorted(parse_cards(info["community"]))
+        assert ones(raw, vector, "indicators") == sorted(parse_cards(indicators))
+        assert ones(raw, vector, "wild_ranks") == sorted(ranks)
+        assert ones(raw, vector, "burst_rank") == ([] if burst is None else [burst])
+        table = [e for e in raw.events(agent) if e["type"] == "table_cards"]
+        told = {key: value for event in table for key, value in event.items()}
+        for key in ("community", "chosen"):
+            assert told.get(key) == options.get(key)
+        assert told.get("indicators") == (indicators or None)
+        assert len(table) == (0 if spec.phase == "passing" and not indicators else 1)
+        text = json.dumps(info) + json.dumps(raw.events(agent))
+        for card in hidden:  # a face-down indicator is nowhere
+            assert f'"{card}"' not in text
+
+
 @pytest.mark.parametrize("name", PUBLIC_CARD_VARIANTS)
 def test_public_cards_are_in_every_blind_seats_view(name: str) -> None:
     """V1, V3, D2: community cards, face-up indicators, the chosen rank or colour and the
-    wild cards they make are in the view of every seat from the deal on, blind or not."""
+    wild cards they make are in the view of every seat from the deal on, blind or not.
+    Passing's three indicators (D2, P9) are nowhere in any view while the seats pass, nor
+    the wild rank, colour and burst rank they make; once the passing is over they are in
+    every view."""
+    passing = VARIANTS[name].phase == "passing"
     for seed in range(20):
         rng = np.random.default_rng(seed)
         rules = Rules(variant=name, num_players=int(rng.integers(3, 8)))
         options, _ = random_options(rules, rng)
         raw = raw_env(rules=rules)
         raw.reset(seed=seed, options={**options, "dealer": 0})
-        spec = rules.spec
-        ranks, colours = public_wilds(spec, options.get("indicators", []), options.get("chosen"))
-        for agent in raw.agents:
-            info = raw.infos[agent]
-            vector = raw.observe(agent)["observation"]
-            assert not info["seen"]
-            assert info["community"] == options.get("community", [])
-            assert info["indicators"] == options.get("indicators", [])
-            assert info["chosen"] == options.get("chosen")
-            assert info["wild_ranks"] == [RANKS[r] for r in sorted(ranks)]
-            assert info["wild_colours"] == [c for c in ("red", "black") if c in colours]
-            assert ones(raw, vector, "community") == sorted(parse_cards(info["community"]))
-            assert ones(raw, vector, "indicators") == sorted(parse_cards(info["indicators"]))
-            assert ones(raw, vector, "wild_ranks") == sorted(ranks)
-            table = [e for e in raw.events(agent) if e["type"] == "table_cards"]
-            assert len(table) == 1
-            for key in ("community", "indicators", "chosen"):
-                assert table[0].get(key) == options.get(key)
+        check_public_cards(raw, options)
+        if not passing:
+            continue
+        while raw.hand.phase == "passing":  # every seat passes three random cards
+            assert not passing_over(raw.hand)
+            legal = np.flatnonzero(raw.action_mask(raw.agent_selection))
+            names = [raw.action_meanings[i] for i in legal]
+            assert names[0] == "pack" and all(n.startswith("pass_") for n in names[1:])
+            raw.step(int(rng.choice(legal[1:])))
+            check_public_cards(raw, options)
+        assert passing_over(raw.hand) and raw.infos["player_0"]["indicators"]
+        check_public_cards(raw, options)
 
 
 @pytest.mark.parametrize("name", ["two_burst", "seven_joker_two_burst"])
@@ -838,40 +887,55 @@ def classic_size(n: int) -> int:
 
 @pytest.mark.parametrize("n", range(3, 8))
 def test_observation_size_per_variant(n: int) -> None:
+    """The classic vector, then the variant block in every other variant; a variant with
+    a selection phase keeps that layout and adds its phase slots after it. The slots
+    tile the vector."""
     block = sum(width for _, width, _ in VARIANT_SLOTS) + n
     assert classic_size(4) == 277
+    common = [
+        *(slot_name for slot_name, _, _ in VARIANT_SLOTS),
+        *(f"seat{k}.burst" for k in range(n)),
+    ]
     for name in VARIANT_NAMES:
         raw = raw_env(rules=Rules(variant=name, num_players=n))
         size = raw.obs_layout.size
+        spans = sorted((offset, width) for _, offset, width, _ in raw.obs_layout.slots)
+        assert [offset for offset, _ in spans] == [0, *np.cumsum([w for _, w in spans])[:-1]]
+        assert sum(width for _, width in spans) == size, name
         want = classic_size(n) if name == "classic" else classic_size(n) + block
-        assert size == want, name
+        names = [slot_name for slot_name, *_ in raw.obs_layout.slots]
+        if VARIANTS[name].phase is None:
+            assert size == want, name
+        else:
+            assert size > want, name
+            assert [offset for _, offset, *_ in raw.obs_layout.slots][len(names) - 1] >= want
+            names = [slot_name for slot_name, offset, *_ in raw.obs_layout.slots if offset < want]
         assert raw.observation_space("player_0")["observation"].shape == (size,)
         raw.reset(seed=0)
         assert raw.observe("player_0")["observation"].shape == (size,)
-        names = [slot_name for slot_name, *_ in raw.obs_layout.slots]
         if name in BLOCK_VARIANTS:
-            assert names[-n - len(VARIANT_SLOTS) :] == [
-                *(slot_name for slot_name, _, _ in VARIANT_SLOTS),
-                *(f"seat{k}.burst" for k in range(n)),
-            ]
+            assert names[-len(common) :] == common, name
 
 
 def test_every_named_variant_but_classic_has_one_observation_size() -> None:
+    """One size for every variant without a phase but classic; the phase variants add
+    their phase slots to it (V1)."""
     sizes = {name: raw_env(rules=Rules(variant=name)).obs_layout.size for name in VARIANT_NAMES}
     assert sizes.pop("classic") == 277
+    phased = {name: sizes.pop(name) for name in PHASE_VARIANTS}
     assert len(set(sizes.values())) == 1, sizes
+    assert min(phased.values()) > max(sizes.values()), phased
 
 
 def check_variant_block(raw: raw_env) -> int:
     """Every set slot of the variant block agrees with the info view, and the view with
-    the deal as VARIANTS.md reads it. Returns the number of views checked."""
+    the deal as VARIANTS.md reads it (passing's indicators only once the passing is over,
+    D2). Returns the number of views checked."""
     hand = raw.hand
     n = raw.rules.num_players
     spec = raw.rules.spec
     deal = hand.variant_deal.to_json()
-    indicators = deal.get("indicators", [])
-    ranks, colours = public_wilds(spec, indicators, deal.get("chosen"))
-    burst = burst_rank_of(spec, indicators)
+    indicators, ranks, colours, burst = table_knowledge(hand)  # D2: passing's turn up late
     checked = 0
     for agent in raw.agents:
         s = agent_seat(raw, agent)
@@ -910,21 +974,27 @@ def check_variant_block(raw: raw_env) -> int:
 def test_variant_block_matches_the_info(name: str) -> None:
     checked = 0
     bursts = 0
+    phases: Counter = Counter()
     for seed in range(20):
         rng = np.random.default_rng(seed)
         n = int(rng.integers(3, 8))
         raw = raw_env(rules=Rules.preset(PRESETS[seed % 4], num_players=n, variant=name))
         raw.reset(seed=seed)
-        bursts += any(raw.hand.burst)
+        hand = raw.hand
 
-        def check(raw: raw_env = raw) -> None:
+        def check(raw: raw_env = raw, hand: Any = hand) -> None:
             nonlocal checked
             checked += check_variant_block(raw)
+            phases[hand.phase] += 1
 
         play_random_hand(raw, rng, check)
+        bursts += any(hand.burst)  # at the deal, or after the phase (B5)
     assert checked > 100
     if VARIANTS[name].burst_rank is not None:
         assert bursts > 0
+    phase = VARIANTS[name].phase
+    if phase is not None:  # views in the phase and after it
+        assert phases[phase] > 20 and phases["betting"] > 20, phases
 
 
 # --------------------------------------------------------------------- 5. Gymnasium

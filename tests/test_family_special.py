@@ -139,7 +139,7 @@ def test_bad_files_are_rejected_and_register_nothing(
     message = str(error.value)
     assert message.startswith(repr(str(path)))  # names the file
     assert re.search(match, message.replace(str(path), "<file>"))
-    assert FAMILY_SPECIALS == before
+    assert before == FAMILY_SPECIALS
 
 
 @pytest.mark.parametrize(
