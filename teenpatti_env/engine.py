@@ -41,7 +41,7 @@ from teenpatti_env.rules import Rules
 
 ACTION_TYPES = (
     "look", "pack", "bet", "all_in", "show", "sideshow", "accept", "refuse",
-    "discard", "draw", "keep", "pass", "buy_joker",
+    "discard", "draw", "keep", "pass", "buy_joker", "choose_variant",
 )  # fmt: skip
 """Every action type: a classic hand's, in the order ``legal_actions`` lists them, then
 the selection phases' (VARIANTS.md Phases, H4)."""
@@ -49,6 +49,7 @@ PHASE_TYPES = ("discard", "draw", "keep", "pass")
 PHASES = ("discard_one", "shopping", "passing")
 
 _AMOUNT_TYPES = ("bet", "sideshow")
+RANK_TEXTS = "23456789TJQKA"
 _STATE_VERSION = 1
 TABLE_CARD_FIELDS = ("community", "indicators", "chosen", "deck")
 """A variant's deal fields of a hand history beside ``cards`` (VARIANTS.md H2, H3)."""
@@ -102,6 +103,14 @@ class Hand:
             raise ValueError(
                 f"fewer than two seats hold the {rules.entry_chips} chips needed to enter"
             )
+        if rules.dealers_choice is not None:  # C1: the cards are checked once chosen
+            if chosen is not None:
+                raise ValueError("under dealer's choice the rank or colour is named in "
+                                 "choose_variant, not in 'chosen' (H3)")
+            pending = {"cards": cards, "community": community, "indicators": indicators,
+                       "deck": deck}
+            self._setup_choice(rules, stacks, dealt_in, dealer, pending, rng)
+            return
         cards = _parse_deal(cards, dealt_in, _cards_per_seat(rules, dealt_in, dealer))
         deal = _parse_public(rules.spec, community, indicators, chosen)
         dealt = dealt_cards(cards, deal)
@@ -129,10 +138,15 @@ class Hand:
         deal: variants.Deal,
         deck: list[int] | None = None,
         rng: np.random.Generator | None = None,
+        start: bool = True,
     ) -> None:
         """Lay out a checked table (parsed cards, valid stacks and dealer), post the boots."""
         n = len(cards)
         self.rules = rules
+        self.table_rules = rules
+        """The table's rules (with dealer's choice, ``rules`` are the chosen variant's)."""
+        self.choosing = False
+        """C1: the dealer has yet to choose the hand's variant."""
         self.num_seats = n
         self.dealer = dealer
         self.stacks = list(stacks)
@@ -182,7 +196,8 @@ class Hand:
         self._known_cache: dict[int | None, _Known] = {}
         self._seat_values: list[int | None] = [None] * n
         self._set_valuation()
-        self._start()
+        if start:
+            self._start()
 
     def _set_valuation(self) -> None:
         """How seats are valued: the classic lookup, or the variant's deal."""
@@ -219,8 +234,27 @@ class Hand:
             raise ValueError(
                 f"fewer than two seats hold the {rules.entry_chips} chips needed to enter"
             )
+        if rules.dealers_choice is not None:  # C1: dealt once the dealer has chosen
+            hand = cls.__new__(cls)
+            dealt_in = [stacks[s] >= rules.entry_chips for s in range(n)]
+            hand._setup_choice(rules, stacks, dealt_in, dealer, None, rng)
+            return hand
+        return cls._dealt(rules, stacks, dealer, rng, entering)
+
+    @classmethod
+    def _dealt(
+        cls,
+        rules: Rules,
+        stacks: Sequence[int],
+        dealer: int,
+        rng: np.random.Generator,
+        entering: list[int],
+        chosen: int | str | None = None,
+    ) -> Hand:
+        n = len(stacks)
         spec = rules.spec
-        chosen = variants.draw_chosen(spec, rng.integers)  # before the deal (S2)
+        if chosen is None:
+            chosen = variants.draw_chosen(spec, rng.integers)  # before the deal (S2)
         per_seat = spec.private_cards
         private = per_seat * len(entering)
         shuffled = rng.permutation(52).tolist()
@@ -243,6 +277,84 @@ class Hand:
         rest = shuffled[len(deck):] if spec.phase == "shopping" else None
         hand._setup(rules, cards, stacks, dealt_in, dealer, deal, rest, rng)
         return hand
+
+    # ----------------------------------------------------------------- dealer's choice
+
+    def _setup_choice(
+        self,
+        rules: Rules,
+        stacks: Sequence[int],
+        dealt_in: list[bool],
+        dealer: int,
+        pending: dict[str, Any] | None,
+        rng: np.random.Generator | None,
+    ) -> None:
+        """C1: before the boots and the deal, the dealer chooses the hand's variant. The
+        hand waits with neutral state; ``pending`` holds a history's deal (``None``: deal
+        from ``rng`` once chosen)."""
+        n = len(stacks)
+        placeholder = rules.with_variant(variants.VARIANTS["classic"])
+        self._setup(placeholder, [None] * n, stacks, dealt_in, dealer,
+                    variants.Deal(placeholder.spec), None, rng, start=False)
+        self.table_rules = rules
+        self.choosing = True
+        self._pending = pending
+        self.to_act = dealer
+        names = [spec.name for spec in rules.choice_specs]
+        self._record(None, {"type": "choose_turn", "seat": dealer, "variants": names})
+
+    def _choice_problem(self, seat: int, kind: str, action: dict[str, Any]) -> str | None:
+        if kind != "choose_variant":
+            return "the dealer chooses the variant first (dealer's choice)"
+        if seat != self.dealer:
+            return f"only the dealer (seat {self.dealer}) chooses the variant"
+        spec = self._choice_spec(action.get("variant"))
+        if spec is None:
+            names = [s.name for s in self.table_rules.choice_specs]
+            return f"choose one of {', '.join(map(str, names))}, got {action.get('variant')!r}"
+        needs = spec.chooses
+        for key in ("rank", "colour"):
+            if key in action and key != needs:
+                return f"{spec.name} names no {key}"
+        if needs is not None:
+            if needs not in action:
+                return f"{spec.name} needs a {needs}"
+            try:
+                variants.parse_chosen(spec, {needs: action[needs]})
+            except ValueError as error:
+                return str(error)
+        return None
+
+    def _choice_spec(self, name: Any) -> variants.VariantSpec | None:
+        return next((s for s in self.table_rules.choice_specs if s.name == name), None)
+
+    def _do_choose_variant(self, seat: int, amount: int | None, action: dict[str, Any]) -> None:
+        spec = self._choice_spec(action["variant"])
+        assert spec is not None
+        table = self.table_rules
+        rules = table.with_variant(spec)
+        needs = spec.chooses
+        chosen = None if needs is None else {needs: action[needs]}
+        event: dict[str, Any] = {"type": "choose_variant", "seat": seat, "variant": spec.name}
+        if chosen is not None:
+            event.update(chosen)
+        log = [*self._log, (None, event)]
+        pending = self._pending
+        if pending is None:
+            assert self.rng is not None
+            n = self.num_seats
+            entering = [(self.dealer + 1 + i) % n for i in range(n)
+                        if self.dealt_in[(self.dealer + 1 + i) % n]]
+            dealt = Hand._dealt(rules, self.stacks, self.dealer, self.rng, entering,
+                                variants.parse_chosen(spec, chosen))
+            self.__dict__.update(dealt.__dict__)
+        else:
+            Hand.__init__(self, rules, pending["cards"], self.stacks, self.dealer,
+                          community=pending["community"], indicators=pending["indicators"],
+                          chosen=chosen, deck=pending["deck"], rng=self.rng)
+        self.table_rules = table
+        self._log = log + self._log
+        self._known_cache = {}
 
     def _start(self) -> None:
         rules = self.rules
@@ -657,7 +769,7 @@ class Hand:
         return None
 
     def _may_look(self, seat: int) -> bool:
-        if self.end is not None or not self._can_bet(seat) or self.seen[seat]:
+        if self.end is not None or self.choosing or not self._can_bet(seat) or self.seen[seat]:
             return False
         return self.rules.look_anytime or (seat == self.to_act and self.pending_sideshow is None)
 
@@ -734,6 +846,9 @@ class Hand:
             actions.append({"type": "look"})
         if seat != self.to_act:
             return actions
+        if self.choosing:
+            names = [spec.name for spec in self.table_rules.choice_specs]
+            return [{"type": "choose_variant", "variants": names}]
         if self.selection is not None:
             return actions + self._phase_legal(seat)
         if self.pending_sideshow is not None:
@@ -788,6 +903,10 @@ class Hand:
             return "the hand is over"
         if not self.dealt_in[seat]:
             return "the seat is not dealt in"
+        if self.choosing:
+            return self._choice_problem(seat, kind, action or {})
+        if kind == "choose_variant":
+            return "no variant to choose now (dealer's choice is made before the deal)"
         if self.selection is not None and kind != "look":
             if seat != self.to_act:
                 return f"it is seat {self.to_act}'s turn in the {self.selection} phase"
@@ -888,7 +1007,7 @@ class Hand:
         if problem is not None:
             shown = f" {amount}" if amount is not None else ""
             raise IllegalActionError(f"seat {seat} cannot {kind}{shown}: {problem}")
-        if kind in PHASE_TYPES or kind == "buy_joker":
+        if kind in PHASE_TYPES or kind in ("buy_joker", "choose_variant"):
             getattr(self, "_do_" + kind)(seat, amount, action)
         else:
             getattr(self, "_do_" + kind)(seat, amount)
@@ -932,6 +1051,17 @@ class Hand:
         whatever runs the table calls this when its timer fires."""
         if self.to_act is None:
             raise IllegalActionError("the hand is over: no turn can time out")
+        if self.choosing:  # C1: a missed choice is drawn by the seeded RNG
+            rng = self.rng if self.rng is not None else np.random.default_rng(0)
+            specs = self.table_rules.choice_specs
+            spec = specs[int(rng.integers(len(specs)))]
+            action: dict[str, Any] = {"seat": self.to_act, "type": "choose_variant",
+                                      "variant": spec.name, "timeout": True}
+            if spec.chooses == "rank":
+                action["rank"] = RANK_TEXTS[int(rng.integers(13))]
+            elif spec.chooses == "colour":
+                action["colour"] = ("red", "black")[int(rng.integers(2))]
+            return action
         kind = "refuse" if self.pending_sideshow is not None else "pack"
         return {"seat": self.to_act, "type": kind, "timeout": True}
 
@@ -1221,6 +1351,8 @@ class Hand:
         ``indicators``, ``chosen`` as the variant uses them, and ``deck`` (as dealt, top
         first) when the hand can draw."""
         fields = self.variant_deal.to_json()
+        if self.table_rules.dealers_choice is not None:
+            fields.pop("chosen", None)  # H3: named in choose_variant
         if self.deck_given:
             fields["deck"] = format_cards(self.dealt_deck)
         return fields

@@ -90,6 +90,12 @@ def history_of(hand: Hand) -> dict[str, Any]:
             actions.append(action)
         elif kind == "passed":
             actions.append({"seat": event["seat"], "type": "pass", "cards": event["cards"]})
+        elif kind == "choose_variant":
+            action = {"seat": event["seat"], "type": "choose_variant", "variant": event["variant"]}
+            for key in ("rank", "colour"):
+                if key in event:
+                    action[key] = event[key]
+            actions.append(action)
         elif kind == "bought":
             actions.append({"seat": event["seat"], "type": "buy_joker", "card": event["card"]})
         elif kind == "keep":
@@ -105,7 +111,7 @@ def history_of(hand: Hand) -> dict[str, Any]:
     return {
         "format": HAND_FORMAT,
         # A hand's seats are its card lists, whatever num_players its rules carry.
-        "rules": hand.rules.replace(num_players=len(hand.cards)).to_dict(),
+        "rules": hand.table_rules.replace(num_players=len(hand.cards)).to_dict(),
         "dealer": hand.dealer,
         "stacks": start,
         "cards": [None if cards is None else format_cards(cards) for cards in hand.cards],

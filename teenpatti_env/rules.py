@@ -87,6 +87,9 @@ class Rules:
     """Muflis: the whole hand ranking is reversed."""
     max_hands: int | None = None
     """Hands in a session; ``None`` plays until one seat is left."""
+    dealers_choice: tuple[str | VariantSpec, ...] | None = None
+    """VARIANTS.md C1: the variants the dealer chooses among before each hand (names or
+    specs); ``None``: every hand plays ``variant``. When set, ``variant`` plays no part."""
     vote_to_end: bool = False
     """VARIANTS.md C3: after every hand of a session each seat still in answers
     ``vote_end`` or ``continue``; the session ends when all vote to end."""
@@ -107,6 +110,7 @@ class Rules:
             raise ValueError(f"setting 'variant': {error}") from None
         built_in = variant_to_json(spec) == spec.name
         object.__setattr__(self, "variant", spec.name if built_in else spec)
+        object.__setattr__(self, "dealers_choice", _choices(self.dealers_choice))
         _validate(self)
 
     @classmethod
@@ -148,7 +152,18 @@ class Rules:
         """Every setting as a plain JSON-able dict (a custom variant as ``{"name", "spec"}``)."""
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         out["variant"] = variant_to_json(self.spec)
+        if self.dealers_choice is not None:
+            out["dealers_choice"] = [variant_to_json(s) for s in self.choice_specs]
         return out
+
+    @property
+    def choice_specs(self) -> tuple[VariantSpec, ...]:
+        """The specs of the variants the dealer may choose (empty without dealer's choice)."""
+        return tuple(variant_spec(v) for v in self.dealers_choice or ())
+
+    def with_variant(self, spec: VariantSpec) -> Rules:
+        """These rules playing ``spec``, without dealer's choice (one hand's rules)."""
+        return self.replace(variant=spec, dealers_choice=None)
 
     @property
     def spec(self) -> VariantSpec:
@@ -197,6 +212,29 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _choices(value: Any) -> tuple[str | VariantSpec, ...] | None:
+    """C1: ``None`` or a non-empty list of distinct variant names or specs."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes, dict)) or not isinstance(value, (list, tuple)) or not value:
+        raise ValueError(
+            f"setting 'dealers_choice' must be None or a non-empty list of variants, got {value!r}"
+        )
+    out: list[str | VariantSpec] = []
+    for item in value:
+        try:
+            spec = variant_spec(item)
+        except ValueError as error:
+            raise ValueError(f"setting 'dealers_choice': {error}") from None
+        if not spec.name:
+            raise ValueError("setting 'dealers_choice': every variant needs a name")
+        out.append(spec.name if variant_to_json(spec) == spec.name else spec)
+    names = [v if isinstance(v, str) else v.name for v in out]
+    if len(set(names)) != len(names):
+        raise ValueError(f"setting 'dealers_choice' names a variant twice: {names}")
+    return tuple(out)
+
+
 def _validate(rules: Rules) -> None:
     def need_int(name: str, low: int, high: int | None = None, optional: bool = False) -> None:
         value = getattr(rules, name)
@@ -226,13 +264,13 @@ def _validate(rules: Rules) -> None:
             raise ValueError(
                 f"setting {name!r} must be one of {', '.join(map(repr, allowed))}, got {value!r}"
             )
-    spec = rules.spec
-    needed = spec.cards_needed(rules.num_players)
-    if needed > NUM_CARDS:
-        raise ValueError(
-            f"variant {spec.name or 'spec'!r} needs {needed} cards for {rules.num_players} "
-            f"seats; the deck has {NUM_CARDS}"
-        )
+    for spec in (rules.spec, *rules.choice_specs):
+        needed = spec.cards_needed(rules.num_players)
+        if needed > NUM_CARDS:
+            raise ValueError(
+                f"variant {spec.name or 'spec'!r} needs {needed} cards for {rules.num_players} "
+                f"seats; the deck has {NUM_CARDS}"
+            )
     if not isinstance(rules.variant, str) and spec.name in Rules.PRESET_NAMES:
         raise ValueError(f"{spec.name!r} is the name of a preset; name the variant otherwise")
 

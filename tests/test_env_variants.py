@@ -26,7 +26,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from env_helpers import PRESETS, live, same_view
+from env_helpers import PRESETS, jsonable, live, same_view
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
@@ -44,6 +44,12 @@ RANDOM_HANDS = int(os.environ.get("TEENPATTI_VARIANT_HANDS", "10000"))
 SUITS_OF = {colour: set(suits) for colour, suits in COLOURS.items()}
 PHASE_VARIANTS = [name for name in VARIANT_NAMES if VARIANTS[name].phase is not None]
 SEEN_FROM_DEAL = ("discard_one", "passing")  # P1: every seat sees its cards from the deal
+# VARIANTS.md's part-2 names (phases, buying, changing wild cards): their observation
+# may add slots after the variant block.
+PART_TWO_VARIANTS = (
+    "joker_thresholds", "passing_cards", "shopping", "rotating_jokers", "buy_a_joker",
+    "discard_one",
+)  # fmt: skip
 
 ignore_unknown_options = pytest.mark.filterwarnings(
     # api_test resets with options={"options": 1}; the env warns that it ignores it.
@@ -831,6 +837,8 @@ def test_random_hands(name: str) -> None:
     integers = rng.integers
     steps = 0
     ends: Counter = Counter()
+    kinds: Counter = Counter()  # the actions taken, by kind (discard_2 -> discard)
+    meanings = [kind_of(meaning) for meaning in raw.action_meanings]
     e.reset(seed=0)
     for _ in range(RANDOM_HANDS):
         hand = raw.hand
@@ -844,7 +852,9 @@ def test_random_hands(name: str) -> None:
                 e.step(None)
                 continue
             legal = np.flatnonzero(raw.action_mask(agent))
-            e.step(int(legal[integers(legal.size)]))
+            action = int(legal[integers(legal.size)])
+            kinds[meanings[action]] += 1
+            e.step(action)
             moves += 1
             assert moves < 1000, "the episode does not end"
         assert hand.over, "an episode ended before its hand did (an illegal move?)"
@@ -857,6 +867,15 @@ def test_random_hands(name: str) -> None:
     assert ends["showdown"] + ends["show"] > 0
     if VARIANTS[name].burst_rank is not None and RANDOM_HANDS >= 1000:
         assert ends["void"] + ends["last_player"] > 0
+    phase = VARIANTS[name].phase
+    want = {"discard_one": {"discard"}, "shopping": {"draw", "keep", "discard"}}
+    want["passing"] = {"pass"}
+    for kind in want.get(phase, ()):  # the phase was played
+        assert kinds[kind] > RANDOM_HANDS // 10, kinds
+    if phase == "shopping":  # P4: a draw, then a discard (or pack) by the same seat
+        assert kinds["discard"] <= kinds["draw"], kinds
+    if phase is None:
+        assert not kinds.keys() & {"discard", "draw", "keep", "pass"}, kinds
 
 
 @pytest.mark.parametrize("name", ["two_burst", "shared_pair", "all_open", "open_joker"])
@@ -878,6 +897,108 @@ def test_random_sessions_are_zero_sum_and_end(name: str) -> None:
         assert all(sum(h["net"]) == 0 for h in session.history)
 
 
+# --------------------------------------------------------------------- 3b. phase actions
+
+
+def kind_of(meaning: str) -> str:
+    """The engine action type of an action index's name (``bet_level_2`` -> ``bet``,
+    ``discard_1`` -> ``discard``, ``pass_0_2_5`` -> ``pass``)."""
+    if meaning.startswith(("bet_", "discard_", "pass_")):
+        return meaning.split("_")[0]
+    return meaning
+
+
+def check_phase_mask(raw: raw_env) -> set[str]:
+    """The mask of the agent to act is exactly the engine's legal actions (V4), and is the
+    phase's (P1-P4, P6); a phase index names the cards in those slots of the seat's hand
+    (deal order, a drawn or received card appended, a discarded or passed one removed),
+    the order its own view lists them in. Returns the legal action types."""
+    hand = raw.hand
+    agent = raw.agent_selection
+    seat = agent_seat(raw, agent)
+    mask = raw.action_mask(agent)
+    np.testing.assert_array_equal(raw.observe(agent)["action_mask"], mask)
+    meanings = raw.action_meanings
+    held = hand.card_texts(seat)
+    named: Counter = Counter()
+    for i, meaning in enumerate(meanings):
+        action = raw.action_to_engine(agent, i)
+        assert action["seat"] == seat
+        assert hand.is_legal(action) == bool(mask[i]), (
+            f"{meaning} -> {action}: mask {mask[i]}, engine says {hand.illegal_reason(action)!r}"
+        )
+        kind, *slots = meaning.split("_")
+        if kind in ("discard", "pass") and mask[i]:
+            cards = [held[int(k)] for k in slots]
+            if kind == "discard":
+                assert action == {"seat": seat, "type": "discard", "card": cards[0]}
+            else:
+                assert action == {"seat": seat, "type": "pass", "cards": cards}
+            assert raw.layout.encode(hand, action) == i
+            named[kind] += 1
+    legal = hand.legal_actions(seat)
+    types = {action["type"] for action in legal}
+    info = raw.infos[agent]
+    assert info["legal"] == jsonable(legal)
+    assert info["legal_actions"] == [meanings[i] for i in np.flatnonzero(mask)]
+    assert {kind_of(meanings[i]) for i in np.flatnonzero(mask)} == types
+    phase = hand.phase
+    spec = raw.rules.spec
+    if phase in ("discard_one", "passing"):
+        kind = "discard" if phase == "discard_one" else "pass"
+        assert types == {"pack", kind}  # P1: look is never offered; P3
+        assert len(held) == (4 if kind == "discard" else 6)
+    elif phase == "shopping":
+        public = hand.public_events()
+        if public[-1]["type"] == "draw":  # P4: the same seat discards (or packs)
+            assert public[-1]["seat"] == seat and types == {"pack", "discard"}
+            assert len(held) == spec.private_cards + 1
+        else:
+            may_draw = not hand.all_in[seat] and hand.stacks[seat] >= raw.rules.boot + 1
+            assert types - {"look"} == {"pack", "keep", *(("draw",) if may_draw else ())}
+            # P1: looking as in betting (a seat all-in from its boot cannot look).
+            assert ("look" in types) == (not hand.seen[seat] and not hand.all_in[seat])
+    else:
+        assert not types & {"discard", "draw", "keep", "pass"}
+    if "discard" in types:
+        assert legal[-1]["cards"] == held and named["discard"] == len(held)
+    if "pass" in types:
+        assert legal[-1]["cards"] == held and named["pass"] == 20  # every three of six
+    if types & {"discard", "pass"}:
+        assert info["cards"] == held  # V4: the slots are its cards as its view lists them
+    for other in raw.agents:
+        if other != agent:
+            assert not raw.action_mask(other).any() and raw.infos[other]["legal"] == []
+    return types
+
+
+@pytest.mark.parametrize("name", PHASE_VARIANTS)
+def test_phase_masks_are_exactly_the_legal_actions(name: str) -> None:
+    """Random hands over the presets, 3-7 seats, short stacks (P6): at every turn the mask
+    is exactly the engine's legal actions, phase choices by card slot included."""
+    seen: Counter = Counter()
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(3, 8))
+        rules = Rules.preset(PRESETS[seed % len(PRESETS)], num_players=n, variant=name)
+        boot = rules.boot
+        choices = [boot, boot + 1, 2 * boot, 3 * boot, rules.starting_stack]
+        stacks = [int(rng.choice(choices)) for _ in range(n)]
+        stacks[: 2] = [rules.starting_stack] * 2
+        raw = raw_env(rules=rules)
+        raw.reset(seed=seed, options={"stacks": stacks})
+        while raw.agents:
+            agent = raw.agent_selection
+            if not live(raw, agent):
+                raw.step(None)
+                continue
+            seen.update(check_phase_mask(raw))
+            raw.step(biased_pick(raw, raw.action_mask(agent), rng))
+    phase_kinds = {"discard_one": {"discard"}, "shopping": {"draw", "keep", "discard", "look"}}
+    for kind in ("pack", "bet", *phase_kinds.get(VARIANTS[name].phase, {"pass"})):
+        assert seen[kind] > 0, seen
+
+
 # --------------------------------------------------------------------- 4. observations
 
 
@@ -887,9 +1008,9 @@ def classic_size(n: int) -> int:
 
 @pytest.mark.parametrize("n", range(3, 8))
 def test_observation_size_per_variant(n: int) -> None:
-    """The classic vector, then the variant block in every other variant; a variant with
-    a selection phase keeps that layout and adds its phase slots after it. The slots
-    tile the vector."""
+    """The classic vector, then the variant block in every other variant; a part-2
+    variant keeps that layout and may add slots after it (a selection phase must: V1,
+    the seats' shopping draws and keeps). The slots tile the vector."""
     block = sum(width for _, width, _ in VARIANT_SLOTS) + n
     assert classic_size(4) == 277
     common = [
@@ -899,17 +1020,18 @@ def test_observation_size_per_variant(n: int) -> None:
     for name in VARIANT_NAMES:
         raw = raw_env(rules=Rules(variant=name, num_players=n))
         size = raw.obs_layout.size
-        spans = sorted((offset, width) for _, offset, width, _ in raw.obs_layout.slots)
+        slots = raw.obs_layout.slots
+        spans = sorted((offset, width) for _, offset, width, _ in slots)
         assert [offset for offset, _ in spans] == [0, *np.cumsum([w for _, w in spans])[:-1]]
         assert sum(width for _, width in spans) == size, name
         want = classic_size(n) if name == "classic" else classic_size(n) + block
-        names = [slot_name for slot_name, *_ in raw.obs_layout.slots]
-        if VARIANTS[name].phase is None:
+        if name not in PART_TWO_VARIANTS:
             assert size == want, name
-        else:
+        elif VARIANTS[name].phase is not None:
             assert size > want, name
-            assert [offset for _, offset, *_ in raw.obs_layout.slots][len(names) - 1] >= want
-            names = [slot_name for slot_name, offset, *_ in raw.obs_layout.slots if offset < want]
+        assert size >= want, name
+        names = [slot_name for slot_name, offset, *_ in slots if offset < want]
+        assert sum(width for _, offset, width, _ in slots if offset < want) == want, name
         assert raw.observation_space("player_0")["observation"].shape == (size,)
         raw.reset(seed=0)
         assert raw.observe("player_0")["observation"].shape == (size,)
@@ -918,13 +1040,14 @@ def test_observation_size_per_variant(n: int) -> None:
 
 
 def test_every_named_variant_but_classic_has_one_observation_size() -> None:
-    """One size for every variant without a phase but classic; the phase variants add
-    their phase slots to it (V1)."""
+    """One size for every part-1 variant but classic; the part-2 variants may add their
+    slots to it (the phase variants do, V1)."""
     sizes = {name: raw_env(rules=Rules(variant=name)).obs_layout.size for name in VARIANT_NAMES}
     assert sizes.pop("classic") == 277
-    phased = {name: sizes.pop(name) for name in PHASE_VARIANTS}
+    later = {name: sizes.pop(name) for name in PART_TWO_VARIANTS if name in sizes}
     assert len(set(sizes.values())) == 1, sizes
-    assert min(phased.values()) > max(sizes.values()), phased
+    assert min(later.values()) >= max(sizes.values()), later
+    assert min(later[name] for name in PHASE_VARIANTS) > max(sizes.values()), later
 
 
 def check_variant_block(raw: raw_env) -> int:

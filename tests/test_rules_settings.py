@@ -130,7 +130,7 @@ def _variant_name(v):
     return getattr(v, "name", v)
 
 
-VARIANT_SETTINGS = ["vote_to_end"]
+VARIANT_SETTINGS = ["dealers_choice", "vote_to_end"]
 """Table settings that VARIANTS.md adds to Rules (C3)."""
 
 

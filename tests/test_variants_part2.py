@@ -18,8 +18,8 @@ API names that did not exist when this was written and are proposals:
 the ``dealers_choice`` setting's ``legal`` entry ``{"type": "choose_variant", "variants":
 [...]}`` (V4, C1).
 
-The module is marked xfail(strict): every test fails until the feature lands; the
-implementer removes the mark.
+They were all expected to fail (strict xfail) until the feature landed; they now run as
+plain tests, unchanged but for the marks.
 """
 
 from __future__ import annotations
@@ -40,13 +40,6 @@ from teenpatti_env import (
     replay,
 )
 from teenpatti_env.variants import VARIANTS, VariantSpec
-
-LATER = pytest.mark.xfail(
-    strict=True, reason="buy_a_joker, thresholds, rotating jokers and dealer's choice are "
-    "not implemented yet (issue 7)"
-)
-"""The tests of the part-2 features still to come; the phase variants already play."""
-NOT_YET: tuple[str, ...] = ()
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -178,7 +171,7 @@ DEFAULT_SPEC: dict[str, Any] = {
 
 @pytest.mark.parametrize(
     "name",
-    [pytest.param(name, marks=LATER) if name in NOT_YET else name for name in PART_TWO_SPECS],
+    list(PART_TWO_SPECS),
 )
 def test_part_two_variants_are_the_table_of_variants_md(name: str) -> None:
     """The table "The named variants" (and S5 for passing_cards)."""
@@ -804,7 +797,6 @@ def choice_history(choice: dict[str, Any], **extra: Any) -> dict[str, Any]:
     )
 
 
-@LATER
 def test_dealers_choice_is_a_rules_setting() -> None:
     rules = Rules(dealers_choice=["ak47", "open_joker"])
     assert rules.dealers_choice is not None
@@ -814,7 +806,6 @@ def test_dealers_choice_is_a_rules_setting() -> None:
         Rules(dealers_choice=["ak47", "no_such_variant"])
 
 
-@LATER
 def test_dealers_choice_the_dealer_chooses_first() -> None:
     """C1: the hand begins, before the boots and the deal, with the dealer's choice."""
     start = replay(prefix(choice_history(act(0, "choose_variant", variant="open_joker",
@@ -826,7 +817,6 @@ def test_dealers_choice_the_dealer_chooses_first() -> None:
     assert start["pot"] == 0
 
 
-@LATER
 @pytest.mark.parametrize(("named", "winner"), [("5", 0), ("8", 1)])
 def test_dealers_choice_open_joker_with_the_named_rank(named: str, winner: int) -> None:
     """C1, H3: the rank is part of the choose_variant action; no ``chosen`` field. With
@@ -847,7 +837,6 @@ def test_dealers_choice_open_joker_with_the_named_rank(named: str, winner: int) 
     assert result["contributions"] == [2, 3, 1]
 
 
-@LATER
 def test_dealers_choice_then_a_phase_variant() -> None:
     """C1 with discard_one chosen: the choice, then the discard hand of case 1."""
     base = discard_history("Kc")
@@ -869,7 +858,6 @@ def test_dealers_choice_then_a_phase_variant() -> None:
     )
 
 
-@LATER
 def test_dealers_choice_history_has_no_chosen_field() -> None:
     """H3: under dealer's choice the rank is in the action; a ``chosen`` field is a
     ValueError."""
@@ -879,7 +867,6 @@ def test_dealers_choice_history_has_no_chosen_field() -> None:
         replay({**good, "chosen": {"rank": "5"}})
 
 
-@LATER
 @pytest.mark.parametrize(
     ("choice", "seat"),
     [
