@@ -119,12 +119,17 @@ def play_deals(config: ArenaConfig, first: int, count: int) -> Deals:
         lineup = draw_lineup(len(pool), players, rng)
         dealer = int(rng.integers(players))
         stacks = [config.rules.starting_stack] * players
-        dealt = Hand.deal(config.rules, stacks, dealer, rng)  # the variant's whole deal
-        deal_options = {
-            "cards": dealt.cards,
-            "dealer": dealer,
-            **dealt.table_cards(),
-        }
+        deal_seed_value = None
+        if config.rules.dealers_choice is None:
+            dealt = Hand.deal(config.rules, stacks, dealer, rng)  # the variant's whole deal
+            deal_options: dict[str, Any] = {
+                "cards": dealt.cards,
+                "dealer": dealer,
+                **dealt.table_cards(),
+            }
+        else:  # C1: dealt after the dealer's choice, from one shuffle per deal
+            deal_seed_value = int(rng.integers(2**63))
+            deal_options = {"dealer": dealer}
         agent_seeds = rng.integers(2**31, size=(rotations, players))
         for rotation in range(rotations):
             seated = [int(lineup[(seat + rotation) % players]) for seat in range(players)]
@@ -134,7 +139,7 @@ def play_deals(config: ArenaConfig, first: int, count: int) -> Deals:
             }
             for agent in agents.values():
                 agent.reset()
-            env.reset(options=deal_options)
+            env.reset(seed=deal_seed_value, options=deal_options)
             took = actions[row, rotation]
             for name in env.agent_iter():
                 observation, _, terminated, truncated, info = env.last()

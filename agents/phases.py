@@ -56,6 +56,9 @@ def phase_action(legal: LegalMoves, info: Info) -> int | None:
     """The index of a sensible phase choice, or ``None`` outside a selection phase."""
     if "continue" in legal:  # C3: between hands, keep playing
         return legal.by_name["continue"]
+    choices = [index for name, index in legal.by_name.items() if name.startswith("choose_")]
+    if choices:  # C1: the dealer deals the table's first variant (any rank or colour)
+        return choices[0]
     if info.get("phase") not in ("discard_one", "shopping", "passing"):
         return None
     cards: list[str] = list(info.get("cards") or ())

@@ -49,8 +49,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from teenpatti_env.cards import format_cards
-from teenpatti_env.engine import Hand
+from teenpatti_env.engine import RANK_TEXTS, Hand
 from teenpatti_env.rules import Rules
+from teenpatti_env.variants import VariantSpec
 
 _AFTER_BETS = ("show", "sideshow", "accept", "refuse", "all_in")
 
@@ -59,9 +60,7 @@ _CARD_ACTIONS = ("discard", "pass", "buy_joker")
 """Actions that name cards by slot: ``<kind>_<slot>[_<slot>...]``."""
 
 
-def phase_action_names(rules: Rules) -> tuple[str, ...]:
-    """The part-2 actions of ``rules``' variant (selection phase, buying), in index order."""
-    spec = rules.spec
+def _spec_action_names(spec: VariantSpec) -> list[str]:
     names: list[str] = []
     discards = [f"discard_{k}" for k in range(spec.private_cards + (spec.phase == "shopping"))]
     if spec.phase == "discard_one":
@@ -72,8 +71,34 @@ def phase_action_names(rules: Rules) -> tuple[str, ...]:
         names += ["pass_" + "_".join(map(str, slots)) for slots in combinations(range(6), 3)]
     if spec.buy_a_joker:
         names += [f"buy_joker_{k}" for k in range(spec.private_cards)]
+    return names
+
+
+def choice_actions(rules: Rules) -> list[tuple[str, dict[str, str]]]:
+    """C1: ``(name, choice)`` of every choice the dealer may make, ``choice`` being the
+    ``choose_variant`` fields (``variant``, and ``rank`` or ``colour`` when it names one)."""
+    out: list[tuple[str, dict[str, str]]] = []
+    for spec in rules.choice_specs:
+        name = str(spec.name)
+        if spec.chooses == "rank":
+            out += [(f"choose_{name}_{r}", {"variant": name, "rank": r}) for r in RANK_TEXTS]
+        elif spec.chooses == "colour":
+            out += [(f"choose_{name}_{c}", {"variant": name, "colour": c})
+                    for c in ("red", "black")]
+        else:
+            out.append((f"choose_{name}", {"variant": name}))
+    return out
+
+
+def phase_action_names(rules: Rules) -> tuple[str, ...]:
+    """The part-2 actions of ``rules`` (selection phases and buying of every variant it
+    may play, the dealer's choices, the votes), in index order."""
+    names: dict[str, None] = {}  # ordered, without repeats
+    for spec in rules.choice_specs or (rules.spec,):
+        names.update(dict.fromkeys(_spec_action_names(spec)))
+    names.update(dict.fromkeys(name for name, _ in choice_actions(rules)))
     if rules.vote_to_end:
-        names += ["vote_end", "continue"]  # C3, between hands
+        names.update(dict.fromkeys(("vote_end", "continue")))  # C3, between hands
     return tuple(names)
 
 
@@ -113,13 +138,17 @@ class ActionLayout:
         self._index = {name: i for i, name in enumerate(self.names)}
         # Mask and names depend only on which action types are legal: one per combination.
         self._by_kinds: dict[tuple[str, ...], tuple[NDArray[np.int8], tuple[str, ...]]] = {}
-        # The card slots each card-slot index names.
+        # The dealer's choices (C1) and the card slots each card-slot index names.
+        self._choices: dict[int, dict[str, str]] = {
+            self.names.index(name): choice for name, choice in choice_actions(rules)
+        }
         card_actions = {i: _card_action(name) for i, name in enumerate(self.names)}
         self._slots: dict[int, tuple[int, ...]] = {
             i: parsed[1] for i, parsed in card_actions.items() if parsed is not None
         }
         self._kinds = tuple(
             "bet" if i in self._level_of
+            else "choose_variant" if i in self._choices
             else card_actions[i][0] if card_actions[i] is not None  # type: ignore[index]
             else name
             for i, name in enumerate(self.names)
@@ -142,6 +171,8 @@ class ActionLayout:
             kind = action["type"]
             if kind == "bet":
                 indices.extend(self.bet_indices)
+            elif kind == "choose_variant":
+                indices.extend(self._choices)
             elif kind in _CARD_ACTIONS:
                 held = len(action["cards"])
                 indices.extend(
@@ -202,6 +233,8 @@ class ActionLayout:
             bounds = hand.bet_range(seat, keep=1)
             amount = hand.min_bet(seat) if bounds is None else bounds[0]
             return {"seat": seat, "type": "sideshow", "amount": amount}
+        if kind == "choose_variant":
+            return {"seat": seat, "type": "choose_variant", **self._choices[index]}
         if kind in _CARD_ACTIONS:
             held = format_cards(hand.hands[seat] or ())
             cards = [held[k] if k < len(held) else f"slot {k}" for k in self._slots[index]]
@@ -214,6 +247,12 @@ class ActionLayout:
         """The index closest to an engine action (a bet goes to the level nearest its
         amount), for turning recorded play into the environment's actions."""
         kind = action.get("type")
+        if kind == "choose_variant":
+            wanted = {k: action[k] for k in ("variant", "rank", "colour") if k in action}
+            for index, choice in self._choices.items():
+                if choice == wanted:
+                    return index
+            raise ValueError(f"no action index for {action!r}")
         if kind in _CARD_ACTIONS:
             seat = action.get("seat", hand.to_act)
             held = format_cards(hand.hands[seat] or ()) if seat is not None else []

@@ -1475,8 +1475,21 @@ class Hand:
 
     def to_dict(self) -> dict[str, Any]:
         """An exact, JSON-able snapshot of the hand."""
+        log = copy.deepcopy([[None if a is None else list(a), e] for a, e in self._log])
+        if self.choosing:  # C1: the table, the waiting deal and the log so far
+            pending = self._pending
+            return {
+                "version": _STATE_VERSION,
+                "choosing": True,
+                "rules": self.table_rules.to_dict(),
+                "dealer": self.dealer,
+                "stacks": list(self.stacks),
+                "pending": None if pending is None else _texts(pending),
+                "log": log,
+            }
         return {
             "version": _STATE_VERSION,
+            "table_rules": self.table_rules.to_dict(),
             "rules": self.rules.to_dict(),
             "dealer": self.dealer,
             "cards": [None if c is None else format_cards(c) for c in self.cards],
@@ -1518,9 +1531,13 @@ class Hand:
     def from_dict(cls, data: dict[str, Any]) -> Hand:
         """Restore a hand saved with :meth:`to_dict`; a malformed one is a ``ValueError``."""
         data = open_snapshot(data, "hand", _STATE_VERSION)
+        if data.get("choosing"):
+            return cls._restore_choice(data)
         try:
             hand = cls.__new__(cls)
             hand.rules = Rules.from_dict(data["rules"])
+            hand.table_rules = Rules.from_dict(data.get("table_rules", data["rules"]))
+            hand.choosing = False
             hand.num_seats = len(data["cards"])
             hand.dealer = data["dealer"]
             hand.dealt_in = list(data["dealt_in"])
@@ -1577,6 +1594,25 @@ class Hand:
             hand._known_cache = {}
             hand._set_valuation()
             hand._check_snapshot()
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
+            raise ValueError(f"malformed saved hand: {error}") from error
+        return hand
+
+    @classmethod
+    def _restore_choice(cls, data: dict[str, Any]) -> Hand:
+        """A saved hand that waits for the dealer's choice (its RNG is not saved: a hand
+        dealt from one cannot be chosen after a restore, a history's deal can)."""
+        try:
+            rules = Rules.from_dict(data["rules"])
+            if rules.dealers_choice is None:
+                raise ValueError("a choosing hand needs rules with dealers_choice")
+            stacks = list(data["stacks"])
+            dealer = data["dealer"]
+            validate_table(rules, stacks, dealer, len(stacks))
+            dealt_in = [chips >= rules.entry_chips for chips in stacks]
+            hand = cls.__new__(cls)
+            hand._setup_choice(rules, stacks, dealt_in, dealer, data["pending"], None)
+            hand._log = [(None if a is None else tuple(a), dict(e)) for a, e in data["log"]]
         except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
             raise ValueError(f"malformed saved hand: {error}") from error
         return hand
@@ -1694,6 +1730,19 @@ def _parse_deal(
             )
         parsed.append(tuple(parse_card(card) for card in seat_cards))
     return parsed  # the callers check all the deal's cards are different
+
+
+def _texts(pending: dict[str, Any]) -> dict[str, Any]:
+    """A waiting deal's fields (card lists) as card texts, JSON-able."""
+
+    def texts(cards: Any) -> list[str] | None:
+        return None if cards is None else [format_card(parse_card(card)) for card in cards]
+
+    seats = pending["cards"]
+    return {
+        "cards": None if seats is None else [texts(seat) for seat in seats],
+        **{key: texts(pending[key]) for key in ("community", "indicators", "deck")},
+    }
 
 
 def _card_of(text: Any) -> int | None:

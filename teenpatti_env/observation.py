@@ -87,7 +87,7 @@ _FLAGS = {
     "dealt_in", "in_hand", "packed", "all_in", "seen", "is_dealer", "is_previous", "to_act",
     "sideshow_asker", "my_category", "cards", "community", "indicators", "wild_ranks",
     "wild_colours", "burst_rank", "burst", "in_phase", "my_parted", "phase_done",
-    "my_bought", "bought", "vote_now",
+    "my_bought", "bought", "vote_now", "choosing", "variant_chosen",
 }  # fmt: skip
 _BIG = float(np.finfo(np.float32).max)
 _GLOBAL_SIZE = len(GLOBAL_SLOTS)
@@ -146,7 +146,8 @@ class ObservationLayout:
         self._cards_at = self._category_at + len(CATEGORIES)
         self.size = self._cards_at + n * NUM_CARDS
         self._variant_offsets: dict[str, int] = {}
-        if rules.variant != "classic":  # one layout for every variant, muflis included
+        # One layout for every variant, muflis included (and under dealer's choice).
+        if rules.variant != "classic" or rules.dealers_choice is not None:
             for name, width, _ in VARIANT_SLOTS:
                 self._variant_offsets[name] = self.size
                 self.size += width
@@ -174,17 +175,24 @@ class ObservationLayout:
     @staticmethod
     def _extras(rules: Rules) -> list[tuple[tuple[tuple[str, int, str], ...],
                                             tuple[tuple[str, str], ...]]]:
-        """The blocks of the part-2 variants this rule set uses, in layout order."""
-        spec = rules.spec
+        """The blocks of the part-2 variants this rule set may play, in layout order
+        (under dealer's choice: every allowed variant's, and the choice itself)."""
+        specs = rules.choice_specs or (rules.spec,)
+        kinds = {kind for spec in specs for kind in spec.wild_kinds}
         blocks: list[Any] = []
-        if spec.phase is not None:
+        if any(spec.phase is not None for spec in specs):
             blocks.append((PHASE_SLOTS, PHASE_SEAT_SLOTS))
-        if "thresholds" in spec.wild_kinds:
+        if "thresholds" in kinds:
             blocks.append((THRESHOLD_SLOTS, ()))
-        if "rotating_lowest" in spec.wild_kinds:
+        if "rotating_lowest" in kinds:
             blocks.append((ROTATING_SLOTS, ()))
-        if spec.buy_a_joker:
+        if any(spec.buy_a_joker for spec in specs):
             blocks.append((BUY_SLOTS, BUY_SEAT_SLOTS))
+        if rules.dealers_choice is not None:
+            width = len(rules.dealers_choice)
+            blocks.append(((("choosing", 1, "the dealer is choosing the hand's variant (C1)"),
+                            ("variant_chosen", width, "the chosen variant, one-hot in "
+                             "dealers_choice order")), ()))
         if rules.vote_to_end:
             blocks.append((VOTE_SLOTS, ()))
         return blocks
@@ -237,6 +245,12 @@ class ObservationLayout:
                 ones.append(offsets["in_phase"])
             ones += [offsets["my_parted"] + card for card in hand.parted[seat]]
             ones += [offsets["phase_done"] + k for k, o in enumerate(order) if hand.phase_done[o]]
+        if "choosing" in offsets:
+            if hand.choosing:
+                ones.append(offsets["choosing"])
+            else:
+                names = [spec.name for spec in self.rules.choice_specs]
+                ones.append(offsets["variant_chosen"] + names.index(hand.rules.spec.name))
         if "my_bought" in offsets:
             mine = hand.bought[seat]
             if mine is not None:
@@ -254,8 +268,9 @@ class ObservationLayout:
         strength = 0.0
         if hand.knows_own_hand(seat):
             value = hand.hand_value(seat)
-            strength = self._strengths[value]
-            ones.append(self._category_at + self._categories[value])
+            categories, strengths = self._tables(hand)
+            strength = strengths[value]
+            ones.append(self._category_at + categories[value])
         bets = self._open_bets(hand, seat)
         pending = hand.pending_sideshow
         my_turn = running and hand.to_act == seat
@@ -320,6 +335,13 @@ class ObservationLayout:
             out[offsets["vote_now"]] = facts.voter == seat
         return out
 
+    def _tables(self, hand: Hand) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """Category and strength per value under the hand's ranking (under dealer's
+        choice, the chosen variant's)."""
+        if hand.rules is self.rules or self.rules.dealers_choice is None:
+            return self._categories, self._strengths
+        return value_categories(hand.rules), value_strengths(hand.rules)
+
     @staticmethod
     def _open_bets(hand: Hand, seat: int) -> tuple[int, int] | None:
         """The bet range open to ``seat`` on its turn now (``None`` if it cannot bet, or
@@ -353,8 +375,9 @@ class ObservationLayout:
         category = strength = None
         if hand.knows_own_hand(seat):
             value = hand.hand_value(seat)
-            category = CATEGORIES[self._categories[value]]
-            strength = self._strengths[value]
+            categories, strengths = self._tables(hand)
+            category = CATEGORIES[categories[value]]
+            strength = strengths[value]
         bets = self._open_bets(hand, seat)
         pending = hand.pending_sideshow
         in_session = facts.in_session
@@ -386,7 +409,8 @@ class ObservationLayout:
         return {
             "agent": agent_names[seat],
             "seat": seat,
-            "rules": dict(self._rules_dict),
+            "rules": dict(self._rules_dict) if hand.rules is self.rules or
+            self.rules.dealers_choice is None else hand.rules.to_dict(),
             "phase": hand.phase,
             "dealer": hand.dealer,
             "to_act": hand.to_act,
@@ -435,6 +459,9 @@ class ObservationLayout:
             phase["beyond_boots"] = hand.beyond_boots
         if "rotating_lowest" in spec.wild_kinds:
             phase["rotations"] = hand.rotations
+        if self.rules.dealers_choice is not None:
+            phase["dealers_choice"] = [s.name for s in self.rules.choice_specs]
+            phase["variant"] = None if hand.choosing else hand.rules.spec.name
         if spec.buy_a_joker:
             mine = hand.bought[seat]
             phase["bought"] = [card is not None for card in hand.bought]

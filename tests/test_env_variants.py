@@ -128,7 +128,7 @@ def random_options(
     rng: np.random.Generator,
     stacks: list[int] | None = None,
     dealer: int = 0,
-    with_deck: bool | None = None,
+    with_deck: bool = False,
 ) -> tuple[dict[str, Any], list[str]]:
     """reset() options for a random deal of ``rules``' variant, dealt as D1 deals a shuffled
     deck from ``dealer``'s left (in passing the first seat dealt in then gets three more,
@@ -158,7 +158,7 @@ def random_options(
         options["chosen"] = {"rank": RANKS[int(rng.integers(13))]}
     elif spec.chooses == "colour":
         options["chosen"] = {"colour": ("red", "black")[int(rng.integers(2))]}
-    if spec.phase == "shopping" if with_deck is None else with_deck:
+    if spec.phase == "shopping" or with_deck:
         options["deck"] = list(deck)
     return options, deck
 
@@ -286,7 +286,10 @@ def test_pettingzoo_api_test(name: str) -> None:
     api_test(env(rules=Rules(variant=name)), num_cycles=200)
 
 
-API_SESSION = ["all_open", "personal_joker", "two_burst", "open_joker", "two_cards_open"]
+API_SESSION = [
+    "all_open", "personal_joker", "two_burst", "open_joker", "two_cards_open", "shopping",
+    "passing_cards",
+]  # fmt: skip
 
 
 @ignore_unknown_options
@@ -297,13 +300,18 @@ def test_pettingzoo_api_test_in_session_mode(name: str) -> None:
 
 @ignore_unknown_options
 @pytest.mark.parametrize("episode", EPISODES)
-@pytest.mark.parametrize("name", ["shared_pair", "seven_joker_two_burst", "middle_jokers"])
+@pytest.mark.parametrize(
+    "name", ["shared_pair", "seven_joker_two_burst", "middle_jokers", "discard_one"]
+)
 def test_pettingzoo_api_test_on_raw_env(name: str, episode: str) -> None:
     api_test(raw_env(rules=Rules(variant=name, num_players=6), episode=episode), num_cycles=200)
 
 
 @pytest.mark.parametrize("episode", EPISODES)
-@pytest.mark.parametrize("name", ["open_joker", "colour_jokers", "two_burst", "all_open", "joker"])
+@pytest.mark.parametrize(
+    "name",
+    ["open_joker", "colour_jokers", "two_burst", "all_open", "joker", "shopping", "passing_cards"],
+)
 def test_pettingzoo_seed_test(name: str, episode: str) -> None:
     seed_test(functools.partial(env, rules=Rules(variant=name), episode=episode), num_cycles=200)
 
@@ -337,7 +345,7 @@ def twin_run(name: str, seed: int) -> Counter:
     dealer = int(rng.integers(n))
     while stacks[dealer] < rules.entry_chips:
         dealer = (dealer + 1) % n
-    with_deck = spec.phase == "shopping" or bool(rng.random() < 0.5)  # optional elsewhere
+    with_deck = bool(rng.random() < 0.5)  # needed for shopping's draws, optional elsewhere
     options, unused = random_options(rules, rng, stacks, dealer, with_deck)
     seats = None
     indicators = False
@@ -435,7 +443,7 @@ def test_twin_deals_change_only_hidden_cards() -> None:
     for name in (*names, *PHASE_VARIANTS):
         rules = Rules(variant=name, num_players=5)
         spec = rules.spec
-        twins_differ = 0
+        twins_differ = tries = 0
         for seed in range(30):
             rng = np.random.default_rng(seed)
             stacks = [rules.starting_stack] * 5
@@ -466,6 +474,7 @@ def test_twin_deals_change_only_hidden_cards() -> None:
                     if seats is not None and seat not in seats:
                         assert (seat, i) not in hidden
             twins_differ += changed
+            tries += bool(hidden)
             for key in ("community", "chosen", *(() if indicators else ("indicators",))):
                 assert twin.get(key) == options.get(key)
             for table in (options, twin):
@@ -477,14 +486,12 @@ def test_twin_deals_change_only_hidden_cards() -> None:
                 assert len(set(flat)) == len(flat)
             if "deck" in options:
                 assert options["deck"] == unused
-                top = next((i for i, (x, y) in enumerate(zip(unused, twin["deck"])) if x != y), 0)
-                assert twin["deck"][:top] == unused[:top]
             if spec.burst_rank is not None:
                 burst = burst_rank_of(spec, options.get("indicators", []))
                 for old, new in zip(options["cards"], twin["cards"], strict=True):
                     old_flags = [rank(c) == burst for c in old or ()]
                     assert old_flags == [rank(c) == burst for c in new or ()]
-        assert twins_differ >= 25, name
+        assert twins_differ >= tries - 2 and tries >= 20, (name, twins_differ, tries)
     # The deal is D1's: the same shuffled deck dealt by Hand.deal gives the same cards.
     for name in PHASE_VARIANTS:
         rules = Rules(variant=name, num_players=4)
@@ -1134,6 +1141,9 @@ def test_variant_block_matches_the_info(name: str) -> None:
         ("open_joker", "hand"),
         ("two_cards_open", "hand"),
         ("muflis", "hand"),
+        ("discard_one", "hand"),
+        ("shopping", "session"),
+        ("passing_cards", "hand"),
     ],
 )
 def test_gymnasium_check_env(name: str, episode: str) -> None:
@@ -1141,7 +1151,7 @@ def test_gymnasium_check_env(name: str, episode: str) -> None:
     check_env(gymnasium.make("TeenPatti-v0", rules=Rules(variant=name), episode=episode).unwrapped)
 
 
-@pytest.mark.parametrize("name", ["all_open", "two_burst", "middle_jokers"])
+@pytest.mark.parametrize("name", ["all_open", "two_burst", "middle_jokers", "shopping"])
 def test_gymnasium_view_plays_whole_hands(name: str) -> None:
     game = TeenPattiEnv(rules=Rules(variant=name), learner_seat="rotate")
     observation, _ = game.reset(seed=0)
