@@ -142,7 +142,7 @@ def random_options(
     private = spec.private_cards * len(order)
     cards: list[list[str] | None] = [None] * n
     for place, seat in enumerate(order):
-        cards[seat] = deck[place:private:len(order)]
+        cards[seat] = deck[place : private : len(order)]
     del deck[:private]
     if spec.phase == "passing":
         cards[order[0]] += deck[:3]  # type: ignore[operator]
@@ -630,6 +630,96 @@ def test_two_cards_open_every_seat_sees_the_first_two_cards() -> None:
     assert len(checked) == 3 and min(checked.values()) > 0, checked
 
 
+def check_own_view(
+    raw: raw_env,
+    held: dict[int, list[str]],
+    parted: dict[int, list[str]],
+    draws: list[int],
+    checked: Counter,
+) -> None:
+    """Every seat's view shows its cards ``held`` in hand order once it has seen them (from
+    the deal in discard_one and passing), its discarded and passed cards ``parted``, and
+    every seat's ``draws``."""
+    hand = raw.hand
+    n = hand.num_seats
+    layout = slot_map(raw)
+    checked[hand.phase] += 1
+    for agent in raw.agents:
+        s = agent_seat(raw, agent)
+        info = raw.infos[agent]
+        vector = raw.observe(agent)["observation"]
+        if raw.rules.spec.phase in SEEN_FROM_DEAL:
+            assert hand.seen[s] and info["seen"]
+        if hand.seen[s]:
+            assert info["cards"] == held[s]  # in hand order
+            assert ones(raw, vector, "seat0.cards") == sorted(parse_cards(held[s]))
+            checked["own cards"] += 1
+        if "my_parted" in layout:
+            assert ones(raw, vector, "my_parted") == sorted(parse_cards(parted[s]))
+            checked["parted"] += bool(parted[s])
+        if "seat0.draws" in layout:
+            got = [slot(raw, vector, f"seat{k}.draws")[0] for k in range(n)]
+            assert got == [draws[(s + k) % n] for k in range(n)]
+            checked["draws"] += any(draws)
+
+
+@pytest.mark.parametrize("name", PHASE_VARIANTS)
+def test_phase_cards_are_in_the_seats_own_view(name: str) -> None:
+    """P1, P4, P9, V1, V4: in discard_one and passing every seat sees its cards from the
+    deal; a seat sees the cards passed to it and the card it draws (the deck's top card)
+    at once, in hand order (a drawn or received card appended, a discarded or passed one
+    removed); its own discards and passed cards stay in its view (``my_parted``) and
+    every seat's draws are public (``seatK.draws``)."""
+    checked: Counter = Counter()
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(3, 8))
+        rules = Rules.preset(PRESETS[seed % len(PRESETS)], num_players=n, variant=name)
+        dealer = int(rng.integers(n))
+        options, deck = random_options(rules, rng, dealer=dealer)
+        raw = raw_env(rules=rules)
+        raw.reset(seed=seed, options={**options, "dealer": dealer})
+        hand = raw.hand
+        order = deal_order(n, dealer, hand.dealt_in)
+        held = {s: list(cards) for s, cards in enumerate(options["cards"])}
+        parted: dict[int, list[str]] = {s: [] for s in range(n)}
+        draws = [0] * n
+
+        for _ in range(500):
+            check_own_view(raw, held, parted, draws, checked)
+            if hand.over or not raw.agents or raw.hand is not hand:
+                break
+            agent = raw.agent_selection
+            if not live(raw, agent):
+                break
+            action = biased_pick(raw, raw.action_mask(agent), rng)
+            move = raw.action_to_engine(agent, action)
+            s, kind = move["seat"], move["type"]
+            raw.step(action)
+            if kind == "draw":
+                drawn = hand.card_texts(s)[-1]
+                if sum(draws) < len(deck):  # P4: the top card (H2: the deck, top first)
+                    assert drawn == deck[sum(draws)]
+                draws[s] += 1
+                held[s].append(drawn)
+            elif kind == "discard":
+                held[s].remove(move["card"])
+                parted[s].append(move["card"])
+            elif kind == "pass":
+                for card in move["cards"]:
+                    held[s].remove(card)
+                parted[s] += move["cards"]
+                if s != dealer:  # P9: to the next seat dealt in; the dealer's leave play
+                    held[order[order.index(s) + 1]] += move["cards"]
+            for seat in order:
+                assert hand.card_texts(seat) == held[seat], (seed, seat)
+    assert checked["own cards"] > 100 and checked["betting"] > 20, checked
+    if "my_parted" in slot_map(raw):
+        assert checked["parted"] > 0, checked
+    if VARIANTS[name].phase == "shopping":
+        assert checked["draws"] > 0, checked
+
+
 def test_personal_joker_wild_rank_is_known_only_once_looked() -> None:
     """S1, V1: a seat's own lowest rank is in its wild ranks (info and vector) only once
     it has seen its cards; other seats never see it."""
@@ -991,7 +1081,7 @@ def test_phase_masks_are_exactly_the_legal_actions(name: str) -> None:
         boot = rules.boot
         choices = [boot, boot + 1, 2 * boot, 3 * boot, rules.starting_stack]
         stacks = [int(rng.choice(choices)) for _ in range(n)]
-        stacks[: 2] = [rules.starting_stack] * 2
+        stacks[:2] = [rules.starting_stack] * 2
         raw = raw_env(rules=rules)
         raw.reset(seed=seed, options={"stacks": stacks})
         while raw.agents:

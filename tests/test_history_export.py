@@ -12,7 +12,7 @@ from teenpatti_env.variants import VARIANTS
 
 TABLES = [Rules(variant=name) for name in VARIANTS] + [
     Rules.preset(name) for name in ("pagat", "flash", "tabletop")
-]
+] + [Rules(dealers_choice=["open_joker", "colour_jokers", "shopping", "buy_a_joker", "muflis"])]
 
 
 def _play_and_check(rules: Rules, seed: int, hands: int) -> int:
@@ -32,7 +32,15 @@ def _play_and_check(rules: Rules, seed: int, hands: int) -> int:
             action = {"seat": hand.to_act, "type": choice["type"]}
             if "min" in choice:
                 action["amount"] = choice["min"] if rng.random() < 0.5 else choice["max"]
-            if choice["type"] == "discard":  # a phase choice names its cards (H4)
+            if choice["type"] == "choose_variant":  # C1: a variant, and its rank or colour
+                name = choice["variants"][int(rng.integers(len(choice["variants"])))]
+                action["variant"] = name
+                needs = VARIANTS[name].chooses
+                if needs == "rank":
+                    action["rank"] = "23456789TJQKA"[int(rng.integers(13))]
+                elif needs == "colour":
+                    action["colour"] = ("red", "black")[int(rng.integers(2))]
+            if choice["type"] in ("discard", "buy_joker"):  # these name a card (H4)
                 action["card"] = choice["cards"][int(rng.integers(len(choice["cards"])))]
             elif choice["type"] == "pass":
                 picked = rng.choice(len(choice["cards"]), size=3, replace=False)
@@ -50,7 +58,9 @@ def _play_and_check(rules: Rules, seed: int, hands: int) -> int:
     return checked
 
 
-@pytest.mark.parametrize("rules", TABLES, ids=lambda r: str(r.spec.name))
+@pytest.mark.parametrize(
+    "rules", TABLES, ids=lambda r: "dealers_choice" if r.dealers_choice else str(r.spec.name)
+)
 def test_exported_history_replays_to_the_same_state(rules: Rules) -> None:
     assert _play_and_check(rules, seed=len(str(rules)), hands=120) > 100
 
