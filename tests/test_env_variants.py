@@ -5,9 +5,12 @@ What is checked here, for every named variant: PettingZoo's API test (and its se
 both episode modes and the bare ``raw_env`` for a few); that a seat's observation, mask,
 info view and event log hold nothing it may not know (twin tables whose deals differ only
 in cards that seat may not see, played with the same actions, read the V readings of
-VARIANTS.md), and the converse, that what a seat may see is there (all_open, open cards,
-personal wild rank, public cards for blind seats, who burst); random hands per variant
-(zero-sum rewards, every episode ends); the variant block of the observation against the
+VARIANTS.md; with a selection phase, compared until differing cards reach the seat: a
+draw, a pass to it, passing's indicators turned up), and the converse, that what a seat
+may see is there (all_open, open cards, personal wild rank, public cards for blind
+seats, who burst, its own cards, draws, discards and passes in the phases); random hands
+per variant (zero-sum rewards, every episode ends, the phase played); masks exactly the
+legal phase actions, by card slot; the variant block of the observation against the
 info view; the observation size; Gymnasium's ``check_env`` on the single-agent view.
 
 The random-hands test plays 10,000 hands per variant (about 10 s each on the 2-core
@@ -44,6 +47,9 @@ RANDOM_HANDS = int(os.environ.get("TEENPATTI_VARIANT_HANDS", "10000"))
 SUITS_OF = {colour: set(suits) for colour, suits in COLOURS.items()}
 PHASE_VARIANTS = [name for name in VARIANT_NAMES if VARIANTS[name].phase is not None]
 SEEN_FROM_DEAL = ("discard_one", "passing")  # P1: every seat sees its cards from the deal
+# The action types each phase is played with (VARIANTS.md Phases, V4).
+PHASE_ACTIONS = {"discard_one": {"discard"}, "shopping": {"draw", "keep", "discard"}}
+PHASE_ACTIONS["passing"] = {"pass"}
 # VARIANTS.md's part-2 names (phases, buying, changing wild cards): their observation
 # may add slots after the variant block.
 PART_TWO_VARIANTS = (
@@ -198,9 +204,9 @@ def twin_options(
     only by another non-burst card, so who bursts (public, B3) stays the same. In shopping
     a random number of the deck's top cards stays put and the rest is dealt again (a draw
     below them may show the drawer a different card); a ``deck`` that no draw uses is
-    all dealt again. With
-    ``indicators``, the indicators are dealt again too (passing's, face down until the
-    passing is over, D2)."""
+    all dealt again. With ``indicators``, the indicators are dealt again too (passing's,
+    face down until the passing is over, D2; who bursts then may change, but the twins
+    are compared only until then)."""
     cards = [None if held is None else list(held) for held in options["cards"]]
     slots = hidden_slots(spec, cards, observer, own, seats)
     burst = burst_rank_of(spec, options.get("indicators", []))
@@ -227,14 +233,16 @@ def twin_options(
 def views_may_differ(a: Any, b: Any, seat: int, own: bool, indicators: bool) -> bool:
     """Whether the twin hands ``a`` and ``b`` may now rightly look different to ``seat``:
     cards were turned up or shown to it, a sideshow was compared (it may have packed other
-    seats); its own cards differ while it can see them (it looked, or its cards are seen
-    from the deal (P1); its cards as they are now, with the cards it drew or received,
-    and before, with those it discarded or passed on; in all_open, the hand is over); the
-    twins' indicators differ and the passing is over (D2)."""
+    seats); its cards differ while it can see them (it looked or drew, or, P1, it sees
+    them from the deal; its cards now, a drawn or received card included; called at
+    every step, so a card it held before, discarded or passed on since, was compared
+    too); in all_open, its own cards differ (``own``) and the hand is over; the twins'
+    indicators differ (``indicators``) and the passing is over (D2)."""
+    mine = a.dealt_in[seat] and (a.seen[seat] or b.seen[seat])
     if a.rules.spec.visibility == "all_open":
         if own and (a.over or b.over):
             return True
-    elif (a.seen[seat] or b.seen[seat]) and a.card_texts(seat) != b.card_texts(seat):
+    elif mine and a.card_texts(seat) != b.card_texts(seat):
         return True
     if indicators and "passing" not in (a.phase, b.phase):
         return True
@@ -437,8 +445,8 @@ def test_twin_deals_change_only_hidden_cards() -> None:
     """The deal and twin builders themselves: every card once (D1, H2: the deck is every
     card not dealt, top first); six cards for the first seat dealt in from the dealer's
     left in passing; open cards, public cards and (in all_open) other seats' cards never
-    change, nor the cards of seats left out of ``seats``, nor the deck's kept top cards;
-    burst ranks stay burst ranks; indicators change only when asked."""
+    change, nor the cards of seats left out of ``seats``; burst ranks stay burst ranks;
+    indicators change only when asked. And the deal is D1's, as Hand.deal deals it."""
     names = ("two_cards_open", "all_open", "seven_joker_two_burst", "shared_pair")
     for name in (*names, *PHASE_VARIANTS):
         rules = Rules(variant=name, num_players=5)
@@ -684,6 +692,9 @@ def test_phase_cards_are_in_the_seats_own_view(name: str) -> None:
         held = {s: list(cards) for s, cards in enumerate(options["cards"])}
         parted: dict[int, list[str]] = {s: [] for s in range(n)}
         draws = [0] * n
+        packed: set[int] = set()
+        burst = burst_rank_of(rules.spec, options.get("indicators", []))
+        burst_checked = burst is None
 
         for _ in range(500):
             check_own_view(raw, held, parted, draws, checked)
@@ -711,9 +722,20 @@ def test_phase_cards_are_in_the_seats_own_view(name: str) -> None:
                 parted[s] += move["cards"]
                 if s != dealer:  # P9: to the next seat dealt in; the dealer's leave play
                     held[order[order.index(s) + 1]] += move["cards"]
+            packed |= {s} if kind == "pack" else set()
             for seat in order:
                 assert hand.card_texts(seat) == held[seat], (seed, seat)
+            if not burst_checked and hand.phase != "passing":
+                # P9, B1: after the passing, the seats still in holding the burst rank.
+                if kind == "pass" or len(packed) < len(order) - 1:
+                    hold = {t for t in order if t not in packed and burst in map(rank, held[t])}
+                    assert {t for t in range(n) if hand.burst[t]} == hold, seed
+                    checked["burst checked"] += 1
+                    checked["someone burst"] += bool(hold)
+                burst_checked = True
     assert checked["own cards"] > 100 and checked["betting"] > 20, checked
+    if burst is not None:
+        assert checked["burst checked"] > 20 and checked["someone burst"] > 0, checked
     if "my_parted" in slot_map(raw):
         assert checked["parted"] > 0, checked
     if VARIANTS[name].phase == "shopping":
@@ -965,9 +987,7 @@ def test_random_hands(name: str) -> None:
     if VARIANTS[name].burst_rank is not None and RANDOM_HANDS >= 1000:
         assert ends["void"] + ends["last_player"] > 0
     phase = VARIANTS[name].phase
-    want = {"discard_one": {"discard"}, "shopping": {"draw", "keep", "discard"}}
-    want["passing"] = {"pass"}
-    for kind in want.get(phase, ()):  # the phase was played
+    for kind in PHASE_ACTIONS.get(phase, ()):  # the phase was played
         assert kinds[kind] > RANDOM_HANDS // 10, kinds
     if phase == "shopping":  # P4: a draw, then a discard (or pack) by the same seat
         assert kinds["discard"] <= kinds["draw"], kinds
@@ -1057,10 +1077,11 @@ def check_phase_mask(raw: raw_env) -> set[str]:
             assert ("look" in types) == (not hand.seen[seat] and not hand.all_in[seat])
     else:
         assert not types & {"discard", "draw", "keep", "pass"}
+    listed = {action["type"]: action.get("cards") for action in legal}
     if "discard" in types:
-        assert legal[-1]["cards"] == held and named["discard"] == len(held)
+        assert listed["discard"] == held and named["discard"] == len(held)
     if "pass" in types:
-        assert legal[-1]["cards"] == held and named["pass"] == 20  # every three of six
+        assert listed["pass"] == held and named["pass"] == 20  # every three of six
     if types & {"discard", "pass"}:
         assert info["cards"] == held  # V4: the slots are its cards as its view lists them
     for other in raw.agents:
@@ -1091,8 +1112,8 @@ def test_phase_masks_are_exactly_the_legal_actions(name: str) -> None:
                 continue
             seen.update(check_phase_mask(raw))
             raw.step(biased_pick(raw, raw.action_mask(agent), rng))
-    phase_kinds = {"discard_one": {"discard"}, "shopping": {"draw", "keep", "discard", "look"}}
-    for kind in ("pack", "bet", *phase_kinds.get(VARIANTS[name].phase, {"pass"})):
+    phase = VARIANTS[name].phase
+    for kind in ("pack", "bet", *PHASE_ACTIONS[phase], *(("look",) if phase == "shopping" else ())):
         assert seen[kind] > 0, seen
 
 
