@@ -13,8 +13,9 @@ per variant (zero-sum rewards, every episode ends, the phase played); masks exac
 legal phase actions, by card slot; the variant block of the observation against the
 info view; the observation size; Gymnasium's ``check_env`` on the single-agent view.
 
-The random-hands test plays 10,000 hands per variant (about 10 s each on the 2-core
-machine, 3 minutes in all); ``TEENPATTI_VARIANT_HANDS=2000`` shortens it for a quick run.
+The random-hands test plays 10,000 hands per variant (about 14 s each on the 2-core
+machine, 5 to 6 minutes in all); ``TEENPATTI_VARIANT_HANDS=500`` shortens it for a quick
+run.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ VARIANT_NAMES = list(VARIANTS)
 # Variants whose spec adds machinery to the observation (muflis is lowball only).
 BLOCK_VARIANTS = [name for name in VARIANT_NAMES if not VARIANTS[name].is_classic]
 EPISODES = ("hand", "session")
-# 10,000 hands x 18 variants take about 3 minutes on two cores.
+# 10,000 hands x 24 variants take 5 to 6 minutes on two cores.
 RANDOM_HANDS = int(os.environ.get("TEENPATTI_VARIANT_HANDS", "10000"))
 SUITS_OF = {colour: set(suits) for colour, suits in COLOURS.items()}
 PHASE_VARIANTS = [name for name in VARIANT_NAMES if VARIANTS[name].phase is not None]
