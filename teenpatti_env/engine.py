@@ -126,6 +126,10 @@ class Hand:
         check_distinct(dealt + (rest or []))
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise ValueError(f"rng must be a numpy.random.Generator, got {rng!r}")
+        if rest is None and rules.spec.phase == "shopping" and rng is not None:
+            # A live table given only the hands: the undealt cards, shuffled, are the deck.
+            undealt = sorted(set(range(52)) - set(dealt))
+            rest = [undealt[i] for i in rng.permutation(len(undealt))]
         self._setup(rules, cards, stacks, dealt_in, dealer, deal, rest, rng)
 
     def _setup(

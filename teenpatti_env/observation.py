@@ -266,7 +266,8 @@ class ObservationLayout:
         known = hand.known_card_ints(seat)
         ones: list[int] = []  # one-hot slots set to 1
         strength = 0.0
-        if hand.knows_own_hand(seat):
+        if hand.knows_own_hand(seat) and hand.selection != "passing":
+            # D2: during the passing the hand's value would tell the face-down indicators
             value = hand.hand_value(seat)
             categories, strengths = self._tables(hand)
             strength = strengths[value]
@@ -373,7 +374,8 @@ class ObservationLayout:
         cards = hand.known_cards(seat)
         mine = cards.get(seat)
         category = strength = None
-        if hand.knows_own_hand(seat):
+        if hand.knows_own_hand(seat) and hand.selection != "passing":
+            # D2: during the passing the hand's value would tell the face-down indicators
             value = hand.hand_value(seat)
             categories, strengths = self._tables(hand)
             category = CATEGORIES[categories[value]]

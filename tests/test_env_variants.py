@@ -100,12 +100,19 @@ def burst_rank_of(spec: VariantSpec, indicators: list[str]) -> int | None:
     return spec.burst_rank if isinstance(spec.burst_rank, int) else None
 
 
-def public_wilds(spec: VariantSpec, indicators: list[str], chosen: Any) -> tuple[set, set]:
-    """The ranks and colours wild for every seat, read from VARIANTS.md (S3, S4, B2)."""
+def public_wilds(
+    spec: VariantSpec, indicators: list[str], chosen: Any, revealed: int = 0
+) -> tuple[set, set]:
+    """The ranks and colours wild for every seat, read from VARIANTS.md (S3, S4, B2; T1:
+    the first ``revealed`` threshold indicators)."""
     ranks: set[int] = set(spec.wild_ranks)
     colours: set[str] = set()
     at = 0
     for source in spec.wild:
+        if source.kind == "thresholds":
+            ranks.update(rank(card) for card in indicators[at : at + revealed])
+            at += len(source.values)
+            continue
         if source.kind == "indicator_rank":
             ranks.add(rank(indicators[at]))
             at += 1
@@ -240,6 +247,8 @@ def views_may_differ(a: Any, b: Any, seat: int, own: bool, indicators: bool) -> 
     too); in all_open, its own cards differ (``own``) and the hand is over; the twins'
     indicators differ (``indicators``) and the passing is over (D2)."""
     mine = a.dealt_in[seat] and (a.seen[seat] or b.seen[seat])
+    if mine and a.rotating_rank(seat) != b.rotating_rank(seat):
+        return True  # R2, R3: its wild rank is now another seat's dealt lowest rank
     if a.rules.spec.visibility == "all_open":
         if own and (a.over or b.over):
             return True
@@ -820,8 +829,16 @@ def table_knowledge(hand: Any) -> tuple[list[str], set, set, int | None]:
         fixed = None if spec.burst_rank == "indicator" else burst_rank_of(spec, [])
         return [], set(spec.wild_ranks) - {fixed}, set(), fixed
     indicators = deal.get("indicators", [])
-    ranks, colours = public_wilds(spec, indicators, deal.get("chosen"))
-    return indicators, ranks, colours, burst_rank_of(spec, indicators)
+    revealed = hand.variant_deal.revealed  # T1: threshold indicators turned up so far
+    ranks, colours = public_wilds(spec, indicators, deal.get("chosen"), revealed)
+    if "thresholds" in spec.wild_kinds:  # the face-down ones are not in any view (D2)
+        at = next(i for i, s in enumerate(spec.wild) if s.kind == "thresholds")
+        start = sum(len(s.values) if s.kind == "thresholds" else
+                    {"indicator_rank": 1, "indicator_colour": 1, "middle": 2}.get(s.kind, 0)
+                    for s in spec.wild[:at])
+        hidden = range(start + revealed, start + len(spec.wild[at].values))
+        indicators = [card for i, card in enumerate(indicators) if i not in hidden]
+    return indicators, ranks, colours, burst_rank_of(spec, deal.get("indicators", []))
 
 
 def check_public_cards(raw: raw_env, options: dict[str, Any]) -> None:
@@ -850,7 +867,8 @@ def check_public_cards(raw: raw_env, options: dict[str, Any]) -> None:
         for key in ("community", "chosen"):
             assert told.get(key) == options.get(key)
         assert told.get("indicators") == (indicators or None)
-        assert len(table) == (0 if spec.phase == "passing" and not indicators else 1)
+        public = indicators or options.get("community") or options.get("chosen")
+        assert len(table) == (1 if public else 0)  # nothing face up: no table_cards event
         text = json.dumps(info) + json.dumps(raw.events(agent))
         for card in hidden:  # a face-down indicator is nowhere
             assert f'"{card}"' not in text
@@ -1189,6 +1207,11 @@ def check_variant_block(raw: raw_env) -> int:
         mine = set(ranks)
         if "personal_lowest" in spec.wild_kinds and (hand.seen[s] or s in hand.shown):
             mine.add(min(rank(c) for c in hand.card_texts(s)))
+        if "rotating_lowest" in spec.wild_kinds and (hand.seen[s] or s in hand.shown):
+            # R2: the lowest rank dealt to the seat `rotations` places to its right
+            ring = [seat for seat in range(n) if hand.dealt_in[seat]]
+            owner = ring[(ring.index(s) - hand.rotations) % len(ring)]
+            mine.add(min(rank(c) for c in hand.card_texts(owner)))
         assert info["wild_ranks"] == [RANKS[r] for r in sorted(mine)]
         assert info["wild_colours"] == [c for c in ("red", "black") if c in colours]
         assert info["burst_rank"] == (None if burst is None else RANKS[burst])
