@@ -520,11 +520,7 @@ class Hand:
             elif card not in self.discards:
                 return f"a draw after the deck ran out names a discard, got {action['card']!r}"
         elif kind == "draw" and not self.deck and self.rng is None:
-            if not self.deck_given and not self.discards:
-                return "the history has no 'deck' to draw from"
             return "the deck ran out: a draw from the reshuffled discards names its card (P7)"
-        elif kind == "draw" and not self.deck_given and self.rng is None:
-            return "the history has no 'deck' to draw from"
         return None
 
     def _do_discard(self, seat: int, amount: int | None, action: dict[str, Any]) -> None:

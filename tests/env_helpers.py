@@ -64,3 +64,14 @@ def same_view(a: Any, b: Any, agent: str, where: str) -> None:
     ia, ib = a.infos[agent], b.infos[agent]
     assert json.dumps(ia, sort_keys=True) == json.dumps(ib, sort_keys=True), where
     assert a.events(agent) == b.events(agent), where
+
+
+def decisions(env: Any, max_iter: int = 2**63) -> Any:
+    """The AEC loop: yields ``(agent, observation, info)`` for every live decision (the
+    caller then steps); terminated agents are stepped with ``None`` here."""
+    for agent in env.agent_iter(max_iter=max_iter):
+        observation, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        yield agent, observation, info

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from env_helpers import decisions
 
 from agents import SCRIPTED_AGENTS, make_agent
 from agents.arena import run_arena
@@ -124,11 +125,7 @@ def test_every_scripted_agent_plays_legally(name: str, rules: Rules) -> None:
     env.reset(seed=7)
     agents = {a: make_agent(name, seed=k) for k, a in enumerate(env.possible_agents)}
     steps = 0
-    for agent in env.agent_iter(max_iter=20_000):
-        observation, _, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
+    for agent, observation, info in decisions(env, max_iter=20_000):
         action = agents[agent].act(observation["observation"], observation["action_mask"], info)
         assert observation["action_mask"][action] == 1, (agent, info["legal_actions"])
         env.step(action)

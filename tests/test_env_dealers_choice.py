@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from env_helpers import live, pick, same_view
+from env_helpers import decisions, live, pick, same_view
 from pettingzoo.test import api_test, seed_test
 
 import teenpatti_env
@@ -44,11 +44,7 @@ def test_random_hands_through_env() -> None:
         hand = raw.hand
         assert hand.choosing and raw.agent_selection == raw.possible_agents[hand.dealer]
         assert hand.pot == 0  # the boots come after the choice
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
+        for agent, observation, _ in decisions(env):
             mask = observation["action_mask"]
             if number % 50 == 0:  # the mask is exact: each index decodes to a legal action
                 for index in range(raw.layout.size):

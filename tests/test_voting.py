@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+from env_helpers import decisions
 from pettingzoo.test import api_test
 
 import teenpatti_env
@@ -89,11 +90,7 @@ def test_scripted_agents_keep_playing() -> None:
     env.reset(seed=5)
     agents = {name: make_agent("hard", seed=k) for k, name in enumerate(env.possible_agents)}
     votes = 0
-    for name in env.agent_iter():
-        observation, _, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
+    for name, observation, info in decisions(env):
         action = agents[name].act(observation["observation"], observation["action_mask"], info)
         if env.voters:
             assert env.layout.names[action] == "continue"
