@@ -63,6 +63,41 @@ def describe_event(event: dict[str, Any]) -> str | None:
         return f"burst: seat{'s' if len(event['seats']) > 1 else ''} " + ", ".join(
             map(str, event["seats"])
         ) + " packed at once"
+    return _describe_part_two(kind, seat, event)
+
+
+_PHASE_WORDS = {"discard": "discards a card", "keep": "keeps",
+                "phase_over": None, "reshuffle": None}  # fmt: skip
+
+
+def _describe_part_two(kind: str, seat: Any, event: dict[str, Any]) -> str | None:
+    """Table talk for the events of the part-2 variants (public: no card is named)."""
+    if kind in _PHASE_WORDS:
+        words = _PHASE_WORDS[kind]
+        if kind == "reshuffle":
+            return f"the deck ran out: {event['cards']} discards are shuffled back"
+        return None if words is None else f"seat {seat} {words}"
+    if kind == "phase":
+        return f"{event['phase'].replace('_', ' ')} phase, seat {event['to_act']} first"
+    if kind == "draw":
+        return f"seat {seat} pays {event['amount']} and draws a card"
+    if kind == "pass":
+        to = event["to"]
+        return f"seat {seat} passes three cards " + ("out of play" if to is None else
+                                                     f"to seat {to}")
+    if kind == "buy_joker":
+        return f"seat {seat} pays {event['amount']} and buys a joker"
+    if kind == "indicators_up":
+        return f"indicator{'s' if len(event['cards']) > 1 else ''} turned up: " + " ".join(
+            event["cards"]
+        )
+    if kind == "rotate":
+        return f"the wild ranks move one seat left (rotation {event['rotations']})"
+    if kind == "choose_turn":
+        return f"seat {seat} chooses among {', '.join(event['variants'])}"
+    if kind == "choose_variant":
+        named = "".join(f", {key} {event[key]}" for key in ("rank", "colour") if key in event)
+        return f"seat {seat} chooses {event['variant']}{named}"
     return None
 
 

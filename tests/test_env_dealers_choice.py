@@ -127,3 +127,35 @@ def test_twin_tables_look_the_same_to_a_seat(seed: int) -> None:
         a.step(index)
         b.step(index)
     assert compared >= 2
+
+
+def test_table_talk_tells_part_two_moves_without_secret_cards() -> None:
+    """render.describe_event narrates every part-2 move; the secret ones name no card."""
+    import re
+
+    from teenpatti_env.render import describe_event
+
+    card = re.compile(r"\b[2-9TJQKA][cdhs]\b")
+    rng = np.random.default_rng(3)
+    told: set[str] = set()
+    for variant in ("passing_cards", "shopping", "buy_a_joker", "joker_thresholds",
+                    "rotating_jokers", "discard_one"):
+        env = teenpatti_env.env(rules=Rules(variant=variant))
+        raw = env.unwrapped
+        for number in range(30):
+            env.reset(seed=number)
+            for _, observation, _ in decisions(env):
+                env.step(pick(observation["action_mask"], rng))
+            for event in raw.hand.public_events():
+                line = describe_event(event)
+                if event["type"] in ("discard", "draw", "keep", "pass", "buy_joker", "phase",
+                                     "rotate", "indicators_up"):
+                    assert line, event
+                    told.add(event["type"])
+                if event["type"] in ("discard", "draw", "keep", "pass", "buy_joker"):
+                    assert not card.search(line), line  # P8, J2: the cards stay secret
+    env = teenpatti_env.env(rules=RULES)
+    env.reset(seed=0)
+    lines = [describe_event(e) for e in env.unwrapped.hand.public_events()]
+    assert any(line and "chooses among" in line for line in lines)
+    assert told >= {"discard", "draw", "keep", "pass", "buy_joker", "phase", "rotate"}
