@@ -442,9 +442,7 @@ class Hand:
         if not left:  # B4: a void hand, every chip goes back
             self._finish("void", list(self.contributions))
         elif len(left) == 1:
-            payouts = [0] * self.num_seats
-            payouts[left[0]] = self.pot
-            self._finish("last_player", payouts)
+            self._last_player_wins()
 
     # ----------------------------------------------------------------- selection phases
 
@@ -598,10 +596,7 @@ class Hand:
     def _after_phase_action(self, actor: int) -> None:
         """The next phase turn, or the end of the phase (P2-P4, P9)."""
         if self._count_in_hand() == 1:
-            winner = next(s for s in range(self.num_seats) if self._in_hand(s))
-            payouts = [0] * self.num_seats
-            payouts[winner] = self.pot
-            self._finish("last_player", payouts)
+            self._last_player_wins()
             return
         kind = self.selection
         if kind == "passing":  # a seat holding six packed: the others keep their three
@@ -1231,10 +1226,7 @@ class Hand:
     def _after_action(self, actor: int, show_asker: int | None = None) -> None:
         """RULES section 4: what ends betting, in order, else the turn passes left."""
         if self._count_in_hand() == 1:
-            winner = next(s for s in range(self.num_seats) if self._in_hand(s))
-            payouts = [0] * self.num_seats
-            payouts[winner] = self.pot
-            self._finish("last_player", payouts)
+            self._last_player_wins()
         elif self._cap_reached():
             self._showdown()
         elif show_asker is not None:
@@ -1243,6 +1235,13 @@ class Hand:
             self._showdown()
         else:
             self._pass_turn(actor)
+
+    def _last_player_wins(self) -> None:
+        """The one seat left in the hand takes the pot unseen."""
+        winner = next(s for s in range(self.num_seats) if self._in_hand(s))
+        payouts = [0] * self.num_seats
+        payouts[winner] = self.pot
+        self._finish("last_player", payouts)
 
     def _pass_turn(self, origin: int, first: bool = False) -> None:
         n = self.num_seats
