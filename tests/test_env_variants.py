@@ -30,7 +30,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from env_helpers import PRESETS, jsonable, live, same_view
+from env_helpers import PRESETS, decisions, jsonable, live, same_view
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
@@ -1124,11 +1124,7 @@ def test_phase_masks_are_exactly_the_legal_actions(name: str) -> None:
         stacks[:2] = [rules.starting_stack] * 2
         raw = raw_env(rules=rules)
         raw.reset(seed=seed, options={"stacks": stacks})
-        while raw.agents:
-            agent = raw.agent_selection
-            if not live(raw, agent):
-                raw.step(None)
-                continue
+        for agent, _, _ in decisions(raw):
             seen.update(check_phase_mask(raw))
             raw.step(biased_pick(raw, raw.action_mask(agent), rng))
     phase = VARIANTS[name].phase

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from env_helpers import decisions
 
 import teenpatti_env
 from agents import SCRIPTED_AGENTS, make_agent
@@ -121,11 +122,7 @@ def play_hands(agents: list[Any], rules: Rules, hands: int, seed: int) -> Counte
         env.reset(seed=seed * 10_007 + h)
         for agent in agents:
             agent.reset()
-        for name in env.agent_iter():
-            observation, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
+        for name, observation, info in decisions(env):
             mask = observation["action_mask"]
             action = agents[env.agent_name_mapping[name]].act(
                 observation["observation"], mask, info
