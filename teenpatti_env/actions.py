@@ -220,28 +220,60 @@ class ActionLayout:
         An index that is illegal now still decodes (with the smallest amount), so that the
         engine can say why it is illegal.
         """
+        index = self._checked(index)
+        kind = self._kinds[index]
+        bounds = None
+        if kind in ("bet", "sideshow"):
+            bounds = hand.bet_range(seat, keep=1 if kind == "sideshow" else 0)
+            if bounds is None:
+                bounds = (hand.min_bet(seat), hand.min_bet(seat))
+        held = format_cards(hand.hands[seat] or ()) if kind in _CARD_ACTIONS else []
+        return {"seat": seat, **self._decode(index, bounds, hand.seen[seat], held)}
+
+    def decode_legal(
+        self, index: Any, legal: list[dict[str, Any]], seen: bool
+    ) -> dict[str, Any]:
+        """The engine action (without its seat) that a legal ``index`` stands for, from
+        the seat's legal engine actions alone (``info["legal"]``, no hand needed);
+        ``seen``: whether the seat has looked (its bets are then even). An index that is
+        not legal there is a ``ValueError``."""
+        index = self._checked(index)
+        if index not in self.legal_indices(legal):
+            raise ValueError(f"action {index} ({self.names[index]}) is not legal here")
+        kind = self._kinds[index]
+        entry = next(a for a in legal if a["type"] == kind)
+        bounds = (entry["min"], entry["max"]) if kind in ("bet", "sideshow") else None
+        return self._decode(index, bounds, seen, list(entry.get("cards", ())))
+
+    def _checked(self, index: Any) -> int:
         if isinstance(index, np.integer):
             index = int(index)
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < self.size:
             raise ValueError(f"action must be an int in 0..{self.size - 1}, got {index!r}")
+        return index
+
+    def _decode(
+        self, index: int, bounds: tuple[int, int] | None, seen: bool, held: list[str]
+    ) -> dict[str, Any]:
+        """The action of ``index`` given the bet or sideshow ``bounds`` and the cards
+        ``held`` in hand order."""
         kind = self._kinds[index]
         if kind == "bet":
-            amounts = self.bet_amounts(hand, seat)
-            amount = hand.min_bet(seat) if amounts is None else amounts[self._level_of[index]]
-            return {"seat": seat, "type": "bet", "amount": amount}
+            assert bounds is not None
+            step = 2 if seen else 1  # seen bets are even
+            return {"type": "bet",
+                    "amount": self.bet_amount(*bounds, self._level_of[index], step)}
         if kind == "sideshow":
-            bounds = hand.bet_range(seat, keep=1)
-            amount = hand.min_bet(seat) if bounds is None else bounds[0]
-            return {"seat": seat, "type": "sideshow", "amount": amount}
+            assert bounds is not None
+            return {"type": "sideshow", "amount": bounds[0]}
         if kind == "choose_variant":
-            return {"seat": seat, "type": "choose_variant", **self._choices[index]}
+            return {"type": "choose_variant", **self._choices[index]}
         if kind in _CARD_ACTIONS:
-            held = format_cards(hand.hands[seat] or ())
             cards = [held[k] if k < len(held) else f"slot {k}" for k in self._slots[index]]
             if kind == "pass":
-                return {"seat": seat, "type": "pass", "cards": cards}
-            return {"seat": seat, "type": kind, "card": cards[0]}
-        return {"seat": seat, "type": kind}
+                return {"type": "pass", "cards": cards}
+            return {"type": kind, "card": cards[0]}
+        return {"type": kind}
 
     def encode(self, hand: Hand, action: dict[str, Any]) -> int:
         """The index closest to an engine action (a bet goes to the level nearest its

@@ -10,7 +10,7 @@ rules.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -364,6 +364,40 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             raise IllegalActionError(
                 f"{agent} cannot take action {shown!r}{name}: {reason}"
             ) from None
+        self._after_action(agent)
+
+    def step_action(self, action: Mapping[str, Any]) -> None:
+        """Apply an engine action for the selected agent: a hand-history action dict
+        without its seat (``{"type": "bet", "amount": 3}``), so a bet may be any legal
+        amount, not only the table's bet levels. Between hands under ``vote_to_end`` it
+        is ``{"type": "vote_end"}`` or ``{"type": "continue"}``.
+
+        An illegal action raises ``IllegalActionError`` (the engine's reason) and changes
+        nothing. A terminated agent is moved past with ``step(None)``, not here.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            raise IllegalActionError(f"{agent} has left the episode: call step(None)")
+        hand = self._running_hand()
+        seat = self.agent_name_mapping[agent]
+        if not isinstance(action, Mapping):
+            raise IllegalActionError(f"{agent}: an action is a dict, got {action!r}")
+        kind = action.get("type")
+        if self.voters or kind in ("vote_end", "continue"):
+            if not self.voters or kind not in ("vote_end", "continue") or len(action) > 1 + (
+                "timeout" in action
+            ):
+                between = "between hands" if self.voters else "during a hand"
+                raise IllegalActionError(f"{agent} cannot take {dict(action)!r} {between}")
+            self._vote(agent, seat, self.layout.index(kind))
+            return
+        if action.get("seat", seat) != seat:
+            raise IllegalActionError(f"{agent} is seat {seat}, not seat {action.get('seat')!r}")
+        hand.apply({**action, "seat": seat})
+        self._after_action(agent)
+
+    def _after_action(self, agent: str) -> None:
+        """Rewards, the next hand and the next agent after ``agent`` acted."""
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self._settle()
@@ -388,11 +422,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         if name == "vote_end":
             session.vote_end(seat)
         self.voters.pop(0)
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        self._settle()
-        self._accumulate_rewards()
-        self._deads_step_first()
+        self._after_action(agent)
 
     def _state_changed(self) -> None:
         """Drop what was derived from the state: legal actions, facts, built views."""

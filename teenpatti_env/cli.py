@@ -9,6 +9,13 @@
 * ``teenpatti train --preset classic --timesteps 300000 --out DIR``: MaskablePPO against
   the scripted agents and snapshots of itself, then an arena evaluation (needs the
   ``train`` extra).
+* ``teenpatti serve --agent pretrained:classic --port 8000``: a bot over HTTP (the
+  ``teenpatti-bot/1`` protocol, and a web table at ``/``); ``--stdio``: JSON lines on
+  stdin/stdout.
+* ``teenpatti match --agents equity,http://host:8000,stdio:CMD --hands 100``: a session
+  between local agents and remote bots, with a time limit per turn.
+* ``teenpatti play --bots hard,equity,pretrained:classic``: play a session in the
+  terminal.
 
 This module is the interface layer: it may use every other layer (``agents`` included),
 and nothing in the package imports it.
@@ -24,7 +31,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from teenpatti_env.engine import Hand
 from teenpatti_env.history import replay
@@ -199,6 +206,75 @@ def _command_train(args: argparse.Namespace) -> None:
         print(result.evaluation.table())
 
 
+def _rules_of(args: argparse.Namespace) -> Rules:
+    try:
+        return Rules.preset(args.preset, variant=_variant(args.variant))
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+
+
+def _command_serve(args: argparse.Namespace) -> None:
+    from interfaces.server import make_server, serve_stdio
+    from interfaces.service import BotService
+
+    try:
+        service = BotService(args.agent, seed=args.seed)
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    if args.stdio:
+        serve_stdio(service, sys.stdin, sys.stdout)
+        return
+    try:
+        server = make_server(service, args.host, args.port, quiet=not args.verbose)
+    except OSError as error:
+        raise CommandError(f"cannot listen on {args.host}:{args.port}: "
+                           f"{error.strerror or error}") from error
+    print(f"teenpatti serve: {args.agent} answers POST {server.url}/v1/act; "
+          f"web table at {server.url}/", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+def _agent_list(text: str | None) -> list[str]:
+    return [name.strip() for name in (text or "").split(",") if name.strip()]
+
+
+def _command_match(args: argparse.Namespace) -> None:
+    from interfaces.match import run_match
+
+    players = _agent_list(args.agents) + list(args.agent or [])
+    if args.out:
+        _writable_folder(os.path.dirname(os.path.abspath(args.out)))
+    try:
+        result = run_match(players, _rules_of(args), hands=args.hands, seed=args.seed,
+                           time_limit=args.time_limit)
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    print(result.table())
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            json.dump(result.to_dict(), handle, indent=2)
+            handle.write("\n")
+
+
+def _command_play(args: argparse.Namespace) -> None:
+    from interfaces.play import play_session
+    from interfaces.table import PlayTable
+
+    try:
+        table = PlayTable(_agent_list(args.bots), _rules_of(args), hands=args.hands,
+                          seed=args.seed)
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    names = ", ".join(f"seat {s}: {n}" for s, n in enumerate(table.names))
+    print(f"Teen Patti: {names}. Type a move's number or name (bet 4), or quit.")
+    play_session(table)
+
+
 def _int_at_least(low: int, what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -228,9 +304,17 @@ def _variant(text: str) -> Any:
     return text
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (``teenpatti match: argument ...``) and
+    exit status 2; ``--help`` still prints the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``teenpatti`` command."""
-    parser = argparse.ArgumentParser(prog="teenpatti", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="teenpatti", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
 
     replay_parser = commands.add_parser("replay", help="replay a hand history (JSON)")
@@ -275,7 +359,59 @@ def build_parser() -> argparse.ArgumentParser:
     arena.set_defaults(run=_command_arena)
 
     _add_train_parser(commands)
+    _add_interface_parsers(commands)
     return parser
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 3600:
+        raise argparse.ArgumentTypeError(f"expected seconds above 0, got {text!r}")
+    return value
+
+
+def _add_interface_parsers(commands: Any) -> None:
+    serve = commands.add_parser(
+        "serve", help="serve a bot over HTTP (teenpatti-bot/1, plus a web table) or stdio"
+    )
+    serve.add_argument("--agent", default="pretrained:classic",
+                       help="the agent that answers (a scripted agent, ppo:PATH, "
+                            "pretrained:NAME; default pretrained:classic)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=_seed, default=8000, help="port (0: any free port)")
+    serve.add_argument("--stdio", action="store_true",
+                       help="answer JSON lines on stdin/stdout instead of HTTP")
+    serve.add_argument("--seed", type=_seed, default=0, help="seeds the agents")
+    serve.add_argument("--verbose", action="store_true", help="log every HTTP request")
+    serve.set_defaults(run=_command_serve)
+
+    match = commands.add_parser(
+        "match", help="a session between local agents and remote bots, with a turn timer"
+    )
+    match.add_argument("--agents", help="comma-separated players, one per seat: agent names, "
+                       "ppo:PATH, pretrained:NAME, http://HOST:PORT, stdio:COMMAND, absent")
+    match.add_argument("--agent", action="append",
+                       help="one more player (for a stdio:COMMAND holding commas)")
+    match.add_argument("--hands", type=_positive_int, default=100, help="hands at most")
+    match.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
+    match.add_argument("--variant", default="classic", help=_VARIANT_HELP)
+    match.add_argument("--seed", type=_seed, default=0)
+    match.add_argument("--time-limit", type=_positive_seconds, default=5.0,
+                       help="seconds a remote bot has per turn (default 5)")
+    match.add_argument("--out", help="also write the result as JSON to this file")
+    match.set_defaults(run=_command_match)
+
+    play = commands.add_parser("play", help="play a session in the terminal against bots")
+    play.add_argument("--bots", default="hard,equity,pretrained:classic",
+                      help="comma-separated bots, one per other seat")
+    play.add_argument("--hands", type=_positive_int, default=10, help="hands at most")
+    play.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
+    play.add_argument("--variant", default="classic", help=_VARIANT_HELP)
+    play.add_argument("--seed", type=_seed, default=0)
+    play.set_defaults(run=_command_play)
 
 
 def _add_train_parser(commands: Any) -> None:
@@ -341,6 +477,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as error:
         print(f"teenpatti: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader went away (e.g. `teenpatti demo | head`): stop quietly.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115

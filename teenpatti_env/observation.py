@@ -12,14 +12,15 @@ seat on its right. Chip quantities are in boots (chips / boot). Flags are 0 or 1
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from teenpatti_env.cards import NUM_CARDS, RANKS, format_cards
-from teenpatti_env.engine import Hand
+from teenpatti_env.cards import NUM_CARDS, RANKS, format_cards, parse_card, parse_cards
+from teenpatti_env.engine import Hand, is_seat
 from teenpatti_env.hands import CATEGORIES, value_categories, value_strengths
 from teenpatti_env.rules import Rules
 from teenpatti_env.variants import COLOURS
@@ -336,6 +337,107 @@ class ObservationLayout:
             out[offsets["vote_now"]] = facts.voter == seat
         return out
 
+    def encode_view(self, view: Mapping[str, Any]) -> NDArray[np.float32]:
+        """The observation vector of the seat whose info view (:meth:`view`) this is.
+
+        A view holds everything the vector does, so a program that has only the view (a
+        bot served over the network) builds exactly the vector the environment gives.
+        Raises ``ValueError`` (or ``KeyError``/``TypeError``) on a view that does not fit.
+        """
+        n = self.num_seats
+        seat = view["seat"]
+        seats = view["seats"]
+        if not is_seat(seat, n) or len(seats) != n:
+            raise ValueError(f"a view of this table names seat 0..{n - 1} among {n} seats")
+        per_boot = 1.0 / view["boot"]
+        result = view["result"]
+        running = result is None
+        my_turn = bool(view["my_turn"])
+        pending = view["sideshow"]
+        remaining = view["hands_remaining"]
+        kinds = {action["type"] for action in view["legal"]}
+        ones: list[int] = []
+        strength = view["strength"]
+        if view["category"] is not None:
+            ones.append(self._category_at + CATEGORIES.index(view["category"]))
+        low, high = view["min_bet"], view["max_bet"]
+        scalars: list[Any] = [
+            view["pot"] * per_boot,
+            view["stake"] * per_boot,
+            0 if low is None else low * per_boot,
+            0 if high is None else high * per_boot,
+            my_turn,
+            my_turn and pending is not None,
+            not running,
+            view["hands_played"],
+            0 if remaining is None else remaining,
+            remaining is not None,
+            0.0 if strength is None else float(strength),
+        ]
+        previous = view["previous_player"] if running else None
+        asker = None if pending is None else pending["asker"]
+        to_act = view["to_act"] if running else None
+        order = self._orders[seat]
+        for other in order:
+            entry = seats[other]
+            scalars += (
+                entry["in_session"],
+                entry["dealt_in"],
+                entry["dealt_in"] and not entry["packed"],
+                entry["packed"],
+                entry["all_in"],
+                entry["seen"],
+                entry["blind_bets"],
+                entry["stack"] * per_boot,
+                entry["chips_in"] * per_boot,
+                other == view["dealer"],
+                other == previous,
+                other == to_act,
+                other == asker,
+            )
+            if entry["cards"]:
+                base = self._cards_at + self._relative[seat][other] * NUM_CARDS
+                ones += [base + card for card in parse_cards(entry["cards"])]
+        out = np.zeros(self.size, dtype=np.float32)
+        out[: len(scalars)] = scalars
+        offsets = self._variant_offsets
+        if "community" in offsets:
+            ones += [offsets["community"] + card for card in parse_cards(view["community"])]
+            ones += [offsets["indicators"] + card for card in parse_cards(view["indicators"])]
+            ones += [offsets["wild_ranks"] + RANKS.index(rank) for rank in view["wild_ranks"]]
+            ones += [offsets["wild_colours"] + ("red", "black").index(c)
+                     for c in view["wild_colours"]]
+            if view["burst_rank"] is not None:
+                ones.append(offsets["burst_rank"] + RANKS.index(view["burst_rank"]))
+            ones += [offsets["burst"] + k for k, other in enumerate(order) if seats[other]["burst"]]
+        if "in_phase" in offsets:
+            if running and view["phase"] not in ("betting", "over"):
+                ones.append(offsets["in_phase"])
+            ones += [offsets["my_parted"] + card for card in parse_cards(view["my_parted"])]
+            done, draws = view["phase_done"], view["draws"]
+            ones += [offsets["phase_done"] + k for k, other in enumerate(order) if done[other]]
+            for k, other in enumerate(order):
+                out[offsets["draws"] + k] = draws[other]
+        if "choosing" in offsets:
+            chosen = view["variant"]
+            if chosen is None:
+                ones.append(offsets["choosing"])
+            else:
+                ones.append(offsets["variant_chosen"] + view["dealers_choice"].index(chosen))
+        if "my_bought" in offsets:
+            if view["my_bought"] is not None:
+                ones.append(offsets["my_bought"] + parse_card(view["my_bought"]))
+            ones += [offsets["bought"] + k for k, other in enumerate(order)
+                     if view["bought"][other]]
+        out[ones] = 1.0
+        if "beyond_boots" in offsets:
+            out[offsets["beyond_boots"]] = view["beyond_boots"] * per_boot
+        if "rotations" in offsets:
+            out[offsets["rotations"]] = view["rotations"]
+        if "vote_now" in offsets:
+            out[offsets["vote_now"]] = "vote_end" in kinds
+        return out
+
     def _tables(self, hand: Hand) -> tuple[tuple[int, ...], tuple[float, ...]]:
         """Category and strength per value under the hand's ranking (under dealer's
         choice, the chosen variant's)."""
@@ -449,22 +551,26 @@ class ObservationLayout:
         deal = hand.variant_deal
         ranks, colours = wild_known(hand, seat)
         burst = visible_burst_rank(hand)
+        # The keys follow the table's layout (under dealer's choice: every allowed
+        # variant's), so a table's views always hold the same keys.
         phase: dict[str, Any] = {}
-        spec = deal.spec
-        if spec.phase is not None:
+        offsets = self._variant_offsets
+        if "in_phase" in offsets:
             phase = {
                 "phase_done": list(hand.phase_done),
                 "draws": list(hand.draws),
                 "my_parted": format_cards(hand.parted[seat]),
             }
-        if "thresholds" in spec.wild_kinds:
+        if "beyond_boots" in offsets:
             phase["beyond_boots"] = hand.beyond_boots
-        if "rotating_lowest" in spec.wild_kinds:
+        if "rotations" in offsets:
             phase["rotations"] = hand.rotations
         if self.rules.dealers_choice is not None:
             phase["dealers_choice"] = [s.name for s in self.rules.choice_specs]
             phase["variant"] = None if hand.choosing else hand.rules.spec.name
-        if spec.buy_a_joker:
+            # ``rules`` is the chosen variant's; the table's fix the layouts (C1).
+            phase["table_rules"] = dict(self._rules_dict)
+        if "my_bought" in offsets:
             mine = hand.bought[seat]
             phase["bought"] = [card is not None for card in hand.bought]
             phase["my_bought"] = None if mine is None else format_cards([mine])[0]

@@ -66,6 +66,22 @@ def describe_event(event: dict[str, Any]) -> str | None:
     return _describe_part_two(kind, seat, event)
 
 
+_PRIVATE_WORDS = {"cards": "holds", "discarded": "discards", "passed": "passes",
+                  "received": "receives", "bought": "buys as its joker",
+                  "sideshow_reveal": "shows in the sideshow"}
+"""Events only their seat sees (``Hand.events_for``): its cards and what it did with them."""
+
+
+def describe_private_event(event: dict[str, Any]) -> str | None:
+    """One line for a seat's own private event (its cards, discards, passes, buys), as
+    the seat itself may read it; ``None`` for any other event."""
+    words = _PRIVATE_WORDS.get(event["type"])
+    if words is None:
+        return None
+    cards = event.get("cards") or [event.get("card")]
+    return f"seat {event['seat']} {words} {' '.join(map(str, cards))}"
+
+
 _PHASE_WORDS = {"discard": "discards a card", "keep": "keeps",
                 "phase_over": None, "reshuffle": None}  # fmt: skip
 
@@ -141,8 +157,9 @@ def render_table(hand: Hand, agent_names: list[str], facts: TableFacts) -> str:
     deal = hand.variant_deal
     if deal.community:
         lines.append("community: " + " ".join(format_cards(deal.community)))
-    if deal.indicators:
-        lines.append("indicators: " + " ".join(format_cards(deal.indicators)))
+    indicators = hand.visible_indicators()  # face-down ones stay hidden (T1, D2)
+    if indicators:
+        lines.append("indicators: " + " ".join(format_cards(indicators)))
     if hand.over:
         lines.append(f"hand over ({hand.end}); net {hand.net}")
     elif hand.to_act is not None:

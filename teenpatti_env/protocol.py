@@ -1,0 +1,281 @@
+"""The bot protocol ``teenpatti-bot/1``: how another program asks a bot for a move.
+
+A request holds one seat's view of the table, the seat that must act: exactly the info
+dict the environment gives that seat (:meth:`raw_env.view`), rules, seats, stacks, pot,
+stake, what the seat knows and its legal actions with their bet bounds. The answer is
+one legal action, as a hand-history action without its seat. Both are JSON objects; the
+JSON Schema in ``teenpatti_env/schemas/teenpatti-bot-1.schema.json`` is the reference
+(:func:`schema`), and ``docs/protocol.md`` walks through it.
+
+>>> from teenpatti_env.aec import raw_env
+>>> env = raw_env()
+>>> env.reset(seed=0)
+>>> request = make_request(env.view(env.agent_selection), id=1)
+>>> parse_request(json.dumps(request)).view["seat"] == env.hand.to_act
+True
+
+This module checks messages and turns a view into what an agent reads (observation
+vector, action mask, info); serving agents is :mod:`interfaces.server`'s job.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import fastjsonschema
+import numpy as np
+from numpy.typing import NDArray
+
+from teenpatti_env.actions import ActionLayout
+from teenpatti_env.cards import parse_cards
+from teenpatti_env.observation import ObservationLayout
+from teenpatti_env.rules import Rules
+
+PROTOCOL = "teenpatti-bot/1"
+"""The protocol name and version every message carries."""
+MAX_MESSAGE_BYTES = 64 * 1024
+"""The largest request a bot must read (a seven-seat view is about 4 KB)."""
+SCHEMA_PATH = Path(__file__).parent / "schemas" / "teenpatti-bot-1.schema.json"
+
+ERROR_CODES = (
+    "malformed_json", "unsupported_protocol", "invalid_request", "invalid_view",
+    "illegal_action", "too_large", "not_found", "method_not_allowed", "agent_error", "busy",
+)  # fmt: skip
+
+
+class ProtocolError(ValueError):
+    """A message that breaks the protocol; ``code`` is one of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        assert code in ERROR_CODES, code
+        self.code = code
+        self.message = message
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The protocol's JSON Schema (draft 2020-12) as a dict."""
+    loaded: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return loaded
+
+
+@lru_cache(maxsize=8)
+def _validator(part: str) -> Callable[[Any], Any]:
+    """A compiled check of the schema's ``part`` (fastjsonschema: a fraction of a
+    millisecond for a whole request)."""
+    document = dict(schema())
+    document.pop("oneOf")
+    check: Callable[[Any], Any] = fastjsonschema.compile({**document, "$ref": f"#/$defs/{part}"})
+    return check
+
+
+def _check(part: str, message: Any, code: str) -> None:
+    """Raise ``ProtocolError(code)`` naming the place where ``message`` breaks the
+    schema's ``part``."""
+    try:
+        _validator(part)(message)
+    except fastjsonschema.JsonSchemaException as error:
+        detail = str(error.message)
+        if detail.startswith("data"):
+            detail = part.replace("_", " ") + detail[len("data"):]
+        raise ProtocolError(code, detail) from None
+
+
+def decode_json(data: bytes | str) -> Any:
+    """JSON text (at most :data:`MAX_MESSAGE_BYTES`) as Python values."""
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        return json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        raise ProtocolError("malformed_json", f"not JSON: {error}") from None
+
+
+def _check_protocol(message: Any) -> None:
+    if not isinstance(message, dict):
+        raise ProtocolError("invalid_request", "a message is a JSON object")
+    version = message.get("protocol")
+    if version != PROTOCOL:
+        raise ProtocolError(
+            "unsupported_protocol", f"protocol {version!r} is not supported; speak {PROTOCOL!r}"
+        )
+
+
+@dataclass(frozen=True)
+class Request:
+    """A checked request: its view, the rules the view is played under and the tables
+    of observation slots and actions that go with them."""
+
+    view: dict[str, Any]
+    id: str | int | None
+    table: str | None
+    hand: str | int | None
+    rules: Rules
+    """The table's rules (under dealer's choice, with every allowed variant)."""
+
+    @property
+    def seat(self) -> int:
+        return int(self.view["seat"])
+
+    def decision(self) -> tuple[NDArray[np.float32], NDArray[np.int8], dict[str, Any]]:
+        """``(observation, action_mask, info)`` as the environment would give them."""
+        return decision_inputs(self.view, self.rules)
+
+    def action_name(self, index: int) -> str:
+        """The environment's name of an action index (``"bet_max"``, ...)."""
+        return _action_layout(self.rules).names[index]
+
+    def action_of(self, index: int) -> dict[str, Any]:
+        """The action (without its seat) that a legal action index means here."""
+        layout = _action_layout(self.rules)
+        return layout.decode_legal(index, self.view["legal"], bool(self.view["seen"]))
+
+
+@lru_cache(maxsize=64)
+def _layouts(rules: Rules) -> tuple[ObservationLayout, ActionLayout]:
+    return ObservationLayout(rules), ActionLayout(rules)
+
+
+def _action_layout(rules: Rules) -> ActionLayout:
+    return _layouts(rules)[1]
+
+
+def parse_request(message: bytes | str | Mapping[str, Any]) -> Request:
+    """Check a request (JSON text or the decoded object) and return it.
+
+    Every problem is a :class:`ProtocolError`: bad JSON, another protocol version,
+    unknown or missing fields, values of the wrong type, seats out of range, cards or
+    rules that do not parse, a view with no legal action.
+    """
+    data = decode_json(message) if isinstance(message, (bytes, str)) else message
+    _check_protocol(data)
+    _check("request", data, "invalid_request")
+    view = data["view"]
+    try:
+        rules = Rules.from_dict(view.get("table_rules") or view["rules"])
+        Rules.from_dict(view["rules"])
+    except (TypeError, ValueError) as error:
+        raise ProtocolError("invalid_view", f"view/rules: {error}") from None
+    _check_seats(view, rules.num_players)
+    for where, cards in _card_lists(view):
+        try:
+            parse_cards(cards)
+        except ValueError as error:
+            raise ProtocolError("invalid_view", f"{where}: {error}") from None
+    for action in view["legal"]:
+        if "min" in action and action["min"] > action["max"]:
+            raise ProtocolError("invalid_view", f"legal {action['type']}: min above max")
+    request = Request(view, data.get("id"), data.get("table"), data.get("hand"), rules)
+    try:
+        _, mask, _ = request.decision()
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise ProtocolError("invalid_view", f"the view does not fit its rules: {error}") from None
+    if not mask.any():
+        raise ProtocolError("invalid_view", "the view offers no legal action to take")
+    return request
+
+
+def _check_seats(view: dict[str, Any], num_players: int) -> None:
+    """Every seat number in range, and one entry per seat in seat order."""
+    seats = view["seats"]
+    if len(seats) != num_players:
+        raise ProtocolError(
+            "invalid_view", f"view/seats lists {len(seats)} seats; the rules seat {num_players}"
+        )
+    for index, entry in enumerate(seats):
+        if entry["seat"] != index:
+            raise ProtocolError("invalid_view", f"view/seats/{index} is seat {entry['seat']}")
+    named = {key: view[key] for key in ("seat", "dealer", "to_act", "previous_player",
+                                        "sideshow_target")}
+    if view["sideshow"] is not None:
+        named |= {f"sideshow/{k}": v for k, v in view["sideshow"].items()}
+    for key, seat in named.items():
+        if seat is not None and not 0 <= seat < num_players:
+            raise ProtocolError(
+                "invalid_view", f"view/{key}: seat {seat} is out of range 0..{num_players - 1}"
+            )
+    for key in ("phase_done", "draws", "bought"):
+        if key in view and len(view[key]) != num_players:
+            raise ProtocolError("invalid_view", f"view/{key} needs one entry per seat")
+
+
+def _card_lists(view: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    lists = [("view/cards", view["cards"] or []), ("view/community", view["community"]),
+             ("view/indicators", view["indicators"]), ("view/my_parted", view.get("my_parted", []))]
+    lists += [(f"view/seats/{k}/cards", s["cards"] or []) for k, s in enumerate(view["seats"])]
+    return lists
+
+
+def decision_inputs(
+    view: Mapping[str, Any], rules: Rules | None = None
+) -> tuple[NDArray[np.float32], NDArray[np.int8], dict[str, Any]]:
+    """``(observation, action_mask, info)`` of a seat from its view alone: what an
+    agent reads in the environment (``rules``: the table's, default the view's)."""
+    if rules is None:
+        rules = Rules.from_dict(view.get("table_rules") or view["rules"])
+    observations, actions = _layouts(rules)
+    legal = list(view["legal"])
+    info = {**view, "legal_actions": actions.legal_names(legal)}
+    return observations.encode_view(view), actions.mask_of(legal), info
+
+
+def make_request(
+    view: Mapping[str, Any],
+    id: str | int | None = None,
+    table: str | None = None,
+    hand: str | int | None = None,
+) -> dict[str, Any]:
+    """A request for the seat whose view this is (the environment's info dict)."""
+    request: dict[str, Any] = {"protocol": PROTOCOL}
+    for key, value in (("id", id), ("table", table), ("hand", hand)):
+        if value is not None:
+            request[key] = value
+    request["view"] = json.loads(json.dumps(dict(view)))
+    return request
+
+
+def make_response(
+    action: Mapping[str, Any], id: str | int | None = None, name: str | None = None
+) -> dict[str, Any]:
+    """The answer carrying ``action`` (a hand-history action; its seat is dropped)."""
+    response: dict[str, Any] = {"protocol": PROTOCOL}
+    if id is not None:
+        response["id"] = id
+    response["action"] = {k: v for k, v in action.items() if k not in ("seat", "timeout")}
+    if name is not None:
+        response["name"] = name
+    return response
+
+
+def make_error(error: ProtocolError, id: str | int | None = None) -> dict[str, Any]:
+    """The error answer for ``error``."""
+    response: dict[str, Any] = {"protocol": PROTOCOL}
+    if id is not None:
+        response["id"] = id
+    response["error"] = {"code": error.code, "message": error.message}
+    return response
+
+
+def parse_response(
+    message: bytes | str | Mapping[str, Any], id: str | int | None = None
+) -> dict[str, Any]:
+    """The action of a bot's answer (JSON text or decoded), checked against the schema.
+
+    An error answer, another ``id`` than the request's, or anything malformed is a
+    :class:`ProtocolError`. Whether the action is legal is the table's to judge.
+    """
+    data = decode_json(message) if isinstance(message, (bytes, str)) else message
+    _check_protocol(data)
+    if "error" in data:
+        _check("error_response", data, "invalid_request")
+        raise ProtocolError(data["error"]["code"], f"the bot says: {data['error']['message']}")
+    _check("response", data, "invalid_request")
+    if data.get("id") != id:
+        raise ProtocolError("invalid_request", f"answer to request {data.get('id')!r}, not {id!r}")
+    return dict(data["action"])
