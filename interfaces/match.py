@@ -1,0 +1,172 @@
+"""``teenpatti match``: a whole session between local agents and remote bots, any mix.
+
+Every remote bot has a time limit per turn. A turn it misses, because it answers too
+late, answers with something that is not a protocol answer, or answers with an action
+the table does not allow, is played as VARIANTS.md C4 says for a missed turn: a phase
+or betting turn packs, a sideshow asked of it is refused, a dealer's choice is drawn by
+the table's seeded generator, a vote is ``continue``. The match goes on and counts the
+fault against the bot. Local agents answer in-process and are not timed.
+
+>>> result = run_match(["equity", "hard", "absent"], hands=3, seed=0)
+>>> result.hands_played, sum(result.net), result.faults[2]["timeout"] > 0
+(3, 0, True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from agents import Agent, make_agent
+from interfaces.remote import FAULTS, REMOTE_PREFIXES, BotError, RemoteBot, connect
+from teenpatti_env.aec import raw_env
+from teenpatti_env.engine import Hand
+from teenpatti_env.errors import IllegalActionError
+from teenpatti_env.protocol import make_request
+from teenpatti_env.rules import Rules
+
+ABSENT = "absent"
+"""A seat whose every turn is missed (a player who never answers)."""
+
+
+@dataclass
+class MatchResult:
+    """How a match went, seat by seat."""
+
+    players: list[str]
+    rules: dict[str, Any]
+    seed: int
+    time_limit: float
+    hands_played: int
+    stacks: list[int]
+    net: list[int]
+    decisions: list[int]
+    faults: list[dict[str, int]]
+    missed: list[dict[str, Any]] = field(default_factory=list)
+    """Every missed turn: hand number, seat, fault and what the bot did."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def table(self) -> str:
+        """The result as a text table, one seat a line."""
+        lines = [f"{self.hands_played} hands, seed {self.seed}, time limit {self.time_limit:g} s",
+                 f"{'seat':<4} {'player':<28} {'stack':>6} {'net':>6} {'turns':>6}  missed"]
+        for seat, name in enumerate(self.players):
+            missed = ", ".join(f"{n} {k}" for k, n in self.faults[seat].items() if n) or "-"
+            lines.append(f"{seat:<4} {name[:28]:<28} {self.stacks[seat]:>6} "
+                         f"{self.net[seat]:>+6} {self.decisions[seat]:>6}  {missed}")
+        return "\n".join(lines)
+
+
+class _Seat:
+    """One player of the match: a local agent, a remote bot or nobody (``absent``)."""
+
+    def __init__(self, spec: str, seed: int) -> None:
+        self.spec = spec
+        self.agent: Agent | None = None
+        self.bot: RemoteBot | None = None
+        if spec.startswith(REMOTE_PREFIXES):
+            self.bot = connect(spec)
+        elif spec != ABSENT:
+            self.agent = make_agent(spec, seed=seed)
+
+    def close(self) -> None:
+        if self.bot is not None:
+            self.bot.close()
+
+
+def run_match(
+    players: Sequence[str],
+    rules: Rules | str | Mapping[str, Any] | None = None,
+    hands: int = 100,
+    seed: int = 0,
+    time_limit: float = 5.0,
+) -> MatchResult:
+    """Play a session of at most ``hands`` hands, one seat per entry of ``players`` (as
+    many as the rules seat)
+    (agent names, ``ppo:``/``pretrained:`` specs, ``http://`` or ``stdio:`` bots, or
+    ``absent``); the deals and the local agents are seeded by ``seed``. Bad settings
+    are a ``ValueError`` raised before any bot is started."""
+    if not time_limit > 0:
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    base = Rules.of(dict(rules) if isinstance(rules, Mapping) else rules)
+    table_rules = base.replace(num_players=len(players), max_hands=hands)
+    for spec in players:  # check every local spec before starting any process
+        if not spec.startswith(REMOTE_PREFIXES) and spec != ABSENT:
+            make_agent(spec)
+    seats: list[_Seat] = []
+    try:
+        for number, spec in enumerate(players):
+            seats.append(_Seat(spec, seed * 100 + number))
+        return _play(seats, table_rules, seed, time_limit)
+    finally:
+        for seat in seats:
+            seat.close()
+
+
+def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> MatchResult:
+    env = raw_env(rules=rules, episode="session")
+    env.reset(seed=seed)
+    session = env.session
+    assert session is not None
+    n = len(seats)
+    start = list(session.stacks)
+    decisions = [0] * n
+    faults = [dict.fromkeys(FAULTS, 0) for _ in range(n)]
+    missed: list[dict[str, Any]] = []
+    current: Hand | None = None
+    asked = 0
+    for name in env.agent_iter():
+        if env.hand is not current:
+            current = env.hand
+            for seat in seats:
+                if seat.agent is not None:
+                    seat.agent.reset()
+        if env.terminations[name] or env.truncations[name]:
+            env.step(None)
+            continue
+        number = env.agent_name_mapping[name]
+        seat = seats[number]
+        decisions[number] += 1
+        if seat.agent is not None:
+            observation = env.observe(name)
+            env.step(seat.agent.act(
+                observation["observation"], observation["action_mask"], env.infos[name]
+            ))
+            continue
+        fault: BotError
+        if seat.bot is None:
+            fault = BotError("timeout", "absent")
+        else:
+            asked += 1
+            request = make_request(env.view(name), id=asked, table=f"match-{seed}",
+                                   hand=session.hands_played)
+            try:
+                action = seat.bot.ask(request, time_limit)
+                env.step_action(action)
+                continue
+            except BotError as error:
+                fault = error
+            except IllegalActionError as error:
+                fault = BotError("illegal", f"{json.dumps(action)}: {error}")
+        faults[number][fault.kind] += 1
+        index = env.timeout_index()
+        missed.append({"hand": session.hands_played + 1, "seat": number, "fault": fault.kind,
+                       "detail": fault.detail, "played": env.layout.names[index]})
+        env.step(index)
+    stacks = list(session.stacks)
+    return MatchResult(
+        players=[seat.spec for seat in seats],
+        rules=rules.to_dict(),
+        seed=seed,
+        time_limit=time_limit,
+        hands_played=session.hands_played,
+        stacks=stacks,
+        net=[after - before for after, before in zip(stacks, start, strict=True)],
+        decisions=decisions,
+        faults=faults,
+        missed=missed,
+    )

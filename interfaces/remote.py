@@ -1,0 +1,176 @@
+"""Bots in other processes, reached through the ``teenpatti-bot/1`` protocol.
+
+* ``http://HOST:PORT`` (or any URL): a bot server; requests go to ``POST /v1/act`` when
+  the URL has no path of its own.
+* ``stdio:COMMAND``: a program started by the table that reads one request per line on
+  its stdin and writes one answer per line on its stdout (``teenpatti serve --stdio``
+  is one).
+
+:meth:`RemoteBot.ask` returns the bot's action or raises :class:`BotError` saying what
+went wrong: no answer within the time limit (``timeout``), an answer that is not a
+protocol answer to this request (``garbage``), or a bot that cannot be reached
+(``gone``). Whether the action is legal is the table's to judge (``illegal``).
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import shlex
+import socket
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+from teenpatti_env.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse_response
+
+FAULTS = ("timeout", "garbage", "illegal", "gone")
+"""The ways a bot can miss a turn."""
+REMOTE_PREFIXES = ("http://", "https://", "stdio:")
+
+
+class BotError(Exception):
+    """A bot missed its turn; ``kind`` is one of :data:`FAULTS`."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+class RemoteBot:
+    """A bot in another process."""
+
+    spec = "remote"
+
+    def ask(self, request: dict[str, Any], limit: float) -> dict[str, Any]:
+        """The action the bot answers ``request`` with, within ``limit`` seconds."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the connection or the process."""
+
+
+class HttpBot(RemoteBot):
+    """A bot server reached over HTTP."""
+
+    def __init__(self, url: str) -> None:
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"not a bot URL: {url!r}")
+        self.spec = url
+        self.url = url.rstrip("/") + "/v1/act" if parts.path in ("", "/") else url
+
+    def ask(self, request: dict[str, Any], limit: float) -> dict[str, Any]:
+        data = json.dumps(request).encode()
+        post = urllib.request.Request(
+            self.url, data=data, method="POST", headers={"Content-Type": "application/json"}
+        )
+        started = time.monotonic()
+        try:
+            with urllib.request.urlopen(post, timeout=limit) as answer:
+                body = answer.read(MAX_MESSAGE_BYTES + 1)
+        except urllib.error.HTTPError as error:  # an error answer still says why
+            body = error.read(MAX_MESSAGE_BYTES + 1)
+        except TimeoutError:
+            raise BotError("timeout", f"no answer within {limit:g} s") from None
+        except urllib.error.URLError as error:
+            if isinstance(error.reason, (TimeoutError, socket.timeout)):
+                raise BotError("timeout", f"no answer within {limit:g} s") from None
+            raise BotError("gone", f"cannot reach {self.url}: {error.reason}") from None
+        except (OSError, ValueError) as error:  # reset connections, bad status lines
+            raise BotError("garbage", f"broken answer: {error}") from None
+        if time.monotonic() - started > limit:
+            raise BotError("timeout", f"no answer within {limit:g} s")
+        try:
+            return parse_response(body, id=request.get("id"))
+        except ProtocolError as error:
+            raise BotError("garbage", error.message) from None
+
+
+STARTUP_GRACE = 20.0
+"""Seconds a started program has, on top of the time limit, for its first answer (it
+may still be importing its libraries)."""
+
+
+class ProcessBot(RemoteBot):
+    """A program speaking the protocol as JSON lines on its stdin and stdout; its first
+    answer may take :data:`STARTUP_GRACE` seconds longer than the time limit."""
+
+    def __init__(self, command: str) -> None:
+        argv = shlex.split(command)
+        if not argv:
+            raise ValueError("stdio: needs a command, e.g. stdio:teenpatti serve --stdio")
+        self.spec = f"stdio:{command}"
+        try:
+            self.process = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+                encoding="utf-8", errors="replace",
+            )
+        except OSError as error:
+            raise ValueError(f"cannot start {command!r}: {error.strerror or error}") from None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._asked: set[Any] = set()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
+
+    def ask(self, request: dict[str, Any], limit: float) -> dict[str, Any]:
+        deadline = time.monotonic() + limit + (0.0 if self._asked else STARTUP_GRACE)
+        stdin = self.process.stdin
+        assert stdin is not None
+        if self.process.poll() is not None:
+            raise BotError("gone", f"the bot exited with status {self.process.returncode}")
+        try:
+            stdin.write(json.dumps(request) + "\n")
+            stdin.flush()
+        except OSError:
+            raise BotError("gone", "the bot closed its input") from None
+        self._asked.add(request.get("id"))
+        while True:
+            try:
+                line = self._lines.get(timeout=max(deadline - time.monotonic(), 0.0))
+            except queue.Empty:
+                raise BotError("timeout", f"no answer within {limit:g} s") from None
+            if line is None:
+                self._lines.put(None)  # every later ask sees the end too
+                raise BotError("gone", "the bot closed its output")
+            if self._late(line, request.get("id")):
+                continue  # an answer to an earlier request that came too late
+            try:
+                return parse_response(line, id=request.get("id"))
+            except ProtocolError as error:
+                raise BotError("garbage", error.message) from None
+
+    def _late(self, line: str, current: Any) -> bool:
+        try:
+            data = json.loads(line)
+        except ValueError:
+            return False
+        ident = data.get("id") if isinstance(data, dict) else None
+        return isinstance(ident, (str, int)) and ident != current and ident in self._asked
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            try:
+                if self.process.stdin is not None:
+                    self.process.stdin.close()
+                self.process.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait()
+
+
+def connect(spec: str) -> RemoteBot:
+    """The remote bot a spec names (``http://...``, ``https://...``, ``stdio:COMMAND``)."""
+    if spec.startswith("stdio:"):
+        return ProcessBot(spec[len("stdio:"):])
+    return HttpBot(spec)

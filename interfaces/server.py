@@ -1,0 +1,280 @@
+"""``teenpatti serve``: a bot over HTTP, or over stdin/stdout as JSON lines, and a web
+table where a person plays against bots.
+
+HTTP routes (every answer is JSON, except the page and its files):
+
+* ``POST /v1/act``: a ``teenpatti-bot/1`` request; the answer is one action (200) or an
+  error (400 bad request, 413 too large, 500 the agent failed).
+* ``GET /v1``: what is served (agent, protocol); ``GET /v1/schema``: the JSON Schema.
+* ``GET /``: the web table; ``POST /v1/games`` starts a session against bots
+  (``{"bots": [...], "preset", "variant", "hands", "seed"}``), ``GET /v1/games/ID`` reads
+  it, ``POST /v1/games/ID/act`` sends the person's action (``{"action": {...}}``).
+
+Each request is answered on its own thread; a bad request gets an error answer and
+never takes the server down.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import IO, Any
+
+from agents import SCRIPTED_AGENTS
+from interfaces.service import BotService
+from interfaces.table import PlayTable
+from teenpatti_env.errors import IllegalActionError
+from teenpatti_env.protocol import (
+    MAX_MESSAGE_BYTES,
+    PROTOCOL,
+    ProtocolError,
+    decode_json,
+    make_error,
+    schema,
+)
+from teenpatti_env.rules import Rules
+
+WEB_DIR = Path(__file__).parent / "web"
+WEB_FILES = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
+MAX_GAMES = 200
+"""Web sessions kept at once; the least recently used goes first."""
+MAX_BOTS = 6
+GAME_FIELDS = {"bots", "preset", "variant", "hands", "seed"}
+
+
+class GameStore:
+    """The web sessions of one server, by id (thread-safe)."""
+
+    def __init__(self, default_bot: str) -> None:
+        self.default_bot = default_bot
+        self.bot_names = [default_bot, *(n for n in SCRIPTED_AGENTS if n != default_bot)]
+        self._games: OrderedDict[str, tuple[PlayTable, threading.Lock]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def create(self, options: Any) -> tuple[str, PlayTable]:
+        """A new session from the page's options (a JSON object)."""
+        if not isinstance(options, dict):
+            raise ProtocolError("invalid_request", "a new game's options are a JSON object")
+        unknown = sorted(set(options) - GAME_FIELDS)
+        if unknown:
+            raise ProtocolError("invalid_request", f"unknown fields {unknown}; a game takes "
+                                f"{sorted(GAME_FIELDS)}")
+        bots = options.get("bots", [self.default_bot] * 3)
+        if (not isinstance(bots, list) or not 2 <= len(bots) <= MAX_BOTS
+                or any(bot not in self.bot_names for bot in bots)):
+            raise ProtocolError("invalid_request", f"bots: a list of 2 to {MAX_BOTS} of "
+                                f"{', '.join(self.bot_names)}")
+        hands = options.get("hands", 10)
+        seed = options.get("seed", secrets.randbelow(2**31))
+        for key, value, top in (("hands", hands, 1000), ("seed", seed, 2**63 - 1)):
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 < value + (
+                    key == "seed") <= top:
+                raise ProtocolError("invalid_request", f"{key} must be an int in range")
+        try:
+            rules = Rules.preset(str(options.get("preset", "classic")),
+                                 variant=str(options.get("variant", "classic")))
+            table = PlayTable(bots, rules, hands=hands, seed=seed)
+        except ValueError as error:
+            raise ProtocolError("invalid_request", str(error)) from None
+        game = secrets.token_hex(8)
+        with self._lock:
+            self._games[game] = (table, threading.Lock())
+            while len(self._games) > MAX_GAMES:
+                self._games.popitem(last=False)
+        return game, table
+
+    def get(self, game: str) -> tuple[PlayTable, threading.Lock]:
+        with self._lock:
+            entry = self._games.get(game)
+            if entry is None:
+                raise ProtocolError("not_found", f"no game {game!r} (it may have expired)")
+            self._games.move_to_end(game)
+            return entry
+
+
+_GAME_PATH = re.compile(r"/v1/games/([0-9a-f]{16})(/act)?")
+
+
+def _status_of(error: ProtocolError) -> int:
+    return {"too_large": 413, "not_found": 404, "method_not_allowed": 405,
+            "agent_error": 500}.get(error.code, 400)
+
+
+class BotServer(ThreadingHTTPServer):
+    """The HTTP server: a :class:`BotService` plus the web sessions."""
+
+    daemon_threads = True
+    request_queue_size = 128
+
+    def __init__(self, address: tuple[str, int], service: BotService, quiet: bool = True):
+        self.service = service
+        self.games = GameStore(service.spec)
+        self.quiet = quiet
+        super().__init__(address, BotHandler)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+
+class BotHandler(BaseHTTPRequestHandler):
+    """Routes one HTTP request."""
+
+    server: BotServer
+    server_version = "teenpatti-serve/1"
+    timeout = 30  # a client that stops sending mid-request frees its thread
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if not self.server.quiet:
+            super().log_message(format, *args)
+
+    def _send(self, status: int, body: bytes, content_type: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, status: int, value: Any) -> None:
+        self._send(status, json.dumps(value).encode(), "application/json")
+
+    def _error(self, error: ProtocolError) -> None:
+        self._json(_status_of(error), make_error(error))
+
+    def _body(self) -> bytes:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            self.close_connection = True
+            raise ProtocolError("invalid_request", "send a Content-Length, not chunks")
+        length = self.headers.get("Content-Length")
+        try:
+            size = int(length) if length is not None else 0
+        except ValueError:
+            size = -1
+        if size < 0:
+            self.close_connection = True
+            raise ProtocolError("invalid_request", f"bad Content-Length {length!r}")
+        if size > MAX_MESSAGE_BYTES:
+            self.close_connection = True  # the unread body must not be taken for a request
+            raise ProtocolError("too_large", f"a request is at most {MAX_MESSAGE_BYTES} bytes")
+        return self.rfile.read(size)
+
+    def _route(self, method: str) -> None:
+        path = self.path.split("?", 1)[0]
+        try:
+            handler = self._handler(method, path)
+            handler()
+        except ProtocolError as error:
+            self._error(error)
+        except Exception as error:  # a bug answers 500; the server carries on
+            print(f"teenpatti serve: {method} {path}: {error!r}", file=sys.stderr)
+            self._error(ProtocolError("agent_error", f"internal error: {error}"))
+
+    def _handler(self, method: str, path: str) -> Callable[[], None]:
+        game = _GAME_PATH.fullmatch(path)
+        routes: dict[tuple[str, str], Callable[[], None]] = {
+            ("POST", "/v1/act"): self._act,
+            ("GET", "/v1"): self._about,
+            ("GET", "/v1/schema"): lambda: self._json(200, schema()),
+            ("POST", "/v1/games"): self._new_game,
+        }
+        if game is not None:
+            key = ("POST" if game.group(2) else "GET", "/v1/games/*")
+            routes[key] = lambda: self._game(game.group(1), bool(game.group(2)))
+            path = "/v1/games/*"
+        if path in ("/", "/index.html") or path.startswith("/static/"):
+            routes[("GET", path)] = lambda: self._file(path)
+        if (method, path) in routes:
+            return routes[(method, path)]
+        if any(p == path for _, p in routes):
+            raise ProtocolError("method_not_allowed", f"{method} is not allowed on {path}")
+        raise ProtocolError("not_found", f"no such path {path!r}; the bot answers POST /v1/act")
+
+    def do_GET(self) -> None:
+        self._route("GET")
+
+    def do_HEAD(self) -> None:
+        self._route("GET")
+
+    def do_POST(self) -> None:
+        self._route("POST")
+
+    def do_PUT(self) -> None:
+        self._route("PUT")
+
+    def do_DELETE(self) -> None:
+        self._route("DELETE")
+
+    def _act(self) -> None:
+        status, answer = self.server.service.answer(self._body())
+        self._json(status, answer)
+
+    def _about(self) -> None:
+        self._json(200, {"protocol": PROTOCOL, "agent": self.server.service.spec,
+                         "act": "/v1/act", "schema": "/v1/schema",
+                         "bots": self.server.games.bot_names})
+
+    def _file(self, path: str) -> None:
+        name = "index.html" if path in ("/", "/index.html") else path[len("/static/"):]
+        if name not in WEB_FILES:
+            raise ProtocolError("not_found", f"no such file {path!r}")
+        self._send(200, (WEB_DIR / name).read_bytes(), WEB_FILES[name] + "; charset=utf-8")
+
+    def _new_game(self) -> None:
+        game, table = self.server.games.create(decode_json(self._body() or b"{}"))
+        self._json(201, {"game": game, "state": table.state()})
+
+    def _game(self, game: str, act: bool) -> None:
+        body = self._body() if act else b""
+        table, lock = self.server.games.get(game)
+        with lock:
+            if act:
+                message = decode_json(body)
+                if not isinstance(message, dict) or set(message) != {"action"} or not \
+                        isinstance(message["action"], dict):
+                    raise ProtocolError("invalid_request", 'send {"action": {"type": ...}}')
+                try:
+                    table.act(message["action"])
+                except IllegalActionError as error:
+                    raise ProtocolError("illegal_action", str(error)) from None
+            self._json(200, {"game": game, "state": table.state()})
+
+
+def make_server(
+    service: BotService, host: str = "127.0.0.1", port: int = 8000, quiet: bool = True
+) -> BotServer:
+    """A :class:`BotServer` bound to ``host:port`` (port 0: any free port), not yet
+    serving: call ``serve_forever()`` (in a thread, for tests)."""
+    return BotServer((host, port), service, quiet=quiet)
+
+
+def serve_stdio(service: BotService, lines: IO[str], out: IO[str]) -> int:
+    """Answer one request per input line, one JSON answer per output line, until the
+    input ends; returns the number of requests answered."""
+    answered = 0
+    while True:
+        line = lines.readline(MAX_MESSAGE_BYTES + 1)  # a huge line is never held whole
+        if not line:
+            break
+        if len(line) > MAX_MESSAGE_BYTES:
+            while line and not line.endswith("\n"):  # skip the rest of it
+                line = lines.readline(MAX_MESSAGE_BYTES + 1)
+            answer = make_error(ProtocolError("too_large",
+                                              f"a request is at most {MAX_MESSAGE_BYTES} bytes"))
+        elif not line.strip():
+            continue
+        else:
+            answer = service.answer(line)[1]
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+        answered += 1
+    return answered

@@ -1,0 +1,234 @@
+"""A person at the table: ``PlayTable`` (behind the terminal and the web page) and
+``teenpatti play`` in the terminal."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from interfaces.play import draw_table, move_labels, parse_move, play_session
+from interfaces.table import PERSON, PlayTable
+from teenpatti_env.errors import IllegalActionError
+from teenpatti_env.rules import Rules
+from teenpatti_env.variants import VARIANTS
+
+CLASSIC_LEGAL = [
+    {"type": "look"}, {"type": "pack"}, {"type": "bet", "min": 1, "max": 2},
+    {"type": "show"}, {"type": "sideshow", "min": 2, "max": 4},
+]
+
+
+def _random_action(legal, rng):
+    choice = dict(legal[int(rng.integers(len(legal)))])
+    if "min" in choice:
+        low, high = choice.pop("min"), choice.pop("max")
+        choice["amount"] = low if rng.random() < 0.5 else high
+    if choice["type"] in ("discard", "buy_joker"):
+        choice = {"type": choice["type"], "card": choice["cards"][0]}
+    elif choice["type"] == "pass":
+        choice = {"type": "pass", "cards": choice["cards"][:3]}
+    elif choice["type"] == "choose_variant":
+        choice = {"type": "choose_variant", "variant": "classic"}
+    return choice
+
+
+@pytest.mark.parametrize("variant", ["classic", "muflis", "joker", "discard_one",
+                                     "shopping", "passing_cards", "buy_a_joker"])
+def test_a_person_plays_a_whole_session_and_chips_are_kept(variant):
+    rng = np.random.default_rng(7)
+    table = PlayTable(["hard", "equity", "random"], Rules.preset("classic", variant=variant),
+                      hands=4, seed=11)
+    turns = 0
+    while not table.over:
+        state = table.state()
+        assert state["your_turn"] and state["view"]["legal"]
+        # The person's view is exactly the environment's view of seat 0.
+        assert state["view"] == table.env.view(PERSON)
+        for seat, entry in enumerate(state["view"]["seats"][1:], 1):
+            shown = table.env.hand.known_cards(0).get(seat)
+            assert entry["cards"] == shown
+        table.act(_random_action(state["view"]["legal"], rng))
+        turns += 1
+    state = table.state()
+    assert turns > 0 and not state["your_turn"] and state["view"]["legal"] == []
+    assert sum(state["stacks"]) == 4 * table.rules.starting_stack
+    assert state["finished"] and state["finished"][-1]["number"] == len(state["finished"])
+    for finished in state["finished"]:
+        assert sum(finished["net"]) == 0 or finished["story"][-1].startswith("void")
+
+
+def test_an_illegal_action_changes_nothing():
+    table = PlayTable(["hard", "equity"], hands=2, seed=3)
+    before = table.state()
+    for bad in ({"type": "show"}, {"type": "bet", "amount": 10_000}, {"type": "dance"}, {}):
+        with pytest.raises(IllegalActionError):
+            table.act(bad)
+        assert table.state() == before
+
+
+def test_acting_after_the_session_is_an_error():
+    table = PlayTable(["hard", "equity"], hands=1, seed=3)
+    while not table.over:
+        table.act({"type": "pack"})
+    with pytest.raises(IllegalActionError, match="over"):
+        table.act({"type": "pack"})
+
+
+def test_bots_are_seeded():
+    def story(seed):
+        table = PlayTable(["random", "easy", "equity"], hands=3, seed=seed)
+        while not table.over:
+            legal = table.state()["view"]["legal"]
+            table.act({"type": "pack"} if {"type": "pack"} in legal else {"type": "refuse"})
+        return [hand["story"] for hand in table.state()["finished"]]
+
+    assert story(5) == story(5)
+    assert story(5) != story(6)
+
+
+def test_bad_tables_are_refused():
+    with pytest.raises(ValueError, match="at least one bot"):
+        PlayTable([])
+    with pytest.raises(ValueError, match="unknown agent"):
+        PlayTable(["nobody", "hard"])
+
+
+def test_parse_move_by_number_name_and_amount():
+    assert parse_move("3", CLASSIC_LEGAL) == {"type": "bet", "amount": 1}
+    assert parse_move("3 2", CLASSIC_LEGAL) == {"type": "bet", "amount": 2}
+    assert parse_move("bet 2", CLASSIC_LEGAL) == {"type": "bet", "amount": 2}
+    assert parse_move("  LOOK ", CLASSIC_LEGAL) == {"type": "look"}
+    assert parse_move("sideshow", CLASSIC_LEGAL) == {"type": "sideshow", "amount": 2}
+    legal = [{"type": "pack"}, {"type": "pass", "cards": ["As", "Kd", "7c", "2h", "3h", "4h"],
+                                "count": 3}]
+    assert parse_move("2 As 2h 3h", legal) == {"type": "pass", "cards": ["As", "2h", "3h"]}
+
+
+@pytest.mark.parametrize("line, message", [
+    ("", "number or name"), ("9", "1 to 5"), ("0", "1 to 5"), ("fold", "not a legal"),
+    ("bet two", "one amount"), ("bet 1 2", "one amount"), ("look now", "nothing more"),
+])
+def test_parse_move_says_what_to_type(line, message):
+    with pytest.raises(ValueError, match=message):
+        parse_move(line, CLASSIC_LEGAL)
+
+
+def test_move_labels_name_every_move_with_its_bounds():
+    assert move_labels(CLASSIC_LEGAL) == ["look", "pack", "bet 1..2", "show", "sideshow 2..4"]
+
+
+def test_the_drawn_table_shows_only_what_the_person_knows():
+    table = PlayTable(["hard", "equity", "medium"], hands=1, seed=2)
+    table.act({"type": "look"})
+    text = draw_table(table.state())
+    mine = table.env.hand.known_cards(0)[0]
+    assert " ".join(mine) in text
+    for seat in (1, 2, 3):
+        for card in table.env.hand.cards[seat]:
+            if card not in mine and table.env.hand.known_cards(0).get(seat) is None:
+                assert f" {card}" not in text.split("your cards")[0].split("\n", 2)[2]
+
+
+def test_play_session_with_typed_lines():
+    table = PlayTable(["hard", "equity"], hands=2, seed=4)
+    lines = iter(["nonsense", "look", *["1"] * 200])
+    written: list[str] = []
+    assert play_session(table, read=lambda prompt: next(lines), write=written.append)
+    text = "\n".join(written)
+    assert "! 'nonsense' is not a legal move now" in text
+    assert "your moves: 1) look" in text
+    assert text.rstrip().splitlines()[-1].startswith("Session over after 2 hands: you ")
+    assert "-- hand 2 --" in text
+
+
+def test_play_session_stops_on_quit_and_end_of_input():
+    table = PlayTable(["hard", "equity"], hands=2, seed=4)
+    assert not play_session(table, read=lambda prompt: "quit", write=lambda text: None)
+
+    def ended(prompt):
+        raise EOFError
+
+    assert not play_session(table, read=ended, write=lambda text: None)
+
+
+def _play(*args, stdin):
+    return subprocess.run([sys.executable, "-m", "teenpatti_env.cli", "play", *args],
+                          input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def test_cli_play_a_session_in_the_terminal():
+    done = _play("--bots", "hard,pretrained:classic,random", "--hands", "2", "--seed", "1",
+                 stdin="look\n" + "1\n" * 300)
+    assert done.returncode == 0, done.stderr
+    assert "Session over after 2 hands" in done.stdout
+    assert "your moves:" in done.stdout and "pot" in done.stdout
+    assert "seat 0 holds" in done.stdout  # the person's own cards, once looked
+
+
+def test_cli_play_ends_quietly_at_end_of_input():
+    done = _play("--hands", "3", stdin="")
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bots", "nobody,hard"], "unknown agent"),
+    (["--bots", ",".join(["hard"] * 7)], "num_players"),
+    (["--variant", "nope"], "variant"),
+])
+def test_cli_play_bad_input_is_one_line(args, message):
+    done = _play(*args, stdin="")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_every_variant_can_be_played_from_the_terminal_parser():
+    # Every legal move the table offers in any variant can be typed.
+    rng = np.random.default_rng(0)
+    for variant in VARIANTS:
+        table = PlayTable(["equity", "hard"], Rules.preset("classic", variant=variant),
+                          hands=1, seed=1)
+        while not table.over:
+            legal = table.state()["view"]["legal"]
+            assert len(move_labels(legal)) == len(legal)
+            action = _random_action(legal, rng)
+            words = [action["type"], *([str(action["amount"])] if "amount" in action else []),
+                     *([action["card"]] if "card" in action else []), *action.get("cards", [])]
+            if action["type"] == "choose_variant":
+                words.append(action["variant"])
+            assert parse_move(" ".join(words), legal) == action
+            table.act(action)
+
+
+def _reckless(legal):
+    """Look, then bet the most every turn (or go all-in, or show); never pack."""
+    kinds = {action["type"]: action for action in legal}
+    if "look" in kinds:
+        return {"type": "look"}
+    if "bet" in kinds:
+        return {"type": "bet", "amount": kinds["bet"]["max"]}
+    for kind in ("all_in", "show", "accept", "refuse"):
+        if kind in kinds:
+            return {"type": kind}
+    return {"type": "pack"}
+
+
+def test_a_person_who_goes_broke_sees_the_last_hand_they_played():
+    for seed in range(40):
+        table = PlayTable(["equity", "equity", "equity"], hands=60, seed=seed)
+        while not table.over:
+            table.act(_reckless(table.state()["view"]["legal"]))
+        state = table.state()
+        if state["stacks"][0] == 0:
+            break
+    else:
+        pytest.fail("the reckless person never went broke")
+    view = state["view"]
+    assert view["result"] is not None  # the hand shown is the one the person lost
+    assert [s["stack"] for s in view["seats"]] == state["stacks"]
+    assert state["story"] == state["finished"][-1]["story"]
+    assert state["finished"][-1]["net"][0] < 0
+    assert sum(state["stacks"]) == 4 * table.rules.starting_stack
+    assert not state["your_turn"] and view["legal"] == []
