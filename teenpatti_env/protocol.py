@@ -80,7 +80,7 @@ def _check(part: str, message: Any, code: str) -> None:
     schema's ``part``."""
     try:
         _validator(part)(message)
-    except fastjsonschema.JsonSchemaException as error:
+    except fastjsonschema.JsonSchemaValueException as error:
         detail = str(error.message)
         if detail.startswith("data"):
             detail = part.replace("_", " ") + detail[len("data"):]
