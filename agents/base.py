@@ -9,10 +9,13 @@ the seed it was built with.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from teenpatti_env.rules import Rules
 
 Observation = NDArray[np.float32]
 Mask = NDArray[Any]
@@ -33,6 +36,10 @@ class Agent:
 
     def reset(self) -> None:
         """Forget the last hand; called before every hand."""
+
+    def check_rules(self, rules: Rules) -> None:
+        """Raise ``ValueError`` if this agent cannot play a table under ``rules`` (a
+        scripted agent plays any table; a trained policy only its own layout)."""
 
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
         """The index of a legal action (``mask[index] == 1``) for the seat to act."""

@@ -25,7 +25,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.base import Agent, Info, Mask, Observation
-from teenpatti_env.observation import OBSERVATION_VERSION
+from teenpatti_env.actions import ActionLayout
+from teenpatti_env.observation import OBSERVATION_VERSION, ObservationLayout
 from teenpatti_env.rules import Rules
 
 POLICY_FORMAT = "teenpatti-policy/1"
@@ -225,3 +226,12 @@ class PolicyAgent(Agent):
 
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
         return self.policy.act(observation, mask, self.rng if self.sample else None)
+
+    def check_rules(self, rules: Rules) -> None:
+        sizes = ObservationLayout(rules).size, ActionLayout(rules).size
+        if sizes != (self.policy.observation_size, self.policy.action_size):
+            raise ValueError(
+                f"{self.name} was trained for {self.policy.describe_table()}; it cannot play "
+                f"{rules.num_players} seats of {rules.variant!r} (observations of size "
+                f"{sizes[0]}, {sizes[1]} actions)"
+            )

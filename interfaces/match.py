@@ -94,9 +94,9 @@ def run_match(
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     base = Rules.of(dict(rules) if isinstance(rules, Mapping) else rules)
     table_rules = base.replace(num_players=len(players), max_hands=hands)
-    for spec in players:  # check every local spec before starting any process
+    for spec in players:  # check every local agent before starting any process
         if not spec.startswith(REMOTE_PREFIXES) and spec != ABSENT:
-            make_agent(spec)
+            make_agent(spec).check_rules(table_rules)
     seats: list[_Seat] = []
     try:
         for number, spec in enumerate(players):

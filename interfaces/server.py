@@ -119,6 +119,13 @@ class BotServer(ThreadingHTTPServer):
         self.quiet = quiet
         super().__init__(address, BotHandler)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up or stalls is its own business; anything else is
+        printed (and the server carries on)."""
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
+
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]

@@ -100,7 +100,7 @@ class BotService:
         except ProtocolError as error:
             status = 413 if error.code == "too_large" else 500 if error.code == "agent_error" \
                 else 400
-            return status, make_error(error, request_id)
+            return status, make_error(error, request_id if error.id is None else error.id)
         except Exception as error:  # an agent's bug must not take the server down
             print(f"teenpatti serve: agent error: {error!r}", file=sys.stderr)
             return 500, make_error(ProtocolError("agent_error", f"the agent failed: {error}"),

@@ -55,6 +55,8 @@ class PlayTable:
         self.bots: dict[int, Agent] = {
             seat: make_agent(spec, seed=seed * 100 + seat) for seat, spec in enumerate(bots, 1)
         }
+        for bot in self.bots.values():
+            bot.check_rules(self.rules)
         self.env = raw_env(rules=self.rules, episode="session")
         self.env.reset(seed=seed)
         self.finished: list[dict[str, Any]] = []

@@ -172,7 +172,9 @@ class ActionLayout:
             if kind == "bet":
                 indices.extend(self.bet_indices)
             elif kind == "choose_variant":
-                indices.extend(self._choices)
+                offered = set(action["variants"])
+                indices.extend(i for i, choice in self._choices.items()
+                               if choice["variant"] in offered)
             elif kind in _CARD_ACTIONS:
                 held = len(action["cards"])
                 indices.extend(
@@ -185,7 +187,9 @@ class ActionLayout:
 
     def _entry(self, legal: list[dict[str, Any]]) -> tuple[NDArray[np.int8], tuple[str, ...]]:
         kinds = tuple(
-            f"{action['type']}:{len(action['cards'])}" if "cards" in action else action["type"]
+            f"{action['type']}:{len(action['cards'])}" if "cards" in action
+            else f"choose_variant:{','.join(action['variants'])}" if "variants" in action
+            else action["type"]
             for action in legal
         )
         entry = self._by_kinds.get(kinds)

@@ -56,6 +56,8 @@ class ProtocolError(ValueError):
         assert code in ERROR_CODES, code
         self.code = code
         self.message = message
+        self.id: str | int | None = None
+        """The request's ``id`` when the request got far enough to tell it."""
 
 
 @lru_cache(maxsize=1)
@@ -89,12 +91,25 @@ def _check(part: str, message: Any, code: str) -> None:
 
 def decode_json(data: bytes | str) -> Any:
     """JSON text (at most :data:`MAX_MESSAGE_BYTES`) as Python values."""
-    if len(data) > MAX_MESSAGE_BYTES:
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "replace"))
+    if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        return json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        return json.loads(data, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as error:  # JSONDecodeError and UnicodeDecodeError too
         raise ProtocolError("malformed_json", f"not JSON: {error}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _request_id(data: Any) -> str | int | None:
+    """The ``id`` of a decoded request if it is one the schema allows, else ``None``."""
+    ident = data.get("id") if isinstance(data, dict) else None
+    if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+        return None
+    return ident if not isinstance(ident, str) or len(ident) <= 200 else None
 
 
 def _check_protocol(message: Any) -> None:
@@ -154,6 +169,14 @@ def parse_request(message: bytes | str | Mapping[str, Any]) -> Request:
     rules that do not parse, a view with no legal action.
     """
     data = decode_json(message) if isinstance(message, (bytes, str)) else message
+    try:
+        return _parse_request(data)
+    except ProtocolError as error:
+        error.id = _request_id(data)
+        raise
+
+
+def _parse_request(data: Any) -> Request:
     _check_protocol(data)
     _check("request", data, "invalid_request")
     view = data["view"]
@@ -168,9 +191,7 @@ def parse_request(message: bytes | str | Mapping[str, Any]) -> Request:
             parse_cards(cards)
         except ValueError as error:
             raise ProtocolError("invalid_view", f"{where}: {error}") from None
-    for action in view["legal"]:
-        if "min" in action and action["min"] > action["max"]:
-            raise ProtocolError("invalid_view", f"legal {action['type']}: min above max")
+    _check_legal(view, rules)
     request = Request(view, data.get("id"), data.get("table"), data.get("hand"), rules)
     try:
         _, mask, _ = request.decision()
@@ -203,6 +224,35 @@ def _check_seats(view: dict[str, Any], num_players: int) -> None:
     for key in ("phase_done", "draws", "bought"):
         if key in view and len(view[key]) != num_players:
             raise ProtocolError("invalid_view", f"view/{key} needs one entry per seat")
+
+
+def _check_legal(view: dict[str, Any], rules: Rules) -> None:
+    """The legal actions agree with the rest of the view (an agent reads both)."""
+    legal = view["legal"]
+    kinds = [action["type"] for action in legal]
+
+    def refuse(why: str) -> None:
+        raise ProtocolError("invalid_view", f"view/legal: {why}")
+
+    if len(set(kinds)) != len(kinds):
+        refuse("each action type may appear once")
+    if not view["my_turn"] and not set(kinds) <= {"vote_end", "continue"}:
+        refuse("a seat acts only on its turn (my_turn is false)")
+    for action in legal:
+        kind = action["type"]
+        if "min" in action and action["min"] > action["max"]:
+            refuse(f"{kind}: min above max")
+        if kind == "bet" and (view["min_bet"], view["max_bet"]) != (action["min"], action["max"]):
+            refuse("the bet's bounds differ from min_bet and max_bet")
+        if kind in ("accept", "refuse") and (
+            view["sideshow"] is None or view["sideshow"]["target"] != view["seat"]
+        ):
+            refuse(f"{kind} needs a sideshow asked of this seat")
+        if kind == "choose_variant":
+            allowed = [spec.name for spec in rules.choice_specs]
+            unknown = [name for name in action["variants"] if name not in allowed]
+            if unknown:
+                refuse(f"choose_variant offers {unknown}, not among {allowed}")
 
 
 def _card_lists(view: dict[str, Any]) -> list[tuple[str, list[str]]]:
