@@ -395,10 +395,7 @@ def _add_interface_parsers(commands: Any) -> None:
                        "ppo:PATH, pretrained:NAME, http://HOST:PORT, stdio:COMMAND, absent")
     match.add_argument("--agent", action="append",
                        help="one more player (for a stdio:COMMAND holding commas)")
-    match.add_argument("--hands", type=_positive_int, default=100, help="hands at most")
-    match.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
-    match.add_argument("--variant", default="classic", help=_VARIANT_HELP)
-    match.add_argument("--seed", type=_seed, default=0)
+    _add_table_options(match, hands=100)
     match.add_argument("--time-limit", type=_positive_seconds, default=5.0,
                        help="seconds a remote bot has per turn (default 5)")
     match.add_argument("--out", help="also write the result as JSON to this file")
@@ -407,11 +404,17 @@ def _add_interface_parsers(commands: Any) -> None:
     play = commands.add_parser("play", help="play a session in the terminal against bots")
     play.add_argument("--bots", default="hard,equity,pretrained:classic",
                       help="comma-separated bots, one per other seat")
-    play.add_argument("--hands", type=_positive_int, default=10, help="hands at most")
-    play.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
-    play.add_argument("--variant", default="classic", help=_VARIANT_HELP)
-    play.add_argument("--seed", type=_seed, default=0)
+    _add_table_options(play, hands=10)
     play.set_defaults(run=_command_play)
+
+
+def _add_table_options(parser: argparse.ArgumentParser, hands: int) -> None:
+    """The table a session is played at: --hands, --preset, --variant, --seed."""
+    parser.add_argument("--hands", type=_positive_int, default=hands,
+                        help=f"hands at most (default {hands})")
+    parser.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
+    parser.add_argument("--variant", default="classic", help=_VARIANT_HELP)
+    parser.add_argument("--seed", type=_seed, default=0)
 
 
 def _add_train_parser(commands: Any) -> None:

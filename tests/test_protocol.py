@@ -488,12 +488,15 @@ def test_unknown_fields_are_named_in_the_error() -> None:
     "[" * 50_000, '{"a": ' * 10_000, b'{"protocol": "\xff\xfe"}', b"\x80abc",
 ])
 def test_malformed_json(text: str | bytes) -> None:
-    with pytest.raises(ProtocolError) as caught:
-        parse_request(text)
-    assert caught.value.code == "malformed_json"
-    with pytest.raises(ProtocolError) as caught:
-        parse_response(text)
-    assert caught.value.code == "malformed_json"
+    assert_refused_both_ways(text, "malformed_json")
+
+
+def assert_refused_both_ways(message: str | bytes, code: str) -> None:
+    """Neither a request nor an answer can be read from ``message``: ``code`` both ways."""
+    for parse in (parse_request, parse_response):
+        with pytest.raises(ProtocolError) as caught:
+            parse(message)
+        assert caught.value.code == code
 
 
 @pytest.mark.parametrize("text", ["[]", "null", "1", '"teenpatti-bot/1"', "true", "[{}]"])
@@ -511,12 +514,7 @@ def test_oversized_messages_are_too_large() -> None:
     text = json.dumps(base_request())
     padded = text + " " * (MAX_MESSAGE_BYTES + 1 - len(text))
     for message in (padded, padded.encode(), "x" * 10**6, b"{" * (MAX_MESSAGE_BYTES + 1)):
-        with pytest.raises(ProtocolError) as caught:
-            parse_request(message)
-        assert caught.value.code == "too_large"
-        with pytest.raises(ProtocolError) as caught:
-            parse_response(message)
-        assert caught.value.code == "too_large"
+        assert_refused_both_ways(message, "too_large")
     status, answer = BotService("equity").answer(padded)
     assert status == 413 and answer["error"]["code"] == "too_large"
 
@@ -782,32 +780,21 @@ def test_inconsistent_views_are_refused_not_a_500(message: dict[str, Any]) -> No
         assert answer["error"]["code"] == "invalid_view"
 
 
-def test_a_choose_variant_offer_is_respected_or_refused() -> None:
+def test_a_choose_variant_offer_is_respected() -> None:
     message = _inconsistent(_offer_one_variant, CHOOSING)
     offered = message["view"]["legal"][0]["variants"]
     assert len(offered) == 1 and len(message["view"]["dealers_choice"]) > 1
-    try:
-        request = parse_request(json.dumps(message))
-    except ProtocolError as error:
-        assert error.code == "invalid_view"
-        return
+    request = parse_request(json.dumps(message))
     _, mask, _ = request.decision()
     chosen = {request.action_of(int(index))["variant"] for index in np.flatnonzero(mask)}
     assert chosen == set(offered)
 
 
-def test_every_legal_index_decodes_to_an_action_of_the_schema() -> None:
+def test_two_legal_entries_of_one_type_are_refused() -> None:
     message = _inconsistent(_two_discard_entries, SHOPPING_BETTING)
-    try:
-        request = parse_request(json.dumps(message))
-    except ProtocolError as error:
-        assert error.code == "invalid_view"
-        return
-    _, mask, _ = request.decision()
-    for index in np.flatnonzero(mask):
-        action = request.action_of(int(index))
-        _validator("action").validate(action)
-        assert action["card"] == "As"
+    with pytest.raises(ProtocolError, match="once") as caught:
+        parse_request(json.dumps(message))
+    assert caught.value.code == "invalid_view"
 
 
 LEGAL_ENTRIES = (

@@ -25,7 +25,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -175,6 +175,15 @@ def assert_healthy(server: BotServer) -> None:
 
 # --------------------------------------------------------------------------- same play
 
+
+def run_threads(target: Callable[..., None], arguments: list[tuple[Any, ...]]) -> None:
+    """Run ``target`` once per argument tuple, each on its own thread, and wait for all."""
+    workers = [threading.Thread(target=target, args=args) for args in arguments]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(120)
+    assert not any(worker.is_alive() for worker in workers)
 
 def test_trained_policy_over_http_plays_as_in_process(policy_server: BotServer) -> None:
     """120 four-seat hands where every seat is the trained policy: at every decision the
@@ -604,12 +613,7 @@ def test_many_threads_get_their_own_answers(
                 failures.append(f"{request_id}: {answer}")
             answered[number] += 1
 
-    workers = [threading.Thread(target=client, args=(n,)) for n in range(threads_count)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(120)
-    assert not any(worker.is_alive() for worker in workers)
+    run_threads(client, [(n,) for n in range(threads_count)])
     assert failures == []
     assert answered == [per_thread] * threads_count
     assert_healthy(policy_server)
@@ -642,12 +646,7 @@ def test_concurrent_tables_keep_their_own_memory(equity_server: BotServer) -> No
         except Exception as error:
             failures.append(f"table {number}: {error!r}")
 
-    workers = [threading.Thread(target=table, args=(n,)) for n in range(6)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(120)
-    assert not any(worker.is_alive() for worker in workers)
+    run_threads(table, [(n,) for n in range(6)])
     assert failures == []
     assert all(count > 20 for count in played)
 
@@ -688,12 +687,7 @@ def test_concurrent_web_games_play_to_the_end(policy_server: BotServer) -> None:
         except Exception as error:
             failures.append(f"game {number} {options}: {error!r}")
 
-    workers = [threading.Thread(target=player, args=(n, o)) for n, o in enumerate(setups)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(120)
-    assert not any(worker.is_alive() for worker in workers)
+    run_threads(player, [(n, o) for n, o in enumerate(setups)])
     assert failures == []
     assert len(finished) == len(setups)
     assert all(state["over"] and not state["your_turn"] for state in finished)
