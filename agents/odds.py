@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -75,7 +75,7 @@ def rules_of(settings: Mapping[str, Any]) -> Rules:
     return _rules_of(json.dumps(settings, sort_keys=True))
 
 
-@cache
+@lru_cache(maxsize=256)  # bounded: a server sees any number of distinct rule sets
 def _rules_of(settings: str) -> Rules:
     return Rules.from_dict(json.loads(settings))
 

@@ -15,6 +15,7 @@ fault against the bot. Local agents answer in-process and are not timed.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -119,6 +120,7 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
     missed: list[dict[str, Any]] = []
     current: Hand | None = None
     asked = 0
+    table = f"match-{uuid.uuid4().hex}"  # a served agent's memory is this match's alone
     for name in env.agent_iter():
         if env.hand is not current:
             current = env.hand
@@ -142,7 +144,7 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
             fault = BotError("timeout", "absent")
         else:
             asked += 1
-            request = make_request(env.view(name), id=asked, table=f"match-{seed}",
+            request = make_request(env.view(name), id=asked, table=table,
                                    hand=session.hands_played)
             try:
                 action = seat.bot.ask(request, time_limit)

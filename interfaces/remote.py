@@ -14,6 +14,8 @@ protocol answer to this request (``garbage``), or a bot that cannot be reached
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
 import queue
 import shlex
@@ -21,9 +23,8 @@ import socket
 import subprocess
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 from teenpatti_env.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse_response
@@ -55,39 +56,77 @@ class RemoteBot:
         """Release the connection or the process."""
 
 
+def _within(limit: float, exchange: Callable[[], Any], cancel: Callable[[], None]) -> Any:
+    """``exchange()`` run on its own thread; after ``limit`` seconds ``cancel()`` is called
+    and the turn is a timeout, however slowly the other side is still answering."""
+    outcome: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
+
+    def run() -> None:
+        try:
+            outcome.put((True, exchange()))
+        except BaseException as error:  # handed to the caller below
+            outcome.put((False, error))
+
+    threading.Thread(target=run, daemon=True).start()
+    try:
+        done, value = outcome.get(timeout=limit)
+    except queue.Empty:
+        cancel()
+        raise BotError("timeout", f"no answer within {limit:g} s") from None
+    if not done:
+        raise value
+    return value
+
+
 class HttpBot(RemoteBot):
-    """A bot server reached over HTTP."""
+    """A bot server reached over HTTP; the time limit covers the whole exchange."""
 
     def __init__(self, url: str) -> None:
         parts = urllib.parse.urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not a bot URL: {url!r}")
+        try:
+            parts.port  # noqa: B018 (checks the port)
+        except ValueError:
+            raise ValueError(f"not a bot URL: {url!r} (bad port)") from None
         self.spec = url
-        self.url = url.rstrip("/") + "/v1/act" if parts.path in ("", "/") else url
+        self._parts = parts
+        self.path = "/v1/act" if parts.path in ("", "/") else parts.path
+        if parts.query:
+            self.path += "?" + parts.query
+        self.url = f"{parts.scheme}://{parts.netloc}{self.path}"
 
     def ask(self, request: dict[str, Any], limit: float) -> dict[str, Any]:
-        data = json.dumps(request).encode()
-        post = urllib.request.Request(
-            self.url, data=data, method="POST", headers={"Content-Type": "application/json"}
-        )
-        started = time.monotonic()
+        parts = self._parts
+        kind = http.client.HTTPSConnection if parts.scheme == "https" else (
+            http.client.HTTPConnection)
+        connection = kind(parts.hostname or "", parts.port, timeout=limit)
+        body = json.dumps(request).encode()
+
+        def exchange() -> bytes:
+            connection.request("POST", self.path, body, {"Content-Type": "application/json"})
+            answer = connection.getresponse()
+            return answer.read(MAX_MESSAGE_BYTES + 1)
+
+        def cancel() -> None:
+            sock = connection.sock
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)  # wakes the thread blocked reading
+            connection.close()
+
         try:
-            with urllib.request.urlopen(post, timeout=limit) as answer:
-                body = answer.read(MAX_MESSAGE_BYTES + 1)
-        except urllib.error.HTTPError as error:  # an error answer still says why
-            body = error.read(MAX_MESSAGE_BYTES + 1)
+            answer = _within(limit, exchange, cancel)
+        except (ConnectionRefusedError, socket.gaierror) as error:
+            raise BotError("gone", f"cannot reach {self.url}: {error}") from None
         except TimeoutError:
             raise BotError("timeout", f"no answer within {limit:g} s") from None
-        except urllib.error.URLError as error:
-            if isinstance(error.reason, (TimeoutError, socket.timeout)):
-                raise BotError("timeout", f"no answer within {limit:g} s") from None
-            raise BotError("gone", f"cannot reach {self.url}: {error.reason}") from None
-        except (OSError, ValueError) as error:  # reset connections, bad status lines
-            raise BotError("garbage", f"broken answer: {error}") from None
-        if time.monotonic() - started > limit:
-            raise BotError("timeout", f"no answer within {limit:g} s")
+        except (OSError, ValueError, http.client.HTTPException) as error:
+            raise BotError("garbage", f"not an HTTP answer: {error!r}") from None
+        finally:
+            connection.close()
         try:
-            return parse_response(body, id=request.get("id"))
+            return parse_response(answer, id=request.get("id"))
         except ProtocolError as error:
             raise BotError("garbage", error.message) from None
 
@@ -114,8 +153,11 @@ class ProcessBot(RemoteBot):
         except OSError as error:
             raise ValueError(f"cannot start {command!r}: {error.strerror or error}") from None
         self._lines: queue.Queue[str | None] = queue.Queue()
+        self._outbox: queue.Queue[str] = queue.Queue()
+        self._closed_input = False
         self._asked: set[Any] = set()
         threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._write, daemon=True).start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -123,17 +165,27 @@ class ProcessBot(RemoteBot):
             self._lines.put(line)
         self._lines.put(None)
 
-    def ask(self, request: dict[str, Any], limit: float) -> dict[str, Any]:
-        deadline = time.monotonic() + limit + (0.0 if self._asked else STARTUP_GRACE)
+    def _write(self) -> None:
+        """Hands requests to the program; a program that stops reading blocks only
+        this thread, never the table."""
         stdin = self.process.stdin
         assert stdin is not None
+        while True:
+            line = self._outbox.get()
+            try:
+                stdin.write(line)
+                stdin.flush()
+            except (OSError, ValueError):
+                self._closed_input = True
+                return
+
+    def ask(self, request: dict[str, Any], limit: float) -> dict[str, Any]:
+        deadline = time.monotonic() + limit + (0.0 if self._asked else STARTUP_GRACE)
         if self.process.poll() is not None:
             raise BotError("gone", f"the bot exited with status {self.process.returncode}")
-        try:
-            stdin.write(json.dumps(request) + "\n")
-            stdin.flush()
-        except OSError:
-            raise BotError("gone", "the bot closed its input") from None
+        if self._closed_input:
+            raise BotError("gone", "the bot closed its input")
+        self._outbox.put(json.dumps(request) + "\n")
         self._asked.add(request.get("id"))
         while True:
             try:
@@ -161,8 +213,7 @@ class ProcessBot(RemoteBot):
     def close(self) -> None:
         if self.process.poll() is None:
             try:
-                if self.process.stdin is not None:
-                    self.process.stdin.close()
+                self.process.terminate()
                 self.process.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
                 self.process.kill()

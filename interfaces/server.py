@@ -23,6 +23,7 @@ import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import IO, Any
@@ -173,7 +174,15 @@ class BotHandler(BaseHTTPRequestHandler):
         if size > MAX_MESSAGE_BYTES:
             self.close_connection = True  # the unread body must not be taken for a request
             raise ProtocolError("too_large", f"a request is at most {MAX_MESSAGE_BYTES} bytes")
-        return self.rfile.read(size)
+        try:
+            body = self.rfile.read(size)
+        except TimeoutError:
+            body = b""
+        if len(body) < size:
+            self.close_connection = True
+            raise ProtocolError("invalid_request",
+                                f"the body ended before its Content-Length of {size} bytes")
+        return body
 
     def _route(self, method: str) -> None:
         path = self.path.split("?", 1)[0]
@@ -220,6 +229,25 @@ class BotHandler(BaseHTTPRequestHandler):
 
     def do_DELETE(self) -> None:
         self._route("DELETE")
+
+    def do_PATCH(self) -> None:
+        self._route("PATCH")
+
+    def do_OPTIONS(self) -> None:
+        self._route("OPTIONS")
+
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        """http.server's own refusals (a malformed request line, an unknown method, a
+        too long header) as protocol errors in JSON, like every other answer."""
+        kind = {501: "method_not_allowed", 413: "too_large", 414: "too_large",
+                431: "too_large"}.get(code, "invalid_request")
+        try:
+            phrase = HTTPStatus(code).phrase
+        except ValueError:
+            phrase = "bad request"
+        self.close_connection = True
+        self._json(405 if code == 501 else code, make_error(ProtocolError(kind, message or phrase)))
 
     def _act(self) -> None:
         status, answer = self.server.service.answer(self._body())

@@ -194,6 +194,8 @@ class ActionLayout:
         )
         entry = self._by_kinds.get(kinds)
         if entry is None:
+            if len(self._by_kinds) >= 4096:  # views from outside can vary without end
+                self._by_kinds.clear()
             indices = self.legal_indices(legal)
             mask = np.zeros(self.size, dtype=np.int8)
             mask[indices] = 1

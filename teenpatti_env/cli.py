@@ -248,6 +248,8 @@ def _command_match(args: argparse.Namespace) -> None:
 
     players = _agent_list(args.agents) + list(args.agent or [])
     if args.out:
+        if os.path.isdir(args.out):
+            raise CommandError(f"--out {args.out} is a folder; name a file for the JSON")
         _writable_folder(os.path.dirname(os.path.abspath(args.out)))
     try:
         result = run_match(players, _rules_of(args), hands=args.hands, seed=args.seed,
@@ -305,11 +307,11 @@ def _variant(text: str) -> Any:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (``teenpatti match: argument ...``) and
-    exit status 2; ``--help`` still prints the usage."""
+    """argparse, but a usage error is one ``teenpatti:`` line (``teenpatti: argument
+    --port: ...``) and exit status 2; ``--help`` still prints the usage."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"teenpatti: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -363,6 +365,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {text!r}")
+    return int(text)
+
+
 def _positive_seconds(text: str) -> float:
     try:
         value = float(text)
@@ -381,7 +389,7 @@ def _add_interface_parsers(commands: Any) -> None:
                        help="the agent that answers (a scripted agent, ppo:PATH, "
                             "pretrained:NAME; default pretrained:classic)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=_seed, default=8000, help="port (0: any free port)")
+    serve.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
     serve.add_argument("--stdio", action="store_true",
                        help="answer JSON lines on stdin/stdout instead of HTTP")
     serve.add_argument("--seed", type=_seed, default=0, help="seeds the agents")

@@ -195,7 +195,7 @@ def _parse_request(data: Any) -> Request:
     request = Request(view, data.get("id"), data.get("table"), data.get("hand"), rules)
     try:
         _, mask, _ = request.decision()
-    except (KeyError, TypeError, ValueError, IndexError) as error:
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as error:
         raise ProtocolError("invalid_view", f"the view does not fit its rules: {error}") from None
     if not mask.any():
         raise ProtocolError("invalid_view", "the view offers no legal action to take")
