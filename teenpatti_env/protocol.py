@@ -44,7 +44,7 @@ SCHEMA_PATH = Path(__file__).parent / "schemas" / "teenpatti-bot-1.schema.json"
 
 ERROR_CODES = (
     "malformed_json", "unsupported_protocol", "invalid_request", "invalid_view",
-    "illegal_action", "too_large", "not_found", "method_not_allowed", "agent_error", "busy",
+    "illegal_action", "too_large", "not_found", "method_not_allowed", "agent_error",
 )  # fmt: skip
 
 
