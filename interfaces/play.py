@@ -105,8 +105,11 @@ def parse_move(text: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
             raise ValueError("choose_variant names a variant")
         action = {"type": kind, "variant": rest[0]}
         if len(rest) > 1:
-            action["colour" if rest[1] in ("red", "black") else "rank"] = rest[1].upper() \
-                if rest[1] not in ("red", "black") else rest[1]
+            named = rest[1]
+            if named in ("red", "black"):
+                action["colour"] = named
+            else:
+                action["rank"] = named.upper()
         return action
     if rest:
         raise ValueError(f"{kind} takes nothing more")

@@ -37,6 +37,7 @@ from teenpatti_env.protocol import (
     PROTOCOL,
     ProtocolError,
     decode_json,
+    http_status,
     make_error,
     schema,
 )
@@ -74,9 +75,8 @@ class GameStore:
                                 f"{', '.join(self.bot_names)}")
         hands = options.get("hands", 10)
         seed = options.get("seed", secrets.randbelow(2**31))
-        for key, value, top in (("hands", hands, 1000), ("seed", seed, 2**63 - 1)):
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 < value + (
-                    key == "seed") <= top:
+        for key, value, low, high in (("hands", hands, 1, 1000), ("seed", seed, 0, 2**63 - 1)):
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise ProtocolError("invalid_request", f"{key} must be an int in range")
         try:
             rules = Rules.preset(str(options.get("preset", "classic")),
@@ -101,11 +101,6 @@ class GameStore:
 
 
 _GAME_PATH = re.compile(r"/v1/games/([0-9a-f]{16})(/act)?")
-
-
-def _status_of(error: ProtocolError) -> int:
-    return {"too_large": 413, "not_found": 404, "method_not_allowed": 405,
-            "agent_error": 500}.get(error.code, 400)
 
 
 class BotServer(ThreadingHTTPServer):
@@ -157,7 +152,7 @@ class BotHandler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(value).encode(), "application/json")
 
     def _error(self, error: ProtocolError) -> None:
-        self._json(_status_of(error), make_error(error))
+        self._json(http_status(error.code), make_error(error))
 
     def _body(self) -> bytes:
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():

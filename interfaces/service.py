@@ -19,6 +19,7 @@ from agents import Agent, make_agent
 from teenpatti_env.protocol import (
     ProtocolError,
     Request,
+    http_status,
     make_error,
     make_response,
     parse_request,
@@ -44,7 +45,7 @@ class BotService:
     def __init__(self, spec: str, seed: int = 0) -> None:
         self.spec = spec
         self.seed = seed
-        self.agent = make_agent(spec, seed=seed)  # fails here on an unknown spec
+        make_agent(spec, seed=seed)  # an unknown spec fails here, not at the first request
         self._memories: OrderedDict[tuple[str, int], _Memory] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -98,9 +99,8 @@ class BotService:
                                     f"{error}") from None
             return 200, make_response(action, request_id, name)
         except ProtocolError as error:
-            status = 413 if error.code == "too_large" else 500 if error.code == "agent_error" \
-                else 400
-            return status, make_error(error, request_id if error.id is None else error.id)
+            return http_status(error.code), make_error(
+                error, request_id if error.id is None else error.id)
         except Exception as error:  # an agent's bug must not take the server down
             print(f"teenpatti serve: agent error: {error!r}", file=sys.stderr)
             return 500, make_error(ProtocolError("agent_error", f"the agent failed: {error}"),

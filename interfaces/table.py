@@ -15,7 +15,6 @@ from agents import Agent, make_agent
 from teenpatti_env.aec import raw_env
 from teenpatti_env.engine import Hand
 from teenpatti_env.errors import IllegalActionError
-from teenpatti_env.observation import TableFacts
 from teenpatti_env.render import describe_event, describe_private_event
 from teenpatti_env.rules import Rules
 
@@ -146,18 +145,10 @@ class PlayTable:
         session = env.session
         assert session is not None
         hand = self._shown_hand()
-        if hand is env.hand:
-            view = env.view(PERSON)
-        else:
-            limit = self.rules.max_hands
-            facts = TableFacts(
-                in_session=tuple(session.active),
-                hands_played=session.hands_played,
-                hands_remaining=None if limit is None else max(limit - session.hands_played, 0),
-            )
-            view = env.obs_layout.view(hand, 0, facts, [], [], env.possible_agents)
-        if not self.your_turn:
-            view["legal"], view["legal_actions"] = [], []
+        # The environment shows only its current hand; the person's last one, once out,
+        # is drawn with the same facts (its legal actions: none).
+        view = env.view(PERSON) if hand is env.hand else env.obs_layout.view(
+            hand, 0, env.table_facts(), [], [], env.possible_agents)
         return {
             "players": list(self.names),
             "seat": 0,

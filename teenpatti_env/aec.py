@@ -490,7 +490,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
 
     # ----------------------------------------------------------------- views
 
-    def _facts(self) -> TableFacts:
+    def table_facts(self) -> TableFacts:
+        """The session facts every seat's view and observation share (seats still in,
+        hands played and left, the seat asked to vote)."""
         facts: TableFacts | None = self._memo.get("facts")
         if facts is not None:
             return facts
@@ -537,7 +539,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         hand = self._running_hand()
         seat = self.agent_name_mapping[agent]
         return {
-            "observation": self.obs_layout.encode(hand, seat, self._facts()),
+            "observation": self.obs_layout.encode(hand, seat, self.table_facts()),
             "action_mask": self.action_mask(agent),
         }
 
@@ -547,7 +549,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         return self.obs_layout.view(
             self._running_hand(),
             self.agent_name_mapping[agent],
-            self._facts(),
+            self.table_facts(),
             [dict(action) for action in legal],
             self.layout.legal_names(legal),
             self.possible_agents,
@@ -574,7 +576,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         if self.render_mode is None:
             warnings.warn("render() called without a render_mode", stacklevel=2)
             return None
-        text = render_table(self._running_hand(), self.possible_agents, self._facts())
+        text = render_table(self._running_hand(), self.possible_agents, self.table_facts())
         if self.render_mode == "human":
             print(text)
             return None

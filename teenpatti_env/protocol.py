@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,16 @@ ERROR_CODES = (
     "malformed_json", "unsupported_protocol", "invalid_request", "invalid_view",
     "illegal_action", "too_large", "not_found", "method_not_allowed", "agent_error",
 )  # fmt: skip
+
+
+HTTP_STATUS = {"too_large": 413, "not_found": 404, "method_not_allowed": 405,
+               "agent_error": 500}
+"""The HTTP status of an error answer by its code (any other code: 400)."""
+
+
+def http_status(code: str) -> int:
+    """The HTTP status an error answer with ``code`` is sent with."""
+    return HTTP_STATUS.get(code, 400)
 
 
 class ProtocolError(ValueError):
@@ -139,7 +149,12 @@ class Request:
         return int(self.view["seat"])
 
     def decision(self) -> tuple[NDArray[np.float32], NDArray[np.int8], dict[str, Any]]:
-        """``(observation, action_mask, info)`` as the environment would give them."""
+        """``(observation, action_mask, info)`` as the environment would give them (built
+        once: checking the request already needs them)."""
+        return self._decision
+
+    @cached_property
+    def _decision(self) -> tuple[NDArray[np.float32], NDArray[np.int8], dict[str, Any]]:
         return decision_inputs(self.view, self.rules)
 
     def action_name(self, index: int) -> str:
@@ -181,8 +196,9 @@ def _parse_request(data: Any) -> Request:
     _check("request", data, "invalid_request")
     view = data["view"]
     try:
-        rules = Rules.from_dict(view.get("table_rules") or view["rules"])
-        Rules.from_dict(view["rules"])
+        rules = Rules.from_dict(view["rules"])
+        if view.get("table_rules"):  # dealer's choice: ``rules`` is the chosen variant's
+            rules = Rules.from_dict(view["table_rules"])
     except (TypeError, ValueError) as error:
         raise ProtocolError("invalid_view", f"view/rules: {error}") from None
     _check_seats(view, rules.num_players)
