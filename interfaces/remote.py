@@ -27,7 +27,7 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any
 
-from teenpatti_env.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse_response
+from teenpatti_env.protocol import MAX_MESSAGE_BYTES, ProtocolError, decode_json, parse_response
 
 FAULTS = ("timeout", "garbage", "illegal", "gone")
 """The ways a bot can miss a turn."""
@@ -195,18 +195,16 @@ class ProcessBot(RemoteBot):
             if line is None:
                 self._lines.put(None)  # every later ask sees the end too
                 raise BotError("gone", "the bot closed its output")
-            if self._late(line, request.get("id")):
-                continue  # an answer to an earlier request that came too late
             try:
-                return parse_response(line, id=request.get("id"))
+                data = decode_json(line)
+                if self._late(data, request.get("id")):
+                    continue  # an answer to an earlier request that came too late
+                return parse_response(data, id=request.get("id"))
             except ProtocolError as error:
                 raise BotError("garbage", error.message) from None
 
-    def _late(self, line: str, current: Any) -> bool:
-        try:
-            data = json.loads(line)
-        except ValueError:
-            return False
+    def _late(self, data: Any, current: Any) -> bool:
+        """Whether a decoded answer names an earlier request of this bot."""
         ident = data.get("id") if isinstance(data, dict) else None
         return isinstance(ident, (str, int)) and ident != current and ident in self._asked
 
