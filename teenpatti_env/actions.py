@@ -154,6 +154,15 @@ class ActionLayout:
             for i, name in enumerate(self.names)
         )
 
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The engine action type every index stands for (``"bet"`` for every level)."""
+        return self._kinds
+
+    def bet_level(self, index: int) -> int:
+        """The bet level (``0..bet_levels-1``) of a bet index, ``-1`` for other actions."""
+        return self._level_of.get(index, -1)
+
     def index(self, name: str) -> int:
         """The index of an action name (``"pack"``, ``"bet_max"``, ...)."""
         if name not in self._index:
