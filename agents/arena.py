@@ -29,9 +29,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents import make_agent
-from agents.base import Agent
+from agents.base import Agent, BatchPolicy
 from agents.stats import Interval, finite_or_none, ratio_interval
 from teenpatti_env.aec import raw_env
+from teenpatti_env.batched import TableBatch, classic_family
 from teenpatti_env.engine import Hand
 from teenpatti_env.rules import Rules
 
@@ -40,6 +41,8 @@ TRACKED_ACTIONS = ("look", "pack", "show", "sideshow")
 
 DEALS_PER_TASK = 25
 """Deals one worker plays per task (a progress step)."""
+
+ENGINES = ("auto", "batched", "per_table")
 
 
 @dataclass(frozen=True)
@@ -115,22 +118,9 @@ def play_deals(config: ArenaConfig, first: int, count: int) -> Deals:
     actions = np.zeros((count, rotations, players, len(TRACKED_ACTIONS)), dtype=np.bool_)
     pool = config.agents
     for row in range(count):
-        rng = deal_seed(config, first + row)
-        lineup = draw_lineup(len(pool), players, rng)
-        dealer = int(rng.integers(players))
-        stacks = [config.rules.starting_stack] * players
-        deal_seed_value = None
-        if config.rules.dealers_choice is None:
-            dealt = Hand.deal(config.rules, stacks, dealer, rng)  # the variant's whole deal
-            deal_options: dict[str, Any] = {
-                "cards": dealt.cards,
-                "dealer": dealer,
-                **dealt.table_cards(),
-            }
-        else:  # C1: dealt after the dealer's choice, from one shuffle per deal
-            deal_seed_value = int(rng.integers(2**63))
-            deal_options = {"dealer": dealer}
-        agent_seeds = rng.integers(2**31, size=(rotations, players))
+        lineup, deal_options = _deal_options(config, first + row)
+        deal_seed_value = deal_options.pop("seed")
+        agent_seeds = deal_options.pop("rng").integers(2**31, size=(rotations, players))
         for rotation in range(rotations):
             seated = [int(lineup[(seat + rotation) % players]) for seat in range(players)]
             agents: dict[str, Agent] = {
@@ -160,6 +150,80 @@ def play_deals(config: ArenaConfig, first: int, count: int) -> Deals:
     return Deals(agent_ids, nets, actions)
 
 
+BATCHED_DEALS = 1024
+"""Deals the batched engine plays at once (their hands are its tables)."""
+
+
+def batch_policies(config: ArenaConfig) -> list[BatchPolicy] | None:
+    """Every pool agent's batched form when the batched engine can play the whole run
+    (classic family rules, every agent with a batched form), else ``None``."""
+    try:
+        classic_family(config.rules)
+    except ValueError:
+        return None
+    policies = [make_agent(name).batch_policy() for name in config.agents]
+    if any(policy is None for policy in policies):
+        return None
+    return policies  # type: ignore[return-value]
+
+
+def _deal_options(config: ArenaConfig, deal: int) -> tuple[NDArray[np.int16], dict[str, Any]]:
+    """The lineup and the deal (``env.reset`` options) of deal number ``deal``: the same
+    draws from the deal's own generator whatever path plays it."""
+    rng = deal_seed(config, deal)
+    lineup = draw_lineup(len(config.agents), config.players, rng)
+    dealer = int(rng.integers(config.players))
+    stacks = [config.rules.starting_stack] * config.players
+    if config.rules.dealers_choice is None:
+        dealt = Hand.deal(config.rules, stacks, dealer, rng)  # the variant's whole deal
+        return lineup, {"cards": dealt.cards, "dealer": dealer, **dealt.table_cards(),
+                        "seed": None, "rng": rng}
+    # C1: dealt after the dealer's choice, from one shuffle per deal
+    return lineup, {"dealer": dealer, "seed": int(rng.integers(2**63)), "rng": rng}
+
+
+def play_deals_batched(
+    config: ArenaConfig, first: int, count: int, policies: Sequence[BatchPolicy]
+) -> Deals:
+    """:func:`play_deals` on the batched engine: every hand of the deals is a table, and
+    each agent acts for all its seats to act in one call. Same deals, same results."""
+    players, rotations = config.players, config.rotations
+    tables = count * rotations
+    seated = np.zeros((count, rotations, players), dtype=np.int16)
+    cards = np.zeros((count, rotations, players, 3), dtype=np.int64)
+    dealers = np.zeros((count, rotations), dtype=np.int64)
+    for row in range(count):
+        lineup, options = _deal_options(config, first + row)
+        for rotation in range(rotations):
+            seated[row, rotation] = [lineup[(seat + rotation) % players]
+                                     for seat in range(players)]
+        cards[row] = options["cards"]
+        dealers[row] = options["dealer"]
+    batch = TableBatch(tables, config.rules, autoreset=False)
+    step = batch.reset(options={"cards": cards.reshape(tables, players, 3),
+                                "dealer": dealers.reshape(tables)})
+    flat_seats = seated.reshape(tables, players)
+    names = batch.layout.names
+    tracked = np.array([TRACKED_ACTIONS.index(name) if name in TRACKED_ACTIONS else -1
+                        for name in names])
+    actions_taken = np.zeros((tables, players, len(TRACKED_ACTIONS)), dtype=np.bool_)
+    rows = np.arange(tables)
+    while (step.to_act >= 0).any():
+        waiting = step.to_act >= 0
+        acting = np.where(waiting, flat_seats[rows, np.maximum(step.to_act, 0)], -1)
+        actions = np.zeros(tables, dtype=np.int64)
+        for index, policy in enumerate(policies):
+            mine = np.flatnonzero(acting == index)
+            if len(mine):
+                actions[mine] = policy(step.observations[mine], step.action_masks[mine])
+        kinds = tracked[actions]
+        took = waiting & (kinds >= 0)
+        actions_taken[rows[took], step.to_act[took], kinds[took]] = True
+        step = batch.step(actions)
+    nets = batch.net.reshape(count, rotations, players)
+    return Deals(seated, nets, actions_taken.reshape(count, rotations, players, -1))
+
+
 def _tasks(deals: int) -> Iterator[tuple[int, int]]:
     for first in range(0, deals, DEALS_PER_TASK):
         yield first, min(DEALS_PER_TASK, deals - first)
@@ -169,9 +233,19 @@ def play(
     config: ArenaConfig,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    policies: Sequence[BatchPolicy] | None = None,
 ) -> Deals:
-    """Play every deal of ``config`` on ``workers`` processes (``None``: every core);
-    ``progress(hands)`` is called as hands finish."""
+    """Play every deal of ``config`` on ``workers`` processes (``None``: every core), or
+    on the batched engine in this process when ``policies`` (every agent's batched form)
+    are given; ``progress(hands)`` is called as hands finish."""
+    if policies is not None:
+        parts_batched = []
+        for first in range(0, config.deals, BATCHED_DEALS):
+            count = min(BATCHED_DEALS, config.deals - first)
+            parts_batched.append(play_deals_batched(config, first, count, policies))
+            if progress:
+                progress(count * config.rotations)
+        return Deals.concat(parts_batched)
     tasks = list(_tasks(config.deals))
     workers = min(workers or os.cpu_count() or 1, len(tasks))
     parts: dict[int, Deals] = {}
@@ -462,6 +536,7 @@ def run_arena(
     compare_plain: bool = False,
     workers: int | None = 1,
     progress: bool = False,
+    engine: str = "auto",
 ) -> ArenaReport:
     """Play ``agents`` (names from :data:`agents.SCRIPTED_AGENTS`) head to head.
 
@@ -469,7 +544,10 @@ def run_arena(
     per table (default: the rules' ``num_players``). ``compare_plain`` also plays as many
     hands on independent deals to measure what duplicate dealing saved. ``workers``
     processes share the deals (``None``: every core); the same seed gives the same report
-    whatever the number of workers.
+    whatever the number of workers. ``engine``: ``"batched"`` plays on the batched engine
+    (classic-family rules, every agent with a batched form, such as trained policies),
+    ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it can; both
+    give the same report for the same seed.
     """
     pool = tuple(agents)
     if len(pool) < 1:
@@ -485,10 +563,16 @@ def run_arena(
     if compare_plain and not duplicate:
         raise ValueError("compare_plain compares duplicate dealing with independent deals: "
                          "it needs duplicate=True")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     table_rules = Rules.of(rules)
     if players is not None:
         table_rules = table_rules.replace(num_players=players)
     config = ArenaConfig(pool, table_rules, hands, seed, duplicate)
+    policies = None if engine == "per_table" else batch_policies(config)
+    if engine == "batched" and policies is None:
+        raise ValueError("the batched engine plays classic-family rules with agents that "
+                         "have a batched form (trained policies); use engine='per_table'")
     runs = [config]
     if compare_plain:
         runs.append(ArenaConfig(pool, table_rules, config.deals * config.rotations, seed, False))
@@ -496,7 +580,7 @@ def run_arena(
     bar = _progress_bar(total) if progress else None
     try:
         results = [
-            play(run, workers, None if bar is None else bar.update) for run in runs
+            play(run, workers, None if bar is None else bar.update, policies) for run in runs
         ]
     finally:
         if bar is not None:

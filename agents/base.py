@@ -8,7 +8,7 @@ the seed it was built with.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 Observation = NDArray[np.float32]
 Mask = NDArray[Any]
 Info = Mapping[str, Any]
+BatchPolicy = Callable[[NDArray[np.float32], NDArray[Any]], NDArray[np.int64]]
+"""A batched form of an agent: observations and masks of many tables in, actions out."""
 
 
 class Agent:
@@ -44,6 +46,12 @@ class Agent:
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
         """The index of a legal action (``mask[index] == 1``) for the seat to act."""
         raise NotImplementedError
+
+    def batch_policy(self) -> BatchPolicy | None:
+        """The agent as a batched policy, ``policy(observations[M, D], masks[M, A]) ->
+        actions[M]``, choosing for every row exactly what :meth:`act` would (so it needs
+        no info view and no memory); ``None`` if the agent has no such form."""
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, seed={self.seed!r})"

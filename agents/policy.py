@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.base import Agent, Info, Mask, Observation
+from agents.base import Agent, BatchPolicy, Info, Mask, Observation
 from teenpatti_env.actions import ActionLayout
 from teenpatti_env.observation import OBSERVATION_VERSION, ObservationLayout
 from teenpatti_env.rules import Rules
@@ -60,6 +60,12 @@ class NumpyPolicy:
             raise PolicyFileError(f"activation must be one of {ACTIVATIONS}, got {activation!r}")
         self.weights = [np.ascontiguousarray(w, dtype=np.float32) for w in weights]
         self.biases = [np.ascontiguousarray(b, dtype=np.float32) for b in biases]
+        # The arithmetic runs in float64: a row's logits then do not depend on how many
+        # rows are evaluated together (BLAS sums a batch in another order than one row,
+        # which in float32 can flip a near tie), so the batched arena and the per-table
+        # path choose the same actions.
+        self._weights64 = [w.astype(np.float64) for w in self.weights]
+        self._biases64 = [b.astype(np.float64) for b in self.biases]
         self.metadata = dict(metadata)
         self.activation = str(activation)
         self.observation_size = int(self.weights[0].shape[0])
@@ -74,16 +80,16 @@ class NumpyPolicy:
         """The rules the policy was trained for."""
         return Rules.from_dict(self.metadata["rules"])
 
-    def logits(self, observations: NDArray[Any]) -> NDArray[np.float32]:
+    def logits(self, observations: NDArray[Any]) -> NDArray[np.float64]:
         """Unmasked action logits of one observation (1-D) or a batch (2-D)."""
-        x = np.asarray(observations, dtype=np.float32)
+        x = np.asarray(observations, dtype=np.float64)
         if x.shape[-1] != self.observation_size:
             raise ValueError(
                 f"the policy takes observations of size {self.observation_size}, got "
                 f"{x.shape[-1]} (it was trained for {self.describe_table()})"
             )
         last = len(self.weights) - 1
-        for k, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+        for k, (w, b) in enumerate(zip(self._weights64, self._biases64, strict=True)):
             x = x @ w + b
             if k < last:
                 x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
@@ -113,6 +119,12 @@ class NumpyPolicy:
             return int(np.argmax(logits))
         shifted = np.exp(logits - logits.max())
         return int(rng.choice(self.action_size, p=shifted / shifted.sum()))
+
+    def act_batch(self, observations: NDArray[Any], masks: NDArray[Any]) -> NDArray[np.int64]:
+        """The most likely legal action of every row (``[M, D]``, ``[M, A]``): the same
+        action :meth:`act` gives for each row alone."""
+        return np.asarray(self.masked_logits(observations, masks).argmax(axis=-1),
+                          dtype=np.int64)
 
     def describe_table(self) -> str:
         rules = self.metadata.get("rules", {})
@@ -226,6 +238,11 @@ class PolicyAgent(Agent):
 
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
         return self.policy.act(observation, mask, self.rng if self.sample else None)
+
+    def batch_policy(self) -> BatchPolicy | None:
+        """The greedy policy acts row by row as :meth:`act` does; a sampling one has none
+        (its draws follow one seat's generator)."""
+        return None if self.sample else self.policy.act_batch
 
     def check_rules(self, rules: Rules) -> None:
         sizes = ObservationLayout(rules).size, ActionLayout(rules).size

@@ -445,6 +445,12 @@ class TableBatch:
         return self._seat[:, k.STACK, :].copy()
 
     @property
+    def dealt_in(self) -> NDArray[np.bool_]:
+        """``[N, n]``: the seats dealt into this hand."""
+        dealt: NDArray[np.bool_] = self._seat[:, k.DEALT, :] == 1
+        return dealt
+
+    @property
     def hand_stacks(self) -> NDArray[np.int64]:
         """``[N, n]``: every seat's chips when this hand was dealt (before the boot)."""
         seat = self._seat
@@ -454,6 +460,15 @@ class TableBatch:
     def contributions(self) -> NDArray[np.int64]:
         """``[N, n]``: chips every seat put into this hand."""
         return self._seat[:, k.CONTRIB, :].copy()
+
+    @property
+    def net(self) -> NDArray[np.int64]:
+        """``[N, n]``: every seat's chips won or lost in its ended hand (zeros while the
+        hand runs)."""
+        seat = self._seat
+        ended = (self._tab[:, k.END] != k.RUNNING)[:, None]
+        net: NDArray[np.int64] = np.where(ended, seat[:, k.PAYOUT, :] - seat[:, k.CONTRIB, :], 0)
+        return net
 
     @property
     def shown(self) -> NDArray[np.bool_]:

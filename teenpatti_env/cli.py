@@ -147,6 +147,7 @@ def _command_arena(args: argparse.Namespace) -> None:
             compare_plain=args.compare_plain,
             workers=args.workers,
             progress=not args.quiet,
+            engine=args.engine.replace("-", "_"),
         )
     except ValueError as error:
         raise CommandError(str(error)) from error
@@ -355,6 +356,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--compare-plain",
         action="store_true",
         help="also play as many hands on independent deals, to measure the variance saved",
+    )
+    arena.add_argument(
+        "--engine",
+        choices=("auto", "batched", "per-table"),
+        default="auto",
+        help="batched: every hand on the batched engine (classic-family rules, trained "
+        "policies only); per-table: through the environment; auto: batched when it can. "
+        "Both give the same report for the same seed",
     )
     arena.add_argument("--out", default="arena-results", help="folder for arena.json/png")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")

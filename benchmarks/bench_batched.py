@@ -1,0 +1,96 @@
+"""Decisions per second of the batched engine beside the AEC environment and hold'em.
+
+    python benchmarks/bench_batched.py [--seconds 3] [--rounds 3] [--json]
+
+The batched engine (:class:`teenpatti_env.batched.TableBatch`, classic rules, hand
+episodes, autoreset) plays N = 1, 64, 1,024 and 4,096 tables with a uniform draw among
+each table's legal actions; every step builds the observation vector and the action mask
+of every table's seat to act. Beside it, in the same run and by the same alternating
+rounds, ``teenpatti_env.env()`` and PettingZoo's ``texas_holdem_no_limit_v6`` are played
+one decision at a time by ``bench_env.py``'s loop. Everything runs on one core (numba
+compiles the kernels single-threaded; the first call compiles or loads them from the
+cache and is not timed). ``--json`` prints one JSON object instead of the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+from bench_env import play
+
+import teenpatti_env
+from teenpatti_env.batched import TableBatch
+
+SIZES = (1, 64, 1024, 4096)
+
+
+def batched(tables: int, seconds: float, seed: int = 0) -> float:
+    """Decisions per second of random legal play at ``tables`` tables."""
+    batch = TableBatch(tables, "classic", seed=seed)
+    rng = np.random.default_rng(seed)
+    step = batch.reset()
+    batch.step((step.action_masks + rng.random(step.action_masks.shape)).argmax(axis=1))
+    decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(20):
+            masks = step.action_masks
+            actions = (masks + rng.random(masks.shape)).argmax(axis=1)
+            decisions += int((step.to_act >= 0).sum())
+            step = batch.step(actions)
+    return decisions / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per timed round")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per entry")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    contenders: dict[str, Callable[[], float]] = {
+        str(size): lambda size=size: batched(size, args.seconds) for size in SIZES
+    }
+    contenders["aec_env"] = lambda: play(lambda: teenpatti_env.env(), args.seconds)[0]
+    try:
+        from pettingzoo.classic import texas_holdem_no_limit_v6
+    except ImportError:
+        if not args.json:
+            print("texas_holdem_no_limit_v6 not installed: pip install 'pettingzoo[classic]'")
+    else:
+        contenders["pettingzoo_holdem"] = lambda: play(texas_holdem_no_limit_v6.env,
+                                                       args.seconds)[0]
+    for size in SIZES:
+        batched(size, 0.01)  # compile (or load the cached kernels) before timing
+    runs: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(args.rounds):
+        for name, run in contenders.items():
+            runs[name].append(run())
+    medians = {name: statistics.median(values) for name, values in runs.items()}
+    if args.json:
+        out: dict[str, Any] = {
+            "decisions_per_second": {str(size): medians[str(size)] for size in SIZES},
+            "pettingzoo_holdem": medians.get("pettingzoo_holdem"),
+            "aec_env": medians["aec_env"],
+        }
+        print(json.dumps(out))
+        return
+    holdem = medians.get("pettingzoo_holdem")
+    print(f"{'path':<32} {'decisions/s':>14} {'x aec env':>10} {'x holdem':>10}")
+    for name, value in medians.items():
+        label = f"batched, {name} tables" if name.isdigit() else name
+        versus = f"{value / holdem:>10.1f}" if holdem else f"{'-':>10}"
+        print(f"{label:<32} {value:>14,.0f} {value / medians['aec_env']:>10.1f} {versus}")
+
+
+if __name__ == "__main__":
+    main()
