@@ -217,6 +217,7 @@ class TableBatch:
             self._rng[:] = np.random.SeedSequence(seed).generate_state(
                 self.num_tables, dtype=np.uint64
             )
+            self._deck[:] = np.arange(NUM_CARDS)  # the shuffle goes on from the last deck
             self._seeded = True
         self._seat[:, k.START_STACK, :] = given["stacks"]
         everyone = np.ones(self.num_tables, dtype=np.bool_)
