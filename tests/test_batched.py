@@ -3,6 +3,8 @@ chip and termination invariants (hypothesis) and the Gymnasium vector environmen
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -191,7 +193,7 @@ def test_an_illegal_action_names_table_seat_action_reason_and_changes_nothing() 
     for old, new in zip(before, after, strict=True):
         assert np.array_equal(old, new)
     actions[2] = 99
-    with pytest.raises(IllegalActionError, match="table 2.*not in the action table"):
+    with pytest.raises(IllegalActionError, match=r"table 2.*not in the action table"):
         batch.step(actions)
 
 
@@ -302,7 +304,7 @@ def test_vector_env_learner_seat_rotates_and_opponents_are_called_batched() -> N
     assert max(calls) > 1  # one call for many tables
     # Everyone else packs to a bet: the learner wins each hand in one step.
     assert terminated.all() and (rewards > 0).all()
-    assert all((a != b).all() for a, b in zip(seats, seats[1:], strict=False))
+    assert all((a != b).all() for a, b in itertools.pairwise(seats))
 
 
 def test_vector_env_refuses_bad_opponents() -> None:
