@@ -10,7 +10,7 @@ State layout (``N`` tables, ``n`` seats):
 
 * ``tab[N, TAB_FIELDS]`` int64: the table scalars ``POT`` .. ``DEALS``;
 * ``seat[N, SEAT_FIELDS, n]`` int64: the per-seat fields ``STACK`` .. ``CARD0+2``;
-* ``known[N, n, n]`` bool: ``known[t, viewer, other]``, the viewer has seen that seat's
+* ``known[N, n, n]`` uint8: ``known[t, viewer, other]`` is 1 once the viewer has seen that seat's
   cards (its own once it looked, a show or showdown, a private sideshow reveal).
 * ``params`` int64: the rule settings, indexed by the ``P_*`` constants.
 """
@@ -33,7 +33,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 def jit(function: Callable[..., Any]) -> Callable[..., Any]:
     """``numba.njit(cache=True)`` when numba is installed, else the function itself."""
     if HAVE_NUMBA:
-        return _numba_njit(cache=True, nogil=True)(function)
+        return _numba_njit(cache=True, nogil=True, error_model="numpy")(function)
     return function
 
 
@@ -41,7 +41,7 @@ def inline(function: Callable[..., Any]) -> Callable[..., Any]:
     """:func:`jit`, inlined into its callers (the small rule queries of the hot path:
     a call per query would cost more than the query)."""
     if HAVE_NUMBA:
-        return _numba_njit(cache=True, nogil=True)(function)
+        return _numba_njit(cache=True, nogil=True, error_model="numpy")(function)
     return function
 
 
@@ -286,7 +286,7 @@ def reveal(params: Any, seat: Any, known: Any, t: int, s: int) -> None:
     """Turn ``s``'s cards up for the whole table."""
     seat[t, SHOWN, s] = 1
     for viewer in range(params[P_SEATS]):
-        known[t, viewer, s] = True
+        known[t, viewer, s] = 1
 
 
 @jit
@@ -429,7 +429,7 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, t: int, kind: int
     s = tab[t, TO_ACT]
     if kind == K_LOOK:
         seat[t, SEEN, s] = 1
-        known[t, s, s] = True
+        known[t, s, s] = 1
         if params[P_SHORT] == SHORT_SHOWDOWN and is_short(tab, seat, t, s):
             showdown(params, tab, seat, known, t)
     elif kind == K_PACK:
@@ -475,8 +475,8 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, t: int, kind: int
             loser = target if seat[t, VALUE, asker] > seat[t, VALUE, target] else asker
             seat[t, PACKED, loser] = 1
             if params[P_REVEAL] == 1:
-                known[t, asker, target] = True
-                known[t, target, asker] = True
+                known[t, asker, target] = 1
+                known[t, target, asker] = 1
         after_action(params, tab, seat, known, t, asker, NONE)
 
 
@@ -499,7 +499,7 @@ def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int
     tab[t, DEALS] += 1
     for viewer in range(n):
         for s in range(n):
-            known[t, viewer, s] = False
+            known[t, viewer, s] = 0
     for s in range(n):
         seat[t, STACK, s] = seat[t, START_STACK, s]
         seat[t, DEALT, s] = 1 if seat[t, START_STACK, s] >= params[P_ENTRY] else 0
@@ -586,53 +586,54 @@ def start_tables(params: Any, tab: Any, seat: Any, known: Any, rng: Any, values:
 
 
 @jit
-def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, out: Any,
+def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: Any,
            global_at: Any, seat_at: Any, category_at: int, cards_at: Any, categories: Any,
            strengths: Any) -> None:
-    """Write seat ``me``'s observation vector into ``out`` (zeroed), slot for slot as
-    :meth:`ObservationLayout.encode` builds it for a hand episode."""
+    """Write seat ``me``'s observation vector into the zeroed row ``obs[t]``, slot for
+    slot as :meth:`ObservationLayout.encode` builds it for a hand episode."""
     n = params[P_SEATS]
     per_boot = 1.0 / params[P_BOOT]
     running = tab[t, END] == RUNNING
     asker = tab[t, ASKER]
     to_act = tab[t, TO_ACT]  # NONE once the hand is over
-    if known[t, me, me]:
+    dealer = tab[t, DEALER]
+    if known[t, me, me] == 1:
         value = seat[t, VALUE, me]
-        out[global_at[G_STRENGTH]] = strengths[value]
-        out[category_at + categories[value]] = 1.0
+        obs[t, global_at[G_STRENGTH]] = strengths[value]
+        obs[t, category_at + categories[value]] = 1.0
     if running and asker == NONE and can_bet(seat, t, me) and not at_blind_limit(
             params, seat, t, me):
         low, high = bet_range(params, tab, seat, t, me, 0)
         if low <= high:
-            out[global_at[G_MIN_BET]] = low * per_boot
-            out[global_at[G_MAX_BET]] = high * per_boot
+            obs[t, global_at[G_MIN_BET]] = low * per_boot
+            obs[t, global_at[G_MAX_BET]] = high * per_boot
     my_turn = running & (to_act == me)
-    out[global_at[G_POT]] = tab[t, POT] * per_boot
-    out[global_at[G_STAKE]] = tab[t, STAKE] * per_boot
-    out[global_at[G_MY_TURN]] = 1.0 if my_turn else 0.0
-    out[global_at[G_ASKED]] = 1.0 if my_turn and asker != NONE else 0.0
-    out[global_at[G_OVER]] = 0.0 if running else 1.0
+    obs[t, global_at[G_POT]] = tab[t, POT] * per_boot
+    obs[t, global_at[G_STAKE]] = tab[t, STAKE] * per_boot
+    obs[t, global_at[G_MY_TURN]] = my_turn
+    obs[t, global_at[G_ASKED]] = my_turn & (asker != NONE)
+    obs[t, global_at[G_OVER]] = not running
     previous = previous_player(params, seat, t, me, False) if running else NONE
-    for k in range(n):
-        other = (me + k) % n
+    # previous, to_act and asker are NONE (never a seat) when unset
+    for j in range(n):
+        other = (me + j) % n
         dealt = seat[t, DEALT, other]
-        out[seat_at[k, S_IN_SESSION]] = dealt
-        out[seat_at[k, S_DEALT]] = dealt
-        out[seat_at[k, S_IN_HAND]] = dealt * (1 - seat[t, PACKED, other])
-        out[seat_at[k, S_PACKED]] = seat[t, PACKED, other]
-        out[seat_at[k, S_ALL_IN]] = seat[t, ALL_IN, other]
-        out[seat_at[k, S_SEEN]] = seat[t, SEEN, other]
-        out[seat_at[k, S_BLIND_BETS]] = seat[t, BLIND_BETS, other]
-        out[seat_at[k, S_STACK]] = seat[t, STACK, other] * per_boot
-        out[seat_at[k, S_CHIPS_IN]] = seat[t, CONTRIB, other] * per_boot
-        # previous, to_act and asker are NONE (never a seat) when unset
-        out[seat_at[k, S_DEALER]] = other == tab[t, DEALER]
-        out[seat_at[k, S_PREVIOUS]] = other == previous
-        out[seat_at[k, S_TO_ACT]] = other == to_act
-        out[seat_at[k, S_ASKER]] = other == asker
-        if known[t, me, other]:
+        obs[t, seat_at[j, S_IN_SESSION]] = dealt
+        obs[t, seat_at[j, S_DEALT]] = dealt
+        obs[t, seat_at[j, S_IN_HAND]] = dealt * (1 - seat[t, PACKED, other])
+        obs[t, seat_at[j, S_PACKED]] = seat[t, PACKED, other]
+        obs[t, seat_at[j, S_ALL_IN]] = seat[t, ALL_IN, other]
+        obs[t, seat_at[j, S_SEEN]] = seat[t, SEEN, other]
+        obs[t, seat_at[j, S_BLIND_BETS]] = seat[t, BLIND_BETS, other]
+        obs[t, seat_at[j, S_STACK]] = seat[t, STACK, other] * per_boot
+        obs[t, seat_at[j, S_CHIPS_IN]] = seat[t, CONTRIB, other] * per_boot
+        obs[t, seat_at[j, S_DEALER]] = other == dealer
+        obs[t, seat_at[j, S_PREVIOUS]] = other == previous
+        obs[t, seat_at[j, S_TO_ACT]] = other == to_act
+        obs[t, seat_at[j, S_ASKER]] = other == asker
+        if known[t, me, other] == 1:
             for c in range(3):
-                out[cards_at[k] + seat[t, CARD0 + c, other]] = 1.0
+                obs[t, cards_at[j] + seat[t, CARD0 + c, other]] = 1.0
 
 
 @jit
@@ -651,7 +652,7 @@ def observe_tables(params: Any, tab: Any, seat: Any, known: Any, which: Any, sea
         me = seats[t]
         if me == NONE:
             continue
-        encode(params, tab, seat, known, t, me, obs[t], global_at, seat_at, category_at,
+        encode(params, tab, seat, known, t, me, obs, global_at, seat_at, category_at,
                cards_at, categories, strengths)
         if me == tab[t, TO_ACT]:
             legal_kinds(params, tab, seat, t, legal)

@@ -171,7 +171,7 @@ class TableBatch:
         self._tab[:, k.TO_ACT] = k.NONE
         self._tab[:, k.END] = k.LAST_PLAYER  # nothing dealt yet
         self._seat = np.zeros((size, k.SEAT_FIELDS, n), dtype=np.int64)
-        self._known = np.zeros((size, n, n), dtype=np.bool_)
+        self._known = np.zeros((size, n, n), dtype=np.uint8)
         self._deck = np.tile(np.arange(NUM_CARDS, dtype=np.int64), (size, 1))
         self._rng = np.zeros(size, dtype=np.uint64)
         self._history = np.zeros((size, 32), dtype=np.int64)
