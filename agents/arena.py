@@ -32,6 +32,7 @@ from agents import make_agent
 from agents.base import Agent, BatchPolicy
 from agents.stats import Interval, finite_or_none, ratio_interval
 from teenpatti_env.aec import raw_env
+from teenpatti_env.batch_kernels import HAVE_NUMBA
 from teenpatti_env.batched import TableBatch, classic_family
 from teenpatti_env.engine import Hand
 from teenpatti_env.rules import Rules
@@ -569,7 +570,9 @@ def run_arena(
     if players is not None:
         table_rules = table_rules.replace(num_players=players)
     config = ArenaConfig(pool, table_rules, hands, seed, duplicate)
-    policies = None if engine == "per_table" else batch_policies(config)
+    # Without numba the batched kernels run as plain Python: slower than per table.
+    skip = engine == "per_table" or (engine == "auto" and not HAVE_NUMBA)
+    policies = None if skip else batch_policies(config)
     if engine == "batched" and policies is None:
         raise ValueError("the batched engine plays classic-family rules with agents that "
                          "have a batched form (trained policies); use engine='per_table'")
