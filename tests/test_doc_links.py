@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -51,7 +52,7 @@ def anchors(text: str) -> set[str]:
     seen: Counter[str] = Counter()
     found = set()
     blocks = _PARSER.parse(text)
-    for opening, inline in zip(blocks, blocks[1:], strict=False):
+    for opening, inline in pairwise(blocks):
         if opening.type != "heading_open":
             continue
         words = "".join(child.content for child in inline.children or []
@@ -76,9 +77,9 @@ def link_problems(page: Path, root: Path = ROOT) -> list[str]:
             problems.append(f"{target}: leads outside the repository")
         elif not where.exists():
             problems.append(f"{target}: no such file")
-        elif parts.fragment and where.suffix == ".md":
-            if unquote(parts.fragment) not in anchors(where.read_text(encoding="utf-8")):
-                problems.append(f"{target}: no heading #{parts.fragment} in {where.name}")
+        elif (parts.fragment and where.suffix == ".md"
+              and unquote(parts.fragment) not in anchors(where.read_text(encoding="utf-8"))):
+            problems.append(f"{target}: no heading #{parts.fragment} in {where.name}")
     return problems
 
 
