@@ -511,12 +511,19 @@ def _add_train_parser(commands: Any) -> None:
     ):
         default = getattr(defaults, name.replace("-", "_"))
         train.add_argument(f"--{name}", type=_seed, help=f"{what} (default: {default})")
-    train.add_argument("--net-arch", help="hidden layer widths, e.g. 128,128")
-    train.add_argument("--learning-rate", type=float)
-    for name in ("n-steps", "batch-size", "n-epochs"):
-        train.add_argument(f"--{name}", type=_positive_int)
-    for name in ("gae-lambda", "ent-coef", "clip-range"):
-        train.add_argument(f"--{name}", type=float)
+    train.add_argument("--net-arch", help="hidden layer widths (default: "
+                       f"{','.join(str(width) for width in defaults.net_arch)})")
+    for name, kind, what in (
+        ("learning-rate", float, "Adam's step size"),
+        ("n-steps", _positive_int, "decisions per environment in each rollout"),
+        ("batch-size", _positive_int, "decisions per gradient step"),
+        ("n-epochs", _positive_int, "passes over each rollout"),
+        ("gae-lambda", float, "GAE's lambda"),
+        ("ent-coef", float, "weight of the entropy bonus"),
+        ("clip-range", float, "PPO's clip range"),
+    ):
+        default = getattr(defaults, name.replace("-", "_"))
+        train.add_argument(f"--{name}", type=kind, help=f"{what} (default: {default})")
     train.add_argument("--normalize-reward", action=argparse.BooleanOptionalAction,
                        help="scale rewards by the returns' running spread (default: on)")
     train.add_argument("--warm-start", help="scripted agent to imitate before PPO, or none "
@@ -527,7 +534,8 @@ def _add_train_parser(commands: Any) -> None:
     train.add_argument("--warm-start-epochs", type=_seed,
                        help=f"passes over them (default: {defaults.warm_start_epochs})")
     train.add_argument("--stop-when-beating", help="comma-separated scripted agents: stop at "
-                       "the first evaluation that beats them all (95%% interval above 0)")
+                       "the first evaluation that beats them all (95%% interval above 0) (default: "
+                       "none, train for --timesteps)")
     train.add_argument("--resume", help="a checkpoint .zip to continue from")
     train.add_argument("--quiet", action="store_true", help="no progress bar")
     train.set_defaults(run=_command_train)

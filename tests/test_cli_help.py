@@ -64,6 +64,13 @@ def test_every_option_with_a_default_shows_it(
         assert f"(default: {action.default})" in text, (command, action.dest)
 
 
+def test_every_train_option_says_its_default() -> None:
+    # train's argparse defaults stay None (TrainConfig holds them), so each help names it
+    for action in _commands()["train"]._actions:
+        if action.option_strings and action.dest not in ("help", "resume", "quiet"):
+            assert action.help is not None and "default" in action.help, action.dest
+
+
 def test_arena_help_shows_twenty_thousand_hands(capsys: pytest.CaptureFixture[str]) -> None:
     text = " ".join(_help(["arena"], capsys).split())
     assert "--hands HANDS hands in total, rounded up to whole deals (default: 20000)" in text
