@@ -95,12 +95,12 @@ class GameStore:
         with self._lock:
             entry = self._games.get(game)
             if entry is None:
-                raise ProtocolError("not_found", f"no game {game!r} (it may have expired)")
+                raise ProtocolError("not_found", f"no such game {game!r} (it may have expired)")
             self._games.move_to_end(game)
             return entry
 
 
-_GAME_PATH = re.compile(r"/v1/games/([0-9a-f]{16})(/act)?")
+_GAME_PATH = re.compile(r"/v1/games/([^/]+)(/act)?")
 
 
 class BotServer(ThreadingHTTPServer):

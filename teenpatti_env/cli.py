@@ -33,6 +33,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from teenpatti_env import __version__
 from teenpatti_env.engine import Hand
 from teenpatti_env.history import replay
 from teenpatti_env.render import describe_event
@@ -194,7 +195,7 @@ def _command_train(args: argparse.Namespace) -> None:
         raise CommandError(f"{TRAIN_EXTRA_HINT} ({error})") from error
     _writable_folder(config.out)
     try:
-        result = train(config)
+        result = train(config, announce=_announce)
     except ValueError as error:
         raise CommandError(str(error).splitlines()[0]) from error
     except OSError as error:
@@ -205,6 +206,11 @@ def _command_train(args: argparse.Namespace) -> None:
     if result.evaluation is not None:
         print()
         print(result.evaluation.table())
+
+
+def _announce(line: str) -> None:
+    """Tell the user, beside the progress bar, that training enters a new phase."""
+    print(f"teenpatti train: {line}", file=sys.stderr, flush=True)
 
 
 def _rules_of(args: argparse.Namespace) -> Rules:
@@ -295,8 +301,10 @@ _positive_int = _int_at_least(1, "a positive integer")
 _seed = _int_at_least(0, "an integer >= 0")
 
 
+_PRESET_HELP = "the table's settings: one of the four presets of docs/rules.md"
 _VARIANT_HELP = (
-    f"a variant of VARIANTS.md ({', '.join(VARIANTS)}) or a family special's .json/.toml file"
+    f"a variant of docs/variants.md ({', '.join(VARIANTS)}) or a family special's .json/.toml "
+    "file"
 )
 
 
@@ -305,6 +313,25 @@ def _variant(text: str) -> Any:
     if text.lower().endswith((".json", ".toml")):
         return load_variant(text)
     return text
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Help that ends each option's text with its default, where it has one to show
+    (not for flags, nor for options whose default is decided later)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False:
+            return action.help
+        return super()._get_help_string(action)
+
+
+def _add_command(commands: Any, name: str, summary: str) -> argparse.ArgumentParser:
+    """A subcommand whose ``--help`` starts with ``summary`` and shows the defaults."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, help=summary, description=summary[:1].upper() + summary[1:] + ".",
+        formatter_class=_HelpFormatter,
+    )
+    return parser
 
 
 class _Parser(argparse.ArgumentParser):
@@ -317,35 +344,52 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``teenpatti`` command."""
-    parser = _Parser(prog="teenpatti", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(
+        prog="teenpatti",
+        description="Teen Patti: an exact rules engine, an RL environment, agents, an arena "
+                    "and bots. Run teenpatti COMMAND --help for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"teenpatti {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    replay_parser = commands.add_parser("replay", help="replay a hand history (JSON)")
+    replay_parser = _add_command(commands, "replay",
+                                 "replay a hand history (JSON) and print the result as JSON")
     replay_parser.add_argument("history", help="path of a teenpatti-hand/1 JSON file")
     replay_parser.add_argument("--pretty", action="store_true", help="indent the JSON")
     replay_parser.set_defaults(run=_command_replay)
 
-    demo = commands.add_parser("demo", help="a short seeded session between the scripted agents")
-    demo.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
+    demo = _add_command(commands, "demo",
+                        "a short seeded session between the scripted agents, told hand by hand")
+    demo.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES,
+                      help=_PRESET_HELP)
     demo.add_argument("--variant", default="classic", help=_VARIANT_HELP)
     demo.add_argument("--players", type=int, default=4, help="seats, 3..7")
     demo.add_argument("--hands", type=_positive_int, default=5, help="hands to play at most")
-    demo.add_argument("--seed", type=_seed, default=0)
+    demo.add_argument("--seed", type=_seed, default=0,
+                      help="seeds the first dealer, the deals and the agents: the same seed "
+                           "tells the same session")
     demo.set_defaults(run=_command_demo)
 
-    arena = commands.add_parser(
-        "arena", help="play agents head to head with duplicate dealing and report their skill"
+    arena = _add_command(
+        commands, "arena",
+        "play agents head to head with duplicate dealing and report their skill",
     )
     arena.add_argument(
         "--agents",
         default="random,auto,easy,medium,hard,equity",
-        help="comma-separated agent names (default: every scripted agent)",
+        help="comma-separated agents: scripted agent names, ppo:PATH (an exported policy), "
+             "pretrained:NAME",
     )
-    arena.add_argument("--hands", type=_positive_int, default=20_000, help="hands in total")
-    arena.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
+    arena.add_argument("--hands", type=_positive_int, default=20_000,
+                       help="hands in total, rounded up to whole deals")
+    arena.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES,
+                       help=_PRESET_HELP)
     arena.add_argument("--variant", default="classic", help=_VARIANT_HELP)
-    arena.add_argument("--players", type=int, default=None, help="seats per table, 3..7")
-    arena.add_argument("--seed", type=_seed, default=0)
+    arena.add_argument("--players", type=int, default=None,
+                       help="seats per table, 3..7 (default: the preset's)")
+    arena.add_argument("--seed", type=_seed, default=0,
+                       help="seeds every deal and agent: the same seed gives the same report, "
+                            "whatever the number of workers")
     arena.add_argument(
         "--workers", type=_positive_int, default=None, help="processes (default: every core)"
     )
@@ -391,22 +435,23 @@ def _positive_seconds(text: str) -> float:
 
 
 def _add_interface_parsers(commands: Any) -> None:
-    serve = commands.add_parser(
-        "serve", help="serve a bot over HTTP (teenpatti-bot/1, plus a web table) or stdio"
+    serve = _add_command(
+        commands, "serve", "serve a bot over HTTP (teenpatti-bot/1, plus a web table) or stdio"
     )
     serve.add_argument("--agent", default="pretrained:classic",
                        help="the agent that answers (a scripted agent, ppo:PATH, "
-                            "pretrained:NAME; default pretrained:classic)")
+                            "pretrained:NAME)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
     serve.add_argument("--stdio", action="store_true",
                        help="answer JSON lines on stdin/stdout instead of HTTP")
-    serve.add_argument("--seed", type=_seed, default=0, help="seeds the agents")
+    serve.add_argument("--seed", type=_seed, default=0,
+                       help="seeds the agents' own random choices, per table and seat")
     serve.add_argument("--verbose", action="store_true", help="log every HTTP request")
     serve.set_defaults(run=_command_serve)
 
-    match = commands.add_parser(
-        "match", help="a session between local agents and remote bots, with a turn timer"
+    match = _add_command(
+        commands, "match", "a session between local agents and remote bots, with a turn timer"
     )
     match.add_argument("--agents", help="comma-separated players, one per seat: agent names, "
                        "ppo:PATH, pretrained:NAME, http://HOST:PORT, stdio:COMMAND, absent")
@@ -414,11 +459,11 @@ def _add_interface_parsers(commands: Any) -> None:
                        help="one more player (for a stdio:COMMAND holding commas)")
     _add_table_options(match, hands=100)
     match.add_argument("--time-limit", type=_positive_seconds, default=5.0,
-                       help="seconds a remote bot has per turn (default 5)")
+                       help="seconds a remote bot has per turn")
     match.add_argument("--out", help="also write the result as JSON to this file")
     match.set_defaults(run=_command_match)
 
-    play = commands.add_parser("play", help="play a session in the terminal against bots")
+    play = _add_command(commands, "play", "play a session in the terminal against bots")
     play.add_argument("--bots", default="hard,equity,pretrained:classic",
                       help="comma-separated bots, one per other seat")
     _add_table_options(play, hands=10)
@@ -427,35 +472,43 @@ def _add_interface_parsers(commands: Any) -> None:
 
 def _add_table_options(parser: argparse.ArgumentParser, hands: int) -> None:
     """The table a session is played at: --hands, --preset, --variant, --seed."""
-    parser.add_argument("--hands", type=_positive_int, default=hands,
-                        help=f"hands at most (default {hands})")
-    parser.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES)
+    parser.add_argument("--hands", type=_positive_int, default=hands, help="hands at most")
+    parser.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES,
+                        help=_PRESET_HELP)
     parser.add_argument("--variant", default="classic", help=_VARIANT_HELP)
-    parser.add_argument("--seed", type=_seed, default=0)
+    parser.add_argument("--seed", type=_seed, default=0,
+                        help="seeds the first dealer, the deals and the local agents: the "
+                             "same seed deals the same session")
 
 
 def _add_train_parser(commands: Any) -> None:
     from training.config import TrainConfig
 
     defaults = TrainConfig()
-    train = commands.add_parser(
-        "train",
-        help="train MaskablePPO against the scripted agents and itself (needs the train extra)",
+    train = _add_command(
+        commands, "train",
+        "train MaskablePPO against the scripted agents and itself (needs the train extra)",
     )
-    train.add_argument("--preset", choices=Rules.PRESET_NAMES, help="default: classic")
+    # The defaults live in TrainConfig (so that --resume and the recorded command agree);
+    # argparse's stay None and the help names TrainConfig's.
+    train.add_argument("--preset", choices=Rules.PRESET_NAMES,
+                       help=f"{_PRESET_HELP} (default: {defaults.preset})")
     train.add_argument("--players", type=int, help="seats, 3..7 (default: the preset's)")
     train.add_argument("--timesteps", type=_positive_int,
-                       help=f"learner decisions (default {defaults.timesteps})")
-    train.add_argument("--out", help=f"output folder (default {defaults.out})")
-    train.add_argument("--seed", type=_seed, help="default 0")
+                       help=f"learner decisions (default: {defaults.timesteps})")
+    train.add_argument("--out", help=f"output folder (default: {defaults.out})")
+    train.add_argument("--seed", type=_seed,
+                       help="seeds the network, the environments' deals and the opponents: "
+                            f"the same seed trains the same weights (default: {defaults.seed})")
     train.add_argument("--envs", type=_positive_int,
-                       help=f"environments stepped together (default {defaults.envs})")
+                       help=f"environments stepped together (default: {defaults.envs})")
     train.add_argument("--vec", choices=("dummy", "subproc"),
-                       help="dummy: one process; subproc: a process per environment")
+                       help="dummy: one process; subproc: a process per environment "
+                            f"(default: {defaults.vec})")
     train.add_argument("--opponents", help="comma-separated scripted agents of the pool "
                        "(default: all six)")
     train.add_argument("--self-play-share", type=float,
-                       help=f"share of opponents that are snapshots (default "
+                       help=f"share of opponents that are snapshots (default: "
                             f"{defaults.self_play_share})")
     for name, what in (
         ("snapshot-every", "steps between self-play snapshots"),
@@ -466,24 +519,32 @@ def _add_train_parser(commands: Any) -> None:
         ("checkpoint-every", "steps between checkpoints (0: none)"),
     ):
         default = getattr(defaults, name.replace("-", "_"))
-        train.add_argument(f"--{name}", type=_seed, help=f"{what} (default {default})")
-    train.add_argument("--net-arch", help="hidden layer widths, e.g. 128,128")
-    train.add_argument("--learning-rate", type=float)
-    for name in ("n-steps", "batch-size", "n-epochs"):
-        train.add_argument(f"--{name}", type=_positive_int)
-    for name in ("gae-lambda", "ent-coef", "clip-range"):
-        train.add_argument(f"--{name}", type=float)
+        train.add_argument(f"--{name}", type=_seed, help=f"{what} (default: {default})")
+    train.add_argument("--net-arch", help="hidden layer widths (default: "
+                       f"{','.join(str(width) for width in defaults.net_arch)})")
+    for name, kind, what in (
+        ("learning-rate", float, "Adam's step size"),
+        ("n-steps", _positive_int, "decisions per environment in each rollout"),
+        ("batch-size", _positive_int, "decisions per gradient step"),
+        ("n-epochs", _positive_int, "passes over each rollout"),
+        ("gae-lambda", float, "GAE's lambda"),
+        ("ent-coef", float, "weight of the entropy bonus"),
+        ("clip-range", float, "PPO's clip range"),
+    ):
+        default = getattr(defaults, name.replace("-", "_"))
+        train.add_argument(f"--{name}", type=kind, help=f"{what} (default: {default})")
     train.add_argument("--normalize-reward", action=argparse.BooleanOptionalAction,
                        help="scale rewards by the returns' running spread (default: on)")
     train.add_argument("--warm-start", help="scripted agent to imitate before PPO, or none "
-                       f"(default {defaults.warm_start})")
+                       f"(default: {defaults.warm_start})")
     train.add_argument("--warm-start-decisions", type=_seed,
                        help="teacher decisions to imitate "
                             "(default: a sixth of --timesteps, 1,000 to 50,000)")
     train.add_argument("--warm-start-epochs", type=_seed,
-                       help=f"passes over them (default {defaults.warm_start_epochs})")
+                       help=f"passes over them (default: {defaults.warm_start_epochs})")
     train.add_argument("--stop-when-beating", help="comma-separated scripted agents: stop at "
-                       "the first evaluation that beats them all (95%% interval above 0)")
+                       "the first evaluation that beats them all (95%% interval above 0) (default: "
+                       "none, train for --timesteps)")
     train.add_argument("--resume", help="a checkpoint .zip to continue from")
     train.add_argument("--quiet", action="store_true", help="no progress bar")
     train.set_defaults(run=_command_train)

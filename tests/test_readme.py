@@ -1,4 +1,4 @@
-"""The README's Python example runs as written."""
+"""The Python examples of the README and of docs/ run as written."""
 
 from __future__ import annotations
 
@@ -7,12 +7,24 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
 
 
-def test_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def python_blocks(page: Path) -> list[str]:
+    """The page's fenced ```python blocks."""
+    return re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S)
+
+
+def test_readme_has_python_examples() -> None:
+    assert python_blocks(README)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_python_examples_run(
+    page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)  # the examples may write files
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
-    assert blocks
-    for block in blocks:
-        exec(compile(block, str(README), "exec"), {})
+    for block in python_blocks(page):
+        exec(compile(block, str(page), "exec"), {})

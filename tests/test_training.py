@@ -1093,7 +1093,7 @@ def config_from_cli(
     tt = trainlib()
     seen: list[TrainConfig] = []
 
-    def fake_train(config: TrainConfig) -> Any:
+    def fake_train(config: TrainConfig, announce: Any = None) -> Any:
         seen.append(config)
         return tt.TrainResult(Path(config.out), None, None, None, 0.0, 0)
 

@@ -449,7 +449,7 @@ def test_an_unknown_game_in_the_address_shows_the_servers_error(
     error = wait_for(driver, lambda d: by_id(d, "error").text and by_id(d, "error"),
                      "the error message")
     assert error.get_attribute("data-code") == "not_found"
-    assert "no game" in error.text
+    assert "no such game" in error.text
     assert not by_id(driver, "table").is_displayed()
     assert js_errors(driver) == []
     assert console_errors(driver, network_too=False) == []

@@ -217,9 +217,18 @@ def evaluate_policy(
                      workers=workers)
 
 
-def train(config: TrainConfig | None = None, **options: Any) -> TrainResult:
-    """Train a MaskablePPO agent as ``config`` (or ``TrainConfig(**options)``) says."""
+def train(
+    config: TrainConfig | None = None,
+    announce: Callable[[str], None] | None = None,
+    **options: Any,
+) -> TrainResult:
+    """Train a MaskablePPO agent as ``config`` (or ``TrainConfig(**options)``) says.
+
+    ``announce``, when given, is called with one line as each phase begins: the warm
+    start, PPO, the final evaluation.
+    """
     config = config if config is not None else TrainConfig(**options)
+    say = announce if announce is not None else (lambda line: None)
     started = time.perf_counter()
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -243,11 +252,14 @@ def train(config: TrainConfig | None = None, **options: Any) -> TrainResult:
         timings = {"warm_start": 0.0, "evaluation": 0.0, "final_evaluation": 0.0}
         if config.resume is None and config.warm_start is not None:
             warm_started = time.perf_counter()
+            say(f"warm start: imitating {config.warm_start} for {config.warm_start_size} "
+                f"decisions, {config.warm_start_epochs} epochs")
             warm_start(model, vec, config)
             timings["warm_start"] = time.perf_counter() - warm_started
         callback = _TrainingCallback(config, out)
         remaining = config.timesteps - model.num_timesteps
         if remaining > 0:
+            say(f"PPO: {remaining} learner decisions from step {model.num_timesteps}")
             model.learn(remaining, callback=CallbackList([callback]),
                         reset_num_timesteps=config.resume is None)
         else:
@@ -263,6 +275,8 @@ def train(config: TrainConfig | None = None, **options: Any) -> TrainResult:
         timings["evaluation"] = callback.evaluation_seconds
         if config.final_eval_hands:
             evaluated = time.perf_counter()
+            say(f"final evaluation: {config.final_eval_hands} hands against "
+                f"{', '.join(SCRIPTED_AGENTS)}")
             evaluation = evaluate_policy(policy_path, config.rules, config.final_eval_hands,
                                          seed=config.seed + 1)
             evaluation.to_json(out / "eval.json")
