@@ -52,6 +52,8 @@ def _load_json(path: str) -> Any:
         raise CommandError(f"cannot read {path}: {error.strerror or error}") from error
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise CommandError(f"{path} is not valid JSON: {error}") from error
+    except RecursionError:
+        raise CommandError(f"{path} is nested too deeply to read") from None
 
 
 def _command_replay(args: argparse.Namespace) -> None:
