@@ -444,7 +444,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
 
     def _selected_agent(self) -> str:
         """The agent to step; a ``ValueError`` once every agent has left the episode."""
-        if self.hand is not None and not self.agents:
+        self._running_hand()  # a RuntimeError before the first reset
+        if not self.agents:
             raise ValueError("the episode is over (every agent has left): call reset()")
         return str(self.agent_selection)
 

@@ -24,15 +24,17 @@ MAX_NESTING = 32
 def check_nesting(value: Any, what: str, limit: int = MAX_NESTING) -> None:
     """Raise ``ValueError`` if ``value`` nests dicts, lists or tuples more than ``limit``
     levels deep (a container that holds itself counts as nested without end)."""
-    pending: list[tuple[Any, int]] = [(value, 0)]
-    while pending:
-        item, depth = pending.pop()
-        if isinstance(item, dict):
-            children: Any = [*item.keys(), *item.values()]
-        elif isinstance(item, (list, tuple)):
-            children = item
-        else:
-            continue
+    level = [value]
+    for depth in range(limit + 1):
+        containers = [item for item in level if isinstance(item, (dict, list, tuple))]
+        if not containers:
+            return
         if depth == limit:
             raise ValueError(f"{what}: nested more than {limit} levels deep")
-        pending.extend((child, depth + 1) for child in children)
+        level = []
+        for container in containers:
+            if isinstance(container, dict):
+                level.extend(container.keys())
+                level.extend(container.values())
+            else:
+                level.extend(container)
