@@ -273,6 +273,7 @@ class BotHandler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
+        self.rfile.close()  # the plain reader; the socket stays open
         self._incoming = _DeadlineReader(self.connection)
         self.rfile = io.BufferedReader(self._incoming)
 

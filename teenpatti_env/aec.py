@@ -161,8 +161,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
     Keyword arguments: ``rules`` (a ``Rules``, preset name or dict; default classic),
     ``num_players``, ``episode`` (``"hand"``: one hand an episode; ``"session"``: hands
     until the session ends), ``render_mode`` (``"human"``/``"ansi"``), ``bet_levels``
-    (bet sizes in the action space, default ``2 * raise_multiple - 1``), ``stacks``
-    (chips of each seat at the start of every episode; default the starting stack) and
+    (bet sizes in the action space, 2..64, default ``2 * raise_multiple - 1`` up to 64),
+    ``stacks`` (chips of each seat at the start of every episode, at most
+    :data:`~teenpatti_env.rules.MAX_TABLE_CHIPS` in all; default the starting stack) and
     any ``Rules`` setting as an override (``boot=2``, ``max_bet=64``, ...).
     """
 
