@@ -27,7 +27,13 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any
 
-from teenpatti_env.protocol import MAX_MESSAGE_BYTES, ProtocolError, decode_json, parse_response
+from teenpatti_env.protocol import (
+    MAX_MESSAGE_BYTES,
+    ProtocolError,
+    decode_json,
+    parse_response,
+    read_line,
+)
 
 FAULTS = ("timeout", "garbage", "illegal", "gone")
 """The ways a bot can miss a turn."""
@@ -146,24 +152,32 @@ class ProcessBot(RemoteBot):
             raise ValueError("stdio: needs a command, e.g. stdio:teenpatti serve --stdio")
         self.spec = f"stdio:{command}"
         try:
-            self.process = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
-                encoding="utf-8", errors="replace",
-            )
+            self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         except OSError as error:
             raise ValueError(f"cannot start {command!r}: {error.strerror or error}") from None
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._outbox: queue.Queue[str] = queue.Queue()
+        self._lines: queue.Queue[bytes | ProtocolError | None] = queue.Queue()
+        self._outbox: queue.Queue[bytes] = queue.Queue()
         self._closed_input = False
         self._asked: set[Any] = set()
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._write, daemon=True).start()
 
     def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
+        """Hands the program's answer lines to :meth:`ask`; a line longer than the
+        protocol allows is handed over as its error, never held whole."""
+        stdout = self.process.stdout
+        assert stdout is not None
+        while True:
+            try:
+                line = read_line(stdout)
+            except ProtocolError as error:
+                self._lines.put(error)
+                continue
+            except (OSError, ValueError):
+                line = None
             self._lines.put(line)
-        self._lines.put(None)
+            if line is None:
+                return
 
     def _write(self) -> None:
         """Hands requests to the program; a program that stops reading blocks only
@@ -185,7 +199,7 @@ class ProcessBot(RemoteBot):
             raise BotError("gone", f"the bot exited with status {self.process.returncode}")
         if self._closed_input:
             raise BotError("gone", "the bot closed its input")
-        self._outbox.put(json.dumps(request) + "\n")
+        self._outbox.put(json.dumps(request).encode() + b"\n")
         self._asked.add(request.get("id"))
         while True:
             try:
@@ -196,6 +210,8 @@ class ProcessBot(RemoteBot):
                 self._lines.put(None)  # every later ask sees the end too
                 raise BotError("gone", "the bot closed its output")
             try:
+                if isinstance(line, ProtocolError):
+                    raise line
                 data = decode_json(line)
                 if self._late(data, request.get("id")):
                     continue  # an answer to an earlier request that came too late

@@ -10,17 +10,24 @@ HTTP routes (every answer is JSON, except the page and its files):
   (``{"bots": [...], "preset", "variant", "hands", "seed"}``), ``GET /v1/games/ID`` reads
   it, ``POST /v1/games/ID/act`` sends the person's action (``{"action": {...}}``).
 
-Each request is answered on its own thread; a bad request gets an error answer and
-never takes the server down.
+Each connection is answered on its own thread, at most ``max_connections`` at once (one
+more is answered 503 ``busy`` at once), and each request has ``request_seconds`` in all to
+arrive, and as long again to take its answer: a client that sends or reads slowly is cut
+off, however steadily it trickles. A bad request gets an error answer and never takes the
+server down; a client that hangs up is no error.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 import secrets
+import socket
 import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from http import HTTPStatus
@@ -39,6 +46,7 @@ from teenpatti_env.protocol import (
     decode_json,
     http_status,
     make_error,
+    read_line,
     schema,
 )
 from teenpatti_env.rules import Rules
@@ -48,6 +56,13 @@ WEB_FILES = {"index.html": "text/html", "app.js": "text/javascript", "style.css"
 MAX_GAMES = 200
 """Web sessions kept at once; the least recently used goes first."""
 MAX_BOTS = 6
+MAX_CONNECTIONS = 64
+"""Connections served at once by default; one more is answered 503 ``busy``."""
+REQUEST_SECONDS = 10.0
+"""Default seconds a request has, in all, to arrive (and again to take its answer)."""
+_LINGER_SECONDS = 1.0
+"""How long a connection refused as busy is kept half closed, for the client to read the
+answer."""
 GAME_FIELDS = {"bots", "preset", "variant", "hands", "seed"}
 
 
@@ -103,17 +118,110 @@ class GameStore:
 _GAME_PATH = re.compile(r"/v1/games/([^/]+)(/act)?")
 
 
+_BUSY = json.dumps(make_error(ProtocolError(
+    "busy", "the server is answering as many connections as it takes; try again shortly"
+))).encode()
+_BUSY_ANSWER = (
+    b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+    b"Content-Length: %d\r\nRetry-After: 1\r\nCache-Control: no-store\r\n"
+    b"Connection: close\r\n\r\n%s" % (len(_BUSY), _BUSY)
+)
+
+
 class BotServer(ThreadingHTTPServer):
-    """The HTTP server: a :class:`BotService` plus the web sessions."""
+    """The HTTP server: a :class:`BotService` plus the web sessions, serving at most
+    ``max_connections`` connections at once, each request within ``request_seconds``."""
 
     daemon_threads = True
     request_queue_size = 128
 
-    def __init__(self, address: tuple[str, int], service: BotService, quiet: bool = True):
+    def __init__(
+        self,
+        address: tuple[str, int],
+        service: BotService,
+        quiet: bool = True,
+        max_connections: int = MAX_CONNECTIONS,
+        request_seconds: float = REQUEST_SECONDS,
+    ) -> None:
+        if not isinstance(max_connections, int) or max_connections < 1:
+            raise ValueError(f"max_connections must be an int >= 1, got {max_connections!r}")
+        if not 0 < request_seconds < 3600:
+            raise ValueError(f"request_seconds must be above 0, got {request_seconds!r}")
         self.service = service
         self.games = GameStore(service.spec)
         self.quiet = quiet
+        self.max_connections = max_connections
+        self.request_seconds = request_seconds
+        self._active = 0
+        self._active_lock = threading.Lock()
+        self._lingering: list[tuple[socket.socket, float]] = []
+        """Connections refused as busy, half closed, and when to close them."""
         super().__init__(address, BotHandler)
+
+    @property
+    def active_connections(self) -> int:
+        """Connections being served now."""
+        return self._active
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Serve the connection on a thread of its own, or answer 503 ``busy`` at once
+        when ``max_connections`` are being served."""
+        with self._active_lock:
+            full = self._active >= self.max_connections
+            if not full:
+                self._active += 1
+        if full:
+            self._refuse_busy(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        with self._active_lock:
+            self._active -= 1
+
+    def _refuse_busy(self, connection: socket.socket) -> None:
+        """Answer 503 ``busy`` from the accepting thread without waiting on the client.
+        The connection is only half closed and kept a moment, its input read and
+        dropped: closing it over the request that is still arriving would reset it
+        before the client reads the answer."""
+        with contextlib.suppress(OSError):
+            connection.setblocking(False)
+            _drain(connection)
+            connection.send(_BUSY_ANSWER)
+            connection.shutdown(socket.SHUT_WR)
+        self._lingering.append((connection, time.monotonic() + _LINGER_SECONDS))
+        while len(self._lingering) > 4 * self.max_connections:
+            self._close_lingering(0)
+
+    def _close_lingering(self, index: int) -> None:
+        connection, _ = self._lingering.pop(index)
+        _drain(connection)
+        connection.close()
+
+    def service_actions(self) -> None:
+        """Close the refused connections whose moment has passed (called by
+        ``serve_forever`` between requests and at least every half second)."""
+        now = time.monotonic()
+        for index in range(len(self._lingering) - 1, -1, -1):
+            if self._lingering[index][1] <= now:
+                self._close_lingering(index)
+            else:
+                _drain(self._lingering[index][0])
+
+    def server_close(self) -> None:
+        super().server_close()
+        while self._lingering:
+            self._close_lingering(0)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that hangs up or stalls is its own business; anything else is
@@ -128,18 +236,59 @@ class BotServer(ThreadingHTTPServer):
         return f"http://{host!s}:{port}"
 
 
+def _drain(connection: socket.socket) -> None:
+    """Read and drop what the client has sent so far, without waiting."""
+    with contextlib.suppress(OSError):
+        for _ in range(16):  # at most 1 MiB: a request is far smaller
+            if not connection.recv(65536):
+                return
+
+
+class _DeadlineReader(io.RawIOBase):
+    """A connection's incoming bytes with one deadline for a whole request: every read
+    waits only for what is left of it (a per-read timeout would let a client that sends
+    a byte at a time hold its thread for ever)."""
+
+    def __init__(self, connection: socket.socket) -> None:
+        super().__init__()
+        self.connection = connection
+        self.deadline = time.monotonic()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request took too long to arrive")
+        self.connection.settimeout(left)
+        return self.connection.recv_into(buffer)
+
+
 class BotHandler(BaseHTTPRequestHandler):
     """Routes one HTTP request."""
 
     server: BotServer
     server_version = "teenpatti-serve/1"
-    timeout = 30  # a client that stops sending mid-request frees its thread
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # the plain reader; the socket stays open
+        self._incoming = _DeadlineReader(self.connection)
+        self.rfile = io.BufferedReader(self._incoming)
+
+    def handle_one_request(self) -> None:
+        self._incoming.deadline = time.monotonic() + self.server.request_seconds
+        super().handle_one_request()
 
     def log_message(self, format: str, *args: Any) -> None:
         if not self.server.quiet:
             super().log_message(format, *args)
 
     def _send(self, status: int, body: bytes, content_type: str) -> None:
+        # The answer has as long to be taken as the request had to arrive (sendall's
+        # timeout bounds the whole write).
+        self.connection.settimeout(self.server.request_seconds)
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -172,7 +321,9 @@ class BotHandler(BaseHTTPRequestHandler):
         try:
             body = self.rfile.read(size)
         except TimeoutError:
-            body = b""
+            self.close_connection = True
+            raise ProtocolError("invalid_request", f"the request did not arrive within "
+                                f"{self.server.request_seconds:g} s") from None
         if len(body) < size:
             self.close_connection = True
             raise ProtocolError("invalid_request",
@@ -186,6 +337,8 @@ class BotHandler(BaseHTTPRequestHandler):
             handler()
         except ProtocolError as error:
             self._error(error)
+        except (ConnectionError, TimeoutError):
+            raise  # the client hung up or stalled: nothing to answer (handle_error)
         except Exception as error:  # a bug answers 500; the server carries on
             print(f"teenpatti serve: {method} {path}: {error!r}", file=sys.stderr)
             self._error(ProtocolError("agent_error", f"internal error: {error}"))
@@ -280,29 +433,34 @@ class BotHandler(BaseHTTPRequestHandler):
 
 
 def make_server(
-    service: BotService, host: str = "127.0.0.1", port: int = 8000, quiet: bool = True
+    service: BotService,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    quiet: bool = True,
+    max_connections: int = MAX_CONNECTIONS,
+    request_seconds: float = REQUEST_SECONDS,
 ) -> BotServer:
     """A :class:`BotServer` bound to ``host:port`` (port 0: any free port), not yet
     serving: call ``serve_forever()`` (in a thread, for tests)."""
-    return BotServer((host, port), service, quiet=quiet)
+    return BotServer((host, port), service, quiet=quiet, max_connections=max_connections,
+                     request_seconds=request_seconds)
 
 
-def serve_stdio(service: BotService, lines: IO[str], out: IO[str]) -> int:
-    """Answer one request per input line, one JSON answer per output line, until the
-    input ends; returns the number of requests answered."""
+def serve_stdio(service: BotService, lines: IO[bytes], out: IO[str]) -> int:
+    """Answer one request per input line (bytes: a line that is not UTF-8 gets an error
+    answer like any other bad line), one JSON answer per output line, until the input
+    ends; returns the number of requests answered."""
     answered = 0
     while True:
-        line = lines.readline(MAX_MESSAGE_BYTES + 1)  # a huge line is never held whole
-        if not line:
-            break
-        if len(line) > MAX_MESSAGE_BYTES:
-            while line and not line.endswith("\n"):  # skip the rest of it
-                line = lines.readline(MAX_MESSAGE_BYTES + 1)
-            answer = make_error(ProtocolError("too_large",
-                                              f"a request is at most {MAX_MESSAGE_BYTES} bytes"))
-        elif not line.strip():
-            continue
+        try:
+            line = read_line(lines)
+        except ProtocolError as error:
+            answer = make_error(error)
         else:
+            if line is None:
+                break
+            if not line.strip():
+                continue
             answer = service.answer(line)[1]
         out.write(json.dumps(answer) + "\n")
         out.flush()

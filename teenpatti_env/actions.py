@@ -21,8 +21,9 @@ then ``refuse``           refuse it
 then ``all_in``           go all-in (only a short stack)
 ========================  ===========================================================
 
-``L`` (``bet_levels``) defaults to ``2 * raise_multiple - 1``: at the default raise
-multiple of 2 that is ``S``, ``1.5S`` and ``2S`` blind (``2S``, ``3S``, ``4S`` seen).
+``L`` (``bet_levels``, 2 to 64) defaults to ``2 * raise_multiple - 1`` (at most 64): at
+the default raise multiple of 2 that is ``S``, ``1.5S`` and ``2S`` blind (``2S``, ``3S``,
+``4S`` seen).
 
 The variants' selection phases append their actions after ``all_in``, so the indices
 above never move (the classic game has none of them). A card is named by its slot in
@@ -54,6 +55,9 @@ from teenpatti_env.rules import Rules
 from teenpatti_env.variants import VariantSpec
 
 _AFTER_BETS = ("show", "sideshow", "accept", "refuse", "all_in")
+MAX_BET_LEVELS = 64
+"""The most bet sizes an action space offers (a policy's output layer has one unit per
+action)."""
 
 
 _CARD_ACTIONS = ("discard", "pass", "buy_joker")
@@ -121,9 +125,11 @@ class ActionLayout:
 
     def __init__(self, rules: Rules, bet_levels: int | None = None) -> None:
         if bet_levels is None:
-            bet_levels = 2 * rules.raise_multiple - 1
-        if not isinstance(bet_levels, int) or isinstance(bet_levels, bool) or bet_levels < 2:
-            raise ValueError(f"bet_levels must be an int >= 2, got {bet_levels!r}")
+            bet_levels = min(2 * rules.raise_multiple - 1, MAX_BET_LEVELS)
+        if (not isinstance(bet_levels, int) or isinstance(bet_levels, bool)
+                or not 2 <= bet_levels <= MAX_BET_LEVELS):
+            raise ValueError(f"bet_levels must be an int in 2..{MAX_BET_LEVELS}, "
+                             f"got {bet_levels!r}")
         self.rules = rules
         self.bet_levels = bet_levels
         middle = [f"bet_level_{k}" for k in range(1, bet_levels - 1)]

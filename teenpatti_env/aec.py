@@ -26,7 +26,7 @@ from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand, validate_table
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.observation import ObservationLayout, TableFacts
 from teenpatti_env.render import render_table
-from teenpatti_env.rules import Rules
+from teenpatti_env.rules import MAX_TABLE_CHIPS, Rules
 from teenpatti_env.session import Session
 
 EPISODES = ("hand", "session")
@@ -161,8 +161,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
     Keyword arguments: ``rules`` (a ``Rules``, preset name or dict; default classic),
     ``num_players``, ``episode`` (``"hand"``: one hand an episode; ``"session"``: hands
     until the session ends), ``render_mode`` (``"human"``/``"ansi"``), ``bet_levels``
-    (bet sizes in the action space, default ``2 * raise_multiple - 1``), ``stacks``
-    (chips of each seat at the start of every episode; default the starting stack) and
+    (bet sizes in the action space, 2..64, default ``2 * raise_multiple - 1`` up to 64),
+    ``stacks`` (chips of each seat at the start of every episode, at most
+    :data:`~teenpatti_env.rules.MAX_TABLE_CHIPS` in all; default the starting stack) and
     any ``Rules`` setting as an override (``boot=2``, ``max_bet=64``, ...).
     """
 
@@ -193,7 +194,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         n = self.rules.num_players
         if stacks is not None:
-            validate_table(self.rules, stacks, 0, n)
+            _check_stacks(self.rules, stacks)
             stacks = list(stacks)
         self.episode = episode
         self.render_mode = render_mode
@@ -256,6 +257,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         ``indicators``, ``chosen``); other keys are ignored with a warning.
         A bad option is a ``ValueError`` and leaves the environment as it was.
         """
+        if options is not None and not isinstance(options, Mapping):
+            raise ValueError(f"reset options are a dict of option names, got "
+                             f"{type(options).__name__}")
         options = dict(options or {})
         unknown = sorted(set(options) - set(RESET_OPTIONS))
         if unknown:
@@ -274,7 +278,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             raise ValueError(
                 f"reset options {', '.join(TABLE_CARD_FIELDS)} need 'cards'"
             )
-        validate_table(self.rules, stacks, 0, self.rules.num_players)
+        _check_stacks(self.rules, stacks)
         if stacks is None:
             stacks = [self.rules.starting_stack] * self.rules.num_players
         saved = rng.bit_generator.state
@@ -344,7 +348,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
 
     def step(self, action: Any) -> None:
         """Apply ``action`` (an index of the action table) for the selected agent."""
-        agent = self.agent_selection
+        agent = self._selected_agent()
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -375,7 +379,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         An illegal action raises ``IllegalActionError`` (the engine's reason) and changes
         nothing. A terminated agent is moved past with ``step(None)``, not here.
         """
-        agent = self.agent_selection
+        agent = self._selected_agent()
         if self.terminations[agent] or self.truncations[agent]:
             raise IllegalActionError(f"{agent} has left the episode: call step(None)")
         hand = self._running_hand()
@@ -438,6 +442,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
     def _was_dead_step(self, action: Any) -> None:
         super()._was_dead_step(action)
         self._state_changed()
+
+    def _selected_agent(self) -> str:
+        """The agent to step; a ``ValueError`` once every agent has left the episode."""
+        self._running_hand()  # a RuntimeError before the first reset
+        if not self.agents:
+            raise ValueError("the episode is over (every agent has left): call reset()")
+        return str(self.agent_selection)
 
     def _running_hand(self) -> Hand:
         if self.hand is None:
@@ -584,6 +595,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def _check_stacks(rules: Rules, stacks: Sequence[int] | None) -> None:
+    """``stacks`` (``None``: the starting stacks) fit the table and hold at most
+    :data:`~teenpatti_env.rules.MAX_TABLE_CHIPS` chips in all."""
+    validate_table(rules, stacks, 0, rules.num_players)
+    if stacks is not None and sum(stacks) > MAX_TABLE_CHIPS:
+        raise ValueError(f"the stacks hold {sum(stacks)} chips in all; a table holds at most "
+                         f"{MAX_TABLE_CHIPS}")
 
 
 def _direct(wrapper: type[Any]) -> type[Any]:

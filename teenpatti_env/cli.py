@@ -53,6 +53,8 @@ def _load_json(path: str) -> Any:
         raise CommandError(f"cannot read {path}: {error.strerror or error}") from error
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise CommandError(f"{path} is not valid JSON: {error}") from error
+    except RecursionError:
+        raise CommandError(f"{path} is nested too deeply to read") from None
 
 
 def _command_replay(args: argparse.Namespace) -> None:
@@ -229,10 +231,13 @@ def _command_serve(args: argparse.Namespace) -> None:
     except ValueError as error:
         raise CommandError(str(error)) from error
     if args.stdio:
-        serve_stdio(service, sys.stdin, sys.stdout)
+        serve_stdio(service, sys.stdin.buffer, sys.stdout)
         return
     try:
-        server = make_server(service, args.host, args.port, quiet=not args.verbose)
+        limits = {key: value for key, value in (("max_connections", args.max_connections),
+                                                ("request_seconds", args.request_timeout))
+                  if value is not None}
+        server = make_server(service, args.host, args.port, quiet=not args.verbose, **limits)
     except OSError as error:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: "
                            f"{error.strerror or error}") from error
@@ -448,6 +453,12 @@ def _add_interface_parsers(commands: Any) -> None:
     serve.add_argument("--seed", type=_seed, default=0,
                        help="seeds the agents' own random choices, per table and seat")
     serve.add_argument("--verbose", action="store_true", help="log every HTTP request")
+    serve.add_argument("--max-connections", type=_positive_int,
+                       help="connections served at once; one more is answered 503 busy "
+                            "(default 64)")
+    serve.add_argument("--request-timeout", type=_positive_seconds,
+                       help="seconds a request has in all to arrive, and again to take its "
+                            "answer (default 10)")
     serve.set_defaults(run=_command_serve)
 
     match = _add_command(

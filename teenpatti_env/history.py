@@ -22,6 +22,7 @@ from typing import Any
 from teenpatti_env.cards import format_cards
 from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand
 from teenpatti_env.errors import IllegalActionError
+from teenpatti_env.nesting import check_nesting
 from teenpatti_env.rules import Rules
 
 HAND_FORMAT = "teenpatti-hand/1"
@@ -126,6 +127,7 @@ def replay(history: dict[str, Any]) -> dict[str, Any]:
     Raises ``ValueError`` for a malformed history and ``IllegalActionError`` (naming
     the action's index, the seat and the reason) for an action that is not legal.
     """
+    check_nesting(history, "a hand history")
     hand = hand_from_history(history)
     actions = history.get("actions", [])
     if not isinstance(actions, list):

@@ -25,14 +25,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, NoReturn
 
 import fastjsonschema
 import numpy as np
 from numpy.typing import NDArray
 
 from teenpatti_env.actions import ActionLayout
-from teenpatti_env.cards import parse_cards
+from teenpatti_env.cards import format_cards, parse_cards
 from teenpatti_env.observation import ObservationLayout
 from teenpatti_env.rules import Rules
 
@@ -44,12 +44,12 @@ SCHEMA_PATH = Path(__file__).parent / "schemas" / "teenpatti-bot-1.schema.json"
 
 ERROR_CODES = (
     "malformed_json", "unsupported_protocol", "invalid_request", "invalid_view",
-    "illegal_action", "too_large", "not_found", "method_not_allowed", "agent_error",
+    "illegal_action", "too_large", "not_found", "method_not_allowed", "agent_error", "busy",
 )  # fmt: skip
 
 
 HTTP_STATUS = {"too_large": 413, "not_found": 404, "method_not_allowed": 405,
-               "agent_error": 500}
+               "agent_error": 500, "busy": 503}
 """The HTTP status of an error answer by its code (any other code: 400)."""
 
 
@@ -100,14 +100,33 @@ def _check(part: str, message: Any, code: str) -> None:
 
 
 def decode_json(data: bytes | str) -> Any:
-    """JSON text (at most :data:`MAX_MESSAGE_BYTES`) as Python values."""
+    """JSON text (at most :data:`MAX_MESSAGE_BYTES`; bytes are UTF-8) as Python values."""
     size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "replace"))
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        return json.loads(data, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as error:  # JSONDecodeError and UnicodeDecodeError too
+        # JSON exchanged between programs is UTF-8 (RFC 8259); json.loads would guess.
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as error:
+        raise ProtocolError("malformed_json", f"not UTF-8: {error}") from None
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as error:  # JSONDecodeError
         raise ProtocolError("malformed_json", f"not JSON: {error}") from None
+
+
+def read_line(stream: IO[bytes]) -> bytes | None:
+    """The next line of a JSON-lines stream without its line end, ``None`` at the end of
+    the stream. A line longer than :data:`MAX_MESSAGE_BYTES` is read past in pieces, never
+    held whole, and is a ``ProtocolError("too_large")``."""
+    line = stream.readline(MAX_MESSAGE_BYTES + 1)
+    if not line:
+        return None
+    if len(line) > MAX_MESSAGE_BYTES and not line.endswith(b"\n"):
+        while line and not line.endswith(b"\n"):
+            line = stream.readline(MAX_MESSAGE_BYTES + 1)
+        raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    return line.rstrip(b"\r\n")
 
 
 def _no_constant(name: str) -> Any:
@@ -194,20 +213,19 @@ def parse_request(message: bytes | str | Mapping[str, Any]) -> Request:
 def _parse_request(data: Any) -> Request:
     _check_protocol(data)
     _check("request", data, "invalid_request")
+    for key in ("id", "table", "hand"):
+        _check_text(data.get(key), key)
     view = data["view"]
     try:
-        rules = Rules.from_dict(view["rules"])
+        hand_rules = rules = Rules.from_dict(view["rules"])
         if view.get("table_rules"):  # dealer's choice: ``rules`` is the chosen variant's
             rules = Rules.from_dict(view["table_rules"])
     except (TypeError, ValueError) as error:
         raise ProtocolError("invalid_view", f"view/rules: {error}") from None
     _check_seats(view, rules.num_players)
-    for where, cards in _card_lists(view):
-        try:
-            parse_cards(cards)
-        except ValueError as error:
-            raise ProtocolError("invalid_view", f"{where}: {error}") from None
+    _check_cards(view, hand_rules)
     _check_legal(view, rules)
+    _check_turn(view)
     request = Request(view, data.get("id"), data.get("table"), data.get("hand"), rules)
     try:
         _, mask, _ = request.decision()
@@ -248,7 +266,7 @@ def _check_legal(view: dict[str, Any], rules: Rules) -> None:
     kinds = [action["type"] for action in legal]
 
     def refuse(why: str) -> None:
-        raise ProtocolError("invalid_view", f"view/legal: {why}")
+        _refuse(f"view/legal: {why}")
 
     if len(set(kinds)) != len(kinds):
         refuse("each action type may appear once")
@@ -271,11 +289,76 @@ def _check_legal(view: dict[str, Any], rules: Rules) -> None:
                 refuse(f"choose_variant offers {unknown}, not among {allowed}")
 
 
-def _card_lists(view: dict[str, Any]) -> list[tuple[str, list[str]]]:
-    lists = [("view/cards", view["cards"] or []), ("view/community", view["community"]),
-             ("view/indicators", view["indicators"]), ("view/my_parted", view.get("my_parted", []))]
-    lists += [(f"view/seats/{k}/cards", s["cards"] or []) for k, s in enumerate(view["seats"])]
-    return lists
+def _check_text(value: Any, key: str) -> None:
+    """A string field holds Unicode text: JSON's ``\\ud800`` escapes can name a lone
+    surrogate, which is no character and cannot be encoded."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise ProtocolError(
+                "invalid_request", f"{key}: character {error.start} is a lone surrogate "
+                f"({value[error.start]!r}), not a Unicode character; a {key} is Unicode text"
+            ) from None
+
+
+def _refuse(why: str) -> NoReturn:
+    raise ProtocolError("invalid_view", why)
+
+
+def _check_cards(view: dict[str, Any], hand_rules: Rules) -> None:
+    """Every card parses, no card is in two places, the seat's own cards agree, and a
+    blind seat knows no more of its cards than the open ones (VARIANTS.md V3)."""
+    lists = [("view/cards", view["cards"] or []), ("view/my_parted", view.get("my_parted", []))]
+    places = [(f"view/seats/{k}/cards", s["cards"] or []) for k, s in enumerate(view["seats"])]
+    places += [("view/community", view["community"]), ("view/indicators", view["indicators"])]
+    parsed: dict[str, tuple[int, ...]] = {}
+    for where, cards in lists + places:
+        try:
+            parsed[where] = parse_cards(cards)
+        except ValueError as error:
+            raise ProtocolError("invalid_view", f"{where}: {error}") from None
+    # A seat's parted cards may reach another seat (passing), so they are left out here.
+    seen_at: dict[int, str] = {}
+    for where, _ in places:
+        for card in parsed[where]:
+            if card in seen_at:
+                _refuse(f"{where}: card {format_cards([card])[0]} is also in {seen_at[card]}")
+            seen_at[card] = where
+    seat = view["seat"]
+    if parsed["view/cards"] != parsed[f"view/seats/{seat}/cards"]:
+        _refuse(f"view/cards differ from view/seats/{seat}/cards (the same seat's cards)")
+    known, opened = len(parsed["view/cards"]), hand_rules.spec.open_private_cards
+    if view["result"] is None and not view["seen"] and known > opened:
+        _refuse(f"view/cards: a blind seat (seen: false) knows only its {opened} open "
+                f"cards, not {known}")
+
+
+def _check_turn(view: dict[str, Any]) -> None:
+    """The seat to act, the pot, a show and the bet bounds agree with the seats."""
+    seats, seat = view["seats"], view["seat"]
+    me = seats[seat]
+    if view["my_turn"] and view["to_act"] != seat:
+        _refuse(f"view/my_turn: seat {view['to_act']} is to act, not this seat {seat}")
+    if view["my_turn"] and (me["packed"] or not me["dealt_in"]):
+        state = "has packed" if me["packed"] else "was not dealt in"
+        _refuse(f"view/seats/{seat}: the seat to act {state}")
+    if view["result"] is None:
+        paid = sum(entry["chips_in"] for entry in seats)
+        if view["pot"] != paid:
+            _refuse(f"view/pot: {view['pot']} chips, but the seats put in {paid}")
+    in_hand = sum(entry["dealt_in"] and not entry["packed"] for entry in seats)
+    bounds = [("view/max_bet", view["max_bet"])]
+    for action in view["legal"]:
+        if action["type"] == "show" and in_hand != 2:
+            _refuse(f"view/legal: a show needs exactly two seats in the hand, not {in_hand}")
+        bounds.append((f"view/legal/{action['type']}", action.get("max")))
+    for where, high in bounds:
+        if high is not None and high > me["stack"]:
+            _refuse(f"{where}: a bet of up to {high} chips, but seat {seat} has {me['stack']}")
+    pending = view["sideshow"]
+    if pending is not None and pending["asker"] == pending["target"]:
+        _refuse(f"view/sideshow: seat {pending['asker']} asks a sideshow of itself")
 
 
 def decision_inputs(

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from teenpatti_env.cards import NUM_CARDS
+from teenpatti_env.nesting import check_nesting
 from teenpatti_env.variants import (
     PRESET_NAMES,
     VARIANTS,
@@ -25,6 +26,10 @@ from teenpatti_env.variants import (
 )
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
+MAX_TABLE_CHIPS = 10**15
+"""The most chips one table may hold, every stack together: each chip count (stack,
+pot, bet) then stays an exact integer in a float64 and a JavaScript number, and within the
+bot protocol's bounds."""
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "best_sequence": ("AKQ", "A23"),
@@ -102,6 +107,7 @@ class Rules:
 
     def __init__(self, **settings: Any) -> None:
         _check_names(settings)
+        check_nesting(settings, "rules")
         for field in dataclasses.fields(self):
             object.__setattr__(self, field.name, settings.get(field.name, field.default))
         try:
@@ -131,8 +137,11 @@ class Rules:
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
         """The preset ``name`` (classic, pagat, flash, tabletop) with ``overrides``."""
-        if not isinstance(name, str) or name not in PRESETS:
-            raise ValueError(f"unknown preset {name!r}: allowed {', '.join(cls.PRESET_NAMES)}")
+        allowed = ", ".join(cls.PRESET_NAMES)
+        if not isinstance(name, str):
+            raise ValueError(f"a preset is a name ({allowed}), got {type(name).__name__}")
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r}: allowed {allowed}")
         return PRESETS[name].replace(**overrides)
 
     @property
@@ -264,6 +273,12 @@ def _validate(rules: Rules) -> None:
             raise ValueError(
                 f"setting {name!r} must be one of {', '.join(map(repr, allowed))}, got {value!r}"
             )
+    if rules.num_players * rules.starting_stack > MAX_TABLE_CHIPS:
+        raise ValueError(
+            f"the starting stacks (num_players * boot * starting_boots = "
+            f"{rules.num_players * rules.starting_stack}) exceed the table limit of "
+            f"{MAX_TABLE_CHIPS} chips"
+        )
     for spec in (rules.spec, *rules.choice_specs):
         needed = spec.cards_needed(rules.num_players)
         if needed > NUM_CARDS:

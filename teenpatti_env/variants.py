@@ -34,6 +34,7 @@ else:  # pragma: no cover - Python 3.10
 
 from teenpatti_env.cards import RANKS, format_card, rank_of, suit_of
 from teenpatti_env.hands import value_table as _value_table
+from teenpatti_env.nesting import check_nesting
 from teenpatti_env.wild import three_card_value, trusted_value
 
 if TYPE_CHECKING:
@@ -490,6 +491,9 @@ def load_variant(path: str | Path, register: bool = True) -> VariantSpec:
         raise ValueError(f"{str(path)!r} is not valid {path.suffix[1:].upper()}: {error}") from None
     except ValueError as error:
         raise ValueError(f"{str(path)!r}: {error}") from None
+    except RecursionError:
+        raise ValueError(f"{str(path)!r} is nested too deeply to read") from None
+    check_nesting(data, repr(str(path)))
     if not isinstance(data, Mapping) or set(data) != {"name", "spec"}:
         raise ValueError(f"{str(path)!r} must hold exactly 'name' and 'spec'")
     try:

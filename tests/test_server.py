@@ -709,8 +709,8 @@ def test_serve_stdio_answers_each_line_in_order() -> None:
         "x" * (MAX_MESSAGE_BYTES + 1), json.dumps(second), "[1, 2]",
     ]
     out = io.StringIO()
-    count = serve_stdio(BotService("pretrained:classic"), io.StringIO("\n".join(lines) + "\n"),
-                        out)
+    count = serve_stdio(BotService("pretrained:classic"),
+                        io.BytesIO(("\n".join(lines) + "\n").encode()), out)
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert count == len(answers) == 6  # the blank lines are skipped
     assert answers[0] == {"protocol": PROTOCOL, "id": "a",
@@ -723,7 +723,7 @@ def test_serve_stdio_answers_each_line_in_order() -> None:
 
 def test_serve_stdio_with_no_input() -> None:
     out = io.StringIO()
-    assert serve_stdio(BotService("equity"), io.StringIO(""), out) == 0
+    assert serve_stdio(BotService("equity"), io.BytesIO(b""), out) == 0
     assert out.getvalue() == ""
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from interfaces.server import BotHandler, BotServer, make_server
+from interfaces.server import BotServer, make_server
 from interfaces.service import BotService
 from teenpatti_env.cli import main
 
@@ -56,7 +56,7 @@ def raw(server: BotServer, data: bytes, wait: float = 10.0) -> tuple[int, dict[s
 
 
 def test_a_content_length_lie_is_a_client_error(server, monkeypatch) -> None:
-    monkeypatch.setattr(BotHandler, "timeout", 1)  # the server's is 30 s; same path
+    monkeypatch.setattr(server, "request_seconds", 1.0)  # the default is 10 s; same path
     request = (b"POST /v1/act HTTP/1.0\r\nContent-Type: application/json\r\n"
                b"Content-Length: %d\r\n\r\n" % (len(BODY) + 1000)) + BODY
     status, _, body = raw(server, request)
