@@ -856,6 +856,8 @@ class Hand:
 
     def hand_value(self, seat: int) -> int:
         """The value of ``seat``'s hand under the table's ranking (higher is better)."""
+        if self.choosing:
+            raise ValueError("no hand has a value before the dealer's choice and the deal")
         return self._hand_value(self._dealt_seat(seat))
 
     def card_texts(self, seat: int) -> list[str]:
@@ -933,10 +935,10 @@ class Hand:
     ) -> str | None:
         if self.end is not None:
             return "the hand is over"
+        if self.choosing:  # C1: the dealer chooses, also one that sits the hand out
+            return self._choice_problem(seat, kind, action or {})
         if not self.dealt_in[seat]:
             return "the seat is not dealt in"
-        if self.choosing:
-            return self._choice_problem(seat, kind, action or {})
         if kind == "choose_variant":
             return "no variant to choose now (dealer's choice is made before the deal)"
         if self.selection is not None and kind != "look":

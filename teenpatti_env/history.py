@@ -52,9 +52,7 @@ def rules_of(history: dict[str, Any], num_seats: int) -> Rules:
     return rules.replace(num_players=num_seats)
 
 
-def hand_from_history(
-    history: dict[str, Any], rng: np.random.Generator | None = None
-) -> Hand:
+def hand_from_history(history: dict[str, Any], rng: np.random.Generator | None = None) -> Hand:
     """The hand a history starts from (boots posted, no action taken).
 
     ``cards`` may be ``null`` only under dealer's choice, for a hand whose deal ``rng``
@@ -79,7 +77,11 @@ def hand_from_history(
         raise ValueError("a hand history needs 'cards': a list with one entry per seat")
     rules = rules_of(history, len(cards))
     return Hand(
-        rules, cards, stacks, dealer, **{field: history.get(field) for field in DEAL_FIELDS},
+        rules,
+        cards,
+        stacks,
+        dealer,
+        **{field: history.get(field) for field in DEAL_FIELDS},
         rng=rng,
     )
 
@@ -261,22 +263,39 @@ def _history_of_version_1(data: dict[str, Any]) -> dict[str, Any]:
     try:
         if data.get("choosing"):  # waiting for the dealer's choice
             if data["pending"] is None:
-                raise ValueError("a version 1 hand waiting for an rng deal cannot be "
-                                 "restored: its rng was not saved")
-            return {"rules": data["rules"], "dealer": data["dealer"], "stacks": data["stacks"],
-                    **data["pending"], "actions": []}
+                raise ValueError(
+                    "a version 1 hand waiting for an rng deal cannot be "
+                    "restored: its rng was not saved"
+                )
+            return {
+                "rules": data["rules"],
+                "dealer": data["dealer"],
+                "stacks": data["stacks"],
+                **data["pending"],
+                "actions": [],
+            }
         payouts = data["payouts"] or [0] * len(data["stacks"])
-        start = [chips + paid - won for chips, paid, won in
-                 zip(data["stacks"], data["contributions"], payouts, strict=True)]
-        deal = {key: data[key] for key in ("community", "indicators", "chosen")
-                if data.get(key) is not None}
+        start = [
+            chips + paid - won
+            for chips, paid, won in zip(data["stacks"], data["contributions"], payouts, strict=True)
+        ]
+        deal = {
+            key: data[key]
+            for key in ("community", "indicators", "chosen")
+            if data.get(key) is not None
+        }
         if data.get("dealt_deck") is not None:
             deal["deck"] = data["dealt_deck"]
         rules = data.get("table_rules", data["rules"])
         if isinstance(rules, dict) and rules.get("dealers_choice"):
             deal.pop("chosen", None)  # H3: named in choose_variant
-        return {"rules": rules, "dealer": data["dealer"], "stacks": start,
-                "cards": data["cards"], **deal,
-                "actions": _actions_of([event for _, event in data["log"]])}
+        return {
+            "rules": rules,
+            "dealer": data["dealer"],
+            "stacks": start,
+            "cards": data["cards"],
+            **deal,
+            "actions": _actions_of([event for _, event in data["log"]]),
+        }
     except (KeyError, TypeError, IndexError) as error:
         raise ValueError(f"not a version 1 saved hand: {error!r}") from None

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 from teenpatti_env import Hand, Rules
 from teenpatti_env.cards import parse_card, rank_of
 
@@ -38,7 +40,7 @@ def test_passing_ends_when_the_dealer_sits_out() -> None:
     """
     hand = Hand(
         Rules(variant=PASS_ONLY, num_players=4),
-        ["As Ad Ac 2h 3d 4c".split(), "Ks Kd 5h".split(), "Qs Qd 6h".split(), None],
+        [["As", "Ad", "Ac", "2h", "3d", "4c"], ["Ks", "Kd", "5h"], ["Qs", "Qd", "6h"], None],
         [100, 100, 100, 0],
         dealer=3,
     )
@@ -69,8 +71,8 @@ def test_the_dealer_still_passes_last_when_it_is_dealt_in() -> None:
     then sends its extra three out of play."""
     hand = Hand(
         Rules(variant=PASS_ONLY, num_players=4),
-        ["As Ad Ac 2h 3d 4c".split(), "Ks Kd 5h".split(), "Qs Qd 6h".split(),
-         "Js Jd 7h".split()],
+        [["As", "Ad", "Ac", "2h", "3d", "4c"], ["Ks", "Kd", "5h"], ["Qs", "Qd", "6h"],
+         ["Js", "Jd", "7h"]],
         [100, 100, 100, 100],
         dealer=3,
     )  # fmt: skip
@@ -102,7 +104,7 @@ def test_rotating_lowest_reads_the_cards_kept_after_the_phase() -> None:
     """
     hand = Hand(
         Rules(variant=ROTATING_DISCARD, num_players=3),
-        ["2s Kh Kd 9c".split(), "Ah Qh Jh 5c".split(), "8s 7d 4h 3c".split()],
+        [["2s", "Kh", "Kd", "9c"], ["Ah", "Qh", "Jh", "5c"], ["8s", "7d", "4h", "3c"]],
         [100, 100, 100],
         dealer=2,
     )
@@ -130,7 +132,7 @@ def test_a_seat_all_in_on_its_boot_may_pack_in_a_phase_and_is_then_not_all_in() 
     from its snapshot."""
     hand = Hand(
         Rules(variant="discard_one", num_players=3),
-        ["As Ad Kc 2c".split(), "Ks Kh Kd 3d".split(), "9c 8d 6h 5s".split()],
+        [["As", "Ad", "Kc", "2c"], ["Ks", "Kh", "Kd", "3d"], ["9c", "8d", "6h", "5s"]],
         [1, 100, 100],
         dealer=2,
     )
@@ -151,7 +153,7 @@ def test_a_seat_all_in_on_its_boot_keeps_in_shopping_and_restores() -> None:
     phase turn first: it may keep or pack, never draw (P2, P6) nor look. Saved at that turn and
     after its keep, the hand restores and continues identically."""
     rules = Rules(variant="shopping", num_players=3)
-    cards = ["As Ad Kc".split(), "Ks Kh 3d".split(), "9c 8d 6h".split()]
+    cards = [["As", "Ad", "Kc"], ["Ks", "Kh", "3d"], ["9c", "8d", "6h"]]
     hand = Hand(rules, cards, [1, 100, 100], dealer=2)
     assert hand.all_in[0] and hand.to_act == 0
     assert {a["type"] for a in hand.legal_actions()} == {"pack", "keep"}  # all-in: no look
@@ -161,3 +163,16 @@ def test_a_seat_all_in_on_its_boot_keeps_in_shopping_and_restores() -> None:
     assert restored.result() == hand.result() and hand.to_act == 1
     again = Hand.from_dict(json.loads(json.dumps(hand.to_dict())))
     assert again.result() == hand.result()
+
+
+def test_a_dealer_who_sits_out_still_chooses_the_variant() -> None:
+    """C1 under dealer's choice: the dealer (seat 3, no chips, so not dealt in) names the
+    variant; the three seats dealt in then get ak47's three cards each."""
+    rules = Rules(dealers_choice=["ak47", "open_joker"], num_players=4)
+    hand = Hand.deal(rules, [100, 100, 100, 0], 3, np.random.default_rng(0))
+    assert hand.to_act == 3 and hand.legal_actions() == [
+        {"type": "choose_variant", "variants": ["ak47", "open_joker"]}
+    ]
+    hand.apply({"seat": 3, "type": "choose_variant", "variant": "ak47"})
+    assert hand.dealt_in == [True, True, True, False] and hand.to_act == 0
+    assert [len(hand.card_texts(s)) for s in range(3)] == [3, 3, 3]
