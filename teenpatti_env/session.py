@@ -255,8 +255,11 @@ class Session:
             for number, entry in enumerate(hands, 1):
                 if not isinstance(entry, dict):
                     raise ValueError(f"hand {number} is not a hand history")
+                cards = entry.get("cards")
+                if cards is None and session.rules.dealers_choice is None:
+                    raise ValueError(f"hand {number} has no 'cards'")
                 deal = {key: entry[key] for key in DEAL_FIELDS if entry.get(key) is not None}
-                hand = session.new_hand(entry.get("cards"), entry["dealer"], **deal)
+                hand = session.new_hand(cards, entry["dealer"], **deal)
                 play(hand, entry.get("actions", []))
             # Replay drew nothing a history holds: back to the saved generator state.
             session.rng.bit_generator.state = rng_from_state(data["rng"]).bit_generator.state
