@@ -150,6 +150,15 @@ def history_of(hand: Hand) -> dict[str, Any]:
         chips + paid - (hand.payouts[seat] if hand.payouts is not None else 0)
         for seat, (chips, paid) in enumerate(zip(hand.stacks, hand.contributions, strict=True))
     ]
+    rules = hand.table_rules
+    if rules.num_players != hand.num_seats:  # a hand's seats are its stacks
+        rules = rules.replace(num_players=hand.num_seats)
+    return {"format": HAND_FORMAT, "rules": rules.to_dict(), "stacks": start, **play_of(hand)}
+
+
+def play_of(hand: Hand) -> dict[str, Any]:
+    """A hand's history less what its table knows (format, rules, stacks): the dealer,
+    the deal and the actions."""
     if hand.choosing:  # C1: the deal waits for the choice (None: rng deals it then)
         pending = hand._pending
         deal: dict[str, Any] = {"cards": None} if pending is None else _deal_texts(pending)
@@ -161,13 +170,10 @@ def history_of(hand: Hand) -> dict[str, Any]:
         if hand.reshuffles:
             deal["reshuffles"] = [format_cards(order) for order in hand.reshuffles]
     return {
-        "format": HAND_FORMAT,
-        # A hand's seats are its stacks, whatever num_players its rules carry.
-        "rules": hand.table_rules.replace(num_players=hand.num_seats).to_dict(),
         "dealer": hand.dealer,
-        "stacks": start,
         **deal,
-        "actions": _actions_of(hand.all_events()),
+        # Logged events never change, so they are read in place, not copied.
+        "actions": _actions_of([event for _, event in hand._log]),
     }
 
 

@@ -21,12 +21,10 @@ import numpy as np
 
 from teenpatti_env.cards import CardLike
 from teenpatti_env.engine import Hand, is_seat, validate_table
-from teenpatti_env.history import DEAL_FIELDS, history_of, play, rng_from_state, rng_state
+from teenpatti_env.history import DEAL_FIELDS, play, play_of, rng_from_state, rng_state
 from teenpatti_env.rules import Rules
 
 _STATE_VERSION = 2
-_SESSION_FIELDS = ("format", "rules", "stacks")
-"""A hand history's fields that a saved session holds once, not per hand."""
 
 
 class Session:
@@ -113,7 +111,7 @@ class Session:
         if hand is None or not hand.over or self._settled:
             return
         self._settled = True
-        self._played.append(_hand_entry(hand))
+        self._played.append(play_of(hand))
         for seat in range(self.num_seats):
             if hand.dealt_in[seat]:
                 self._stacks[seat] = hand.stacks[seat]
@@ -224,7 +222,7 @@ class Session:
         self._settle()
         hands = list(self._played)
         if self.hand is not None and not self.hand.over:
-            hands.append(_hand_entry(self.hand))
+            hands.append(play_of(self.hand))
         return copy.deepcopy(
             {
                 "version": _STATE_VERSION,
@@ -274,7 +272,3 @@ class Session:
             raise ValueError(f"malformed saved session: {error}") from None
         return session
 
-
-def _hand_entry(hand: Hand) -> dict[str, Any]:
-    """A hand's history as a saved session holds it."""
-    return {key: value for key, value in history_of(hand).items() if key not in _SESSION_FIELDS}
