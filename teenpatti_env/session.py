@@ -271,4 +271,3 @@ class Session:
         except (KeyError, RuntimeError, ValueError) as error:
             raise ValueError(f"malformed saved session: {error}") from None
         return session
-

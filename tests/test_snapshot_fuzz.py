@@ -295,20 +295,45 @@ def test_a_dealers_choice_history_whose_deal_does_not_fit_the_choice_is_refused(
     assert hand.to_dict() == before and hand.choosing
 
 
-@pytest.mark.parametrize(
-    ("field", "value"),
-    [("stacks", [10**15, 10**15, 0]), ("hands", [{"dealer": 0}]), ("votes", [7]),
-     ("votes", [0, 0]), ("rng", [1, 2]), ("hands_played", -3), ("version", 1)],
-)  # fmt: skip
-def test_the_reviews_tampered_sessions(field: str, value: Any) -> None:
-    """Session stacks beyond the table's bound, a hand with no cards under a fixed deal,
-    votes by seats not in the session or twice, a bad rng: ``ValueError``. A state field
-    (``hands_played``) is no part of the snapshot."""
+def between_hands() -> dict[str, Any]:
+    """A saved session between hands, seat 0 having voted to end."""
     data = base_session()
+    data["hands"].pop()
+    data["votes"] = [0]
+    return data
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("stacks", [10**15, 10**15, 0], "a table holds at most"),
+        ("hands", [{"dealer": 0}], "has no 'cards'"),
+        ("votes", [7], "not in the session"),
+        ("votes", [1], "not in the session"),  # seat 1 had 2 chips: it lost them and left
+        ("rng", [1, 2], "'rng'"),
+        ("version", 1, "version 1 saved no hand histories"),
+    ],
+)
+def test_the_reviews_tampered_sessions(field: str, value: Any, reason: str) -> None:
+    """Session stacks beyond the table's bound, a hand with no cards under a fixed deal,
+    a vote by a seat not in the session, a bad rng, the old version: ``ValueError``."""
+    data = between_hands()
+    restored = Session.from_dict(data)
+    assert restored.votes == [True, False, False] and restored.active == [True, False, True]
     data[field] = value
-    if field == "hands_played":
-        played = Session.from_dict(base_session()).hands_played
-        assert Session.from_dict(data).hands_played == played
-        return
-    with pytest.raises(ValueError, match="malformed saved session"):
+    with pytest.raises(ValueError, match=reason):
         Session.from_dict(data)
+
+
+def test_a_vote_while_a_hand_is_in_play_is_refused() -> None:
+    data = base_session()
+    data["votes"] = [0]
+    with pytest.raises(ValueError, match="votes to end are cast between hands"):
+        Session.from_dict(data)
+
+
+def test_state_fields_of_the_old_session_format_cannot_change_a_session() -> None:
+    data = between_hands()
+    played = Session.from_dict(data)
+    tampered = Session.from_dict({**data, "hands_played": -3, "active": [False] * 3})
+    assert session_views(tampered) == session_views(played)
