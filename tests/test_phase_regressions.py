@@ -15,7 +15,7 @@ import json
 
 import numpy as np
 
-from teenpatti_env import Hand, Rules
+from teenpatti_env import Hand, Rules, Session
 from teenpatti_env.cards import parse_card, rank_of
 
 PASS_ONLY = {"phase": "passing"}  # a family special: passing, no wild cards, no burst
@@ -176,3 +176,16 @@ def test_a_dealer_who_sits_out_still_chooses_the_variant() -> None:
     hand.apply({"seat": 3, "type": "choose_variant", "variant": "ak47"})
     assert hand.dealt_in == [True, True, True, False] and hand.to_act == 0
     assert [len(hand.card_texts(s)) for s in range(3)] == [3, 3, 3]
+
+
+def test_a_session_holding_an_all_in_phase_turn_reloads() -> None:
+    """Was refused until the next deal: a session whose hand waits on the phase turn of a
+    seat all-in on its boot (shopping, stacks [1, 100, 100], dealer 2)."""
+    session = Session(Rules(variant="shopping", num_players=3), seed=1, stacks=[1, 100, 100])
+    hand = session.new_hand(dealer=2)
+    assert hand.all_in[0] and hand.to_act == 0
+    restored = Session.from_dict(json.loads(json.dumps(session.to_dict())))
+    assert restored.hand is not None and restored.hand.result() == hand.result()
+    for each in (session, restored):
+        each.hand.apply({"seat": 0, "type": "pack"})  # type: ignore[union-attr]
+    assert restored.to_dict() == session.to_dict()
