@@ -26,7 +26,7 @@ from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand, validate_table
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.observation import ObservationLayout, TableFacts
 from teenpatti_env.render import render_table
-from teenpatti_env.rules import MAX_TABLE_CHIPS, Rules
+from teenpatti_env.rules import Rules
 from teenpatti_env.session import Session
 
 EPISODES = ("hand", "session")
@@ -194,7 +194,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         n = self.rules.num_players
         if stacks is not None:
-            _check_stacks(self.rules, stacks)
+            validate_table(self.rules, stacks, 0, self.rules.num_players)
             stacks = list(stacks)
         self.episode = episode
         self.render_mode = render_mode
@@ -278,7 +278,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             raise ValueError(
                 f"reset options {', '.join(TABLE_CARD_FIELDS)} need 'cards'"
             )
-        _check_stacks(self.rules, stacks)
+        validate_table(self.rules, stacks, 0, self.rules.num_players)
         if stacks is None:
             stacks = [self.rules.starting_stack] * self.rules.num_players
         saved = rng.bit_generator.state
@@ -595,15 +595,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-def _check_stacks(rules: Rules, stacks: Sequence[int] | None) -> None:
-    """``stacks`` (``None``: the starting stacks) fit the table and hold at most
-    :data:`~teenpatti_env.rules.MAX_TABLE_CHIPS` chips in all."""
-    validate_table(rules, stacks, 0, rules.num_players)
-    if stacks is not None and sum(stacks) > MAX_TABLE_CHIPS:
-        raise ValueError(f"the stacks hold {sum(stacks)} chips in all; a table holds at most "
-                         f"{MAX_TABLE_CHIPS}")
 
 
 def _direct(wrapper: type[Any]) -> type[Any]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -37,7 +37,7 @@ from teenpatti_env.cards import (
 )
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.pots import divide_pot
-from teenpatti_env.rules import Rules
+from teenpatti_env.rules import MAX_TABLE_CHIPS, Rules
 
 ACTION_TYPES = (
     "look", "pack", "bet", "all_in", "show", "sideshow", "accept", "refuse",
@@ -50,7 +50,6 @@ PHASES = ("discard_one", "shopping", "passing")
 
 _AMOUNT_TYPES = ("bet", "sideshow")
 RANK_TEXTS = "23456789TJQKA"
-_STATE_VERSION = 1
 TABLE_CARD_FIELDS = ("community", "indicators", "chosen", "deck")
 """A variant's deal fields of a hand history beside ``cards`` (VARIANTS.md H2, H3)."""
 
@@ -84,14 +83,16 @@ class Hand:
         indicators: Sequence[CardLike] | None = None,
         chosen: dict[str, Any] | None = None,
         deck: Sequence[CardLike] | None = None,
+        reshuffles: Sequence[Sequence[CardLike]] | None = None,
         rng: np.random.Generator | None = None,
     ) -> None:
         """``cards[s]`` are seat ``s``'s private cards in deal order (``None`` for a seat
         that sits out; in passing the dealer's left holds six); ``community``,
         ``indicators`` and ``chosen`` are the variant's hand-history fields (VARIANTS.md
         H2, H3), required exactly when it uses them. ``deck`` is the rest of the deck, top
-        first, which shopping draws from; ``rng`` reshuffles the discards when it runs out
-        (P7; without one, a draw from the empty deck names its card)."""
+        first, which shopping draws from; when it runs out the discards are reshuffled
+        (P7): into the orders ``reshuffles`` lists (a saved hand's, top first), then by
+        ``rng`` (without one, a draw from the empty deck names its card)."""
         if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
             raise ValueError(f"cards must be a list with one entry per seat, got {cards!r}")
         n = len(cards)
@@ -108,7 +109,7 @@ class Hand:
                 raise ValueError("under dealer's choice the rank or colour is named in "
                                  "choose_variant, not in 'chosen' (H3)")
             pending = {"cards": cards, "community": community, "indicators": indicators,
-                       "deck": deck}
+                       "deck": deck, "reshuffles": reshuffles}
             self._setup_choice(rules, stacks, dealt_in, dealer, pending, rng)
             return
         cards = _parse_deal(cards, dealt_in, _cards_per_seat(rules, dealt_in, dealer))
@@ -124,6 +125,7 @@ class Hand:
                     f"'deck' must list every card not dealt ({52 - len(dealt)}), got {len(rest)}"
                 )
         check_distinct(dealt + (rest or []))
+        recorded = _parse_reshuffles(reshuffles)
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise ValueError(f"rng must be a numpy.random.Generator, got {rng!r}")
         if rest is None and rules.spec.phase == "shopping" and rng is not None:
@@ -131,6 +133,7 @@ class Hand:
             undealt = sorted(set(range(52)) - set(dealt))
             rest = [undealt[i] for i in rng.permutation(len(undealt))]
         self._setup(rules, cards, stacks, dealt_in, dealer, deal, rest, rng)
+        self._recorded_reshuffles = recorded
 
     def _setup(
         self,
@@ -167,6 +170,10 @@ class Hand:
         self.dealt_deck: tuple[int, ...] = tuple(self.deck)
         self.discards: list[int] = []
         """Cards discarded this hand (shopping reshuffles them when the deck runs out)."""
+        self.reshuffles: list[tuple[int, ...]] = []
+        """The deck after each reshuffle so far, top first (P7)."""
+        self._recorded_reshuffles = []
+        """A saved hand's reshuffles not yet replayed, used before ``rng``."""
         self.rng = rng
         self.selection: str | None = None
         """The selection phase running now (``discard_one``, ``shopping``, ``passing``)."""
@@ -327,35 +334,45 @@ class Hand:
                 variants.parse_chosen(spec, {needs: action[needs]})
             except ValueError as error:
                 return str(error)
+        if self._pending is None:
+            if self.rng is None:
+                return "the hand has no deal: neither the history's cards nor an rng"
+            return None
+        try:  # the history's deal must fit the chosen variant (built without the rng)
+            self._chosen_hand(spec, action, None)
+        except ValueError as error:
+            return f"the history's deal does not fit {spec.name}: {error}"
         return None
 
     def _choice_spec(self, name: Any) -> variants.VariantSpec | None:
         return next((s for s in self.table_rules.choice_specs if s.name == name), None)
 
-    def _do_choose_variant(self, seat: int, amount: int | None, action: dict[str, Any]) -> None:
-        spec = self._choice_spec(action["variant"])
-        assert spec is not None
-        table = self.table_rules
-        rules = table.with_variant(spec)
-        needs = spec.chooses
-        chosen = None if needs is None else {needs: action[needs]}
-        event: dict[str, Any] = {"type": "choose_variant", "seat": seat, "variant": spec.name}
-        if chosen is not None:
-            event.update(chosen)
-        log = [*self._log, (None, event)]
+    def _chosen_hand(
+        self, spec: variants.VariantSpec, action: dict[str, Any], rng: np.random.Generator | None
+    ) -> Hand:
+        """The hand the dealer's choice deals: the history's deal, or one from ``rng``."""
+        rules = self.table_rules.with_variant(spec)
+        chosen = None if spec.chooses is None else {spec.chooses: action[spec.chooses]}
         pending = self._pending
         if pending is None:
-            assert self.rng is not None
             n = self.num_seats
             entering = [(self.dealer + 1 + i) % n for i in range(n)
                         if self.dealt_in[(self.dealer + 1 + i) % n]]
-            dealt = Hand._dealt(rules, self.stacks, self.dealer, self.rng, entering,
-                                variants.parse_chosen(spec, chosen))
-            self.__dict__.update(dealt.__dict__)
-        else:
-            Hand.__init__(self, rules, pending["cards"], self.stacks, self.dealer,
-                          community=pending["community"], indicators=pending["indicators"],
-                          chosen=chosen, deck=pending["deck"], rng=self.rng)
+            return Hand._dealt(rules, self.stacks, self.dealer, rng, entering,  # type: ignore[arg-type]
+                               variants.parse_chosen(spec, chosen))
+        return Hand(rules, pending["cards"], self.stacks, self.dealer,
+                    community=pending["community"], indicators=pending["indicators"],
+                    chosen=chosen, deck=pending["deck"], reshuffles=pending["reshuffles"],
+                    rng=rng)
+
+    def _do_choose_variant(self, seat: int, amount: int | None, action: dict[str, Any]) -> None:
+        spec = cast(variants.VariantSpec, self._choice_spec(action["variant"]))  # checked
+        table = self.table_rules
+        event: dict[str, Any] = {"type": "choose_variant", "seat": seat, "variant": spec.name}
+        if spec.chooses is not None:
+            event[spec.chooses] = action[spec.chooses]
+        log = [*self._log, (None, event)]
+        self.__dict__.update(self._chosen_hand(spec, action, self.rng).__dict__)
         self.table_rules = table
         self._log = log + self._log
         self._known_cache = {}
@@ -508,16 +525,29 @@ class Hand:
             parsed = [_card_of(card) for card in cards]
             if None in parsed or len(set(parsed)) != 3 or not set(parsed) <= set(held):
                 return f"a pass names three different cards the seat holds, got {cards!r}"
-        elif kind == "draw" and "card" in action:
-            card = _card_of(action.get("card"))
-            if card is None:
-                return f"a draw names a card, got {action.get('card')!r}"
-            if self.deck:
-                if card != self.deck[0]:
-                    return "a draw takes the top card of the deck"
-            elif card not in self.discards:
-                return f"a draw after the deck ran out names a discard, got {action['card']!r}"
-        elif kind == "draw" and not self.deck and self.rng is None:
+        elif kind == "draw":
+            return self._draw_problem(action)
+        return None
+
+    def _draw_problem(self, action: dict[str, Any]) -> str | None:
+        """P7: a draw takes the top card; once the deck ran out, of the reshuffled discards."""
+        named = "card" in action
+        card = _card_of(action.get("card"))
+        if named and card is None:
+            return f"a draw names a card, got {action.get('card')!r}"
+        top = self.deck[0] if self.deck else None
+        if top is None and self._recorded_reshuffles:
+            order = self._recorded_reshuffles[0]
+            if sorted(order) != sorted(self.discards):
+                return (f"reshuffle {len(self.reshuffles)} must hold exactly the "
+                        f"{len(self.discards)} discards")
+            top = order[0]
+        if top is not None:
+            return "a draw takes the top card of the deck" if named and card != top else None
+        if named:
+            return None if card in self.discards else (
+                f"a draw after the deck ran out names a discard, got {action['card']!r}")
+        if self.rng is None:
             return "the deck ran out: a draw from the reshuffled discards names its card (P7)"
         return None
 
@@ -541,16 +571,17 @@ class Hand:
 
     def _do_draw(self, seat: int, amount: int | None, action: dict[str, Any]) -> None:
         if not self.deck:  # P7: only the discards go back, shuffled
-            if "card" in action:
-                card = _card_of(action["card"])
-                assert card is not None
-                self.discards.remove(card)
-                self.deck = [card]
-            else:
-                assert self.rng is not None
-                self.deck = [self.discards[i] for i in self.rng.permutation(len(self.discards))]
+            if self._recorded_reshuffles or ("card" not in action and self.rng is not None):
+                order = (self._recorded_reshuffles.pop(0) if self._recorded_reshuffles else
+                         tuple(self.discards[i] for i in self.rng.permutation(len(self.discards))))  # type: ignore[union-attr]
+                self.reshuffles.append(order)
+                self.deck = list(order)
                 self.discards = []
                 self._record(None, {"type": "reshuffle", "cards": len(self.deck)})
+            else:  # a history's named card, with no reshuffle order recorded
+                card = parse_card(action["card"])
+                self.discards.remove(card)
+                self.deck = [card]
             self._drawing_reshuffled = True  # from now on a history names each draw
         card = self.deck.pop(0)
         boot = self.rules.boot
@@ -577,7 +608,10 @@ class Hand:
         self.hands[seat] = tuple(c for c in self.hands[seat] or () if c not in passed)
         self.parted[seat] = (*self.parted[seat], *passed)  # type: ignore[arg-type]
         texts = format_cards(passed)  # type: ignore[arg-type]
-        receiver = None if seat == self.dealer else self._next_dealt(seat)
+        # P9: the last seat dealt in (the dealer, or the seat before a dealer who sits
+        # out) discards its extra three out of play.
+        last = next(s for s in reversed(self.seat_order()) if self.dealt_in[s])
+        receiver = None if seat == last else self._next_dealt(seat)
         self._record(None, {"type": "pass", "seat": seat, "to": receiver})
         self._record((seat,), {"type": "passed", "seat": seat, "cards": texts})
         self._tell_cards(seat)
@@ -819,6 +853,8 @@ class Hand:
 
     def hand_value(self, seat: int) -> int:
         """The value of ``seat``'s hand under the table's ranking (higher is better)."""
+        if self.choosing:
+            raise ValueError("no hand has a value before the dealer's choice and the deal")
         return self._hand_value(self._dealt_seat(seat))
 
     def card_texts(self, seat: int) -> list[str]:
@@ -896,10 +932,10 @@ class Hand:
     ) -> str | None:
         if self.end is not None:
             return "the hand is over"
+        if self.choosing:  # C1: the dealer chooses, also one that sits the hand out
+            return self._choice_problem(seat, kind, action or {})
         if not self.dealt_in[seat]:
             return "the seat is not dealt in"
-        if self.choosing:
-            return self._choice_problem(seat, kind, action or {})
         if kind == "choose_variant":
             return "no variant to choose now (dealer's choice is made before the deal)"
         if self.selection is not None and kind != "look":
@@ -1095,6 +1131,9 @@ class Hand:
 
     def _do_pack(self, seat: int, amount: int | None) -> None:
         self.packed[seat] = True
+        # P2, P3: a seat all-in on its boot may pack on its phase turn; packed, it is no
+        # longer all-in (as a burst seat), and its boot stays in the pot.
+        self.all_in[seat] = False
         self._record(None, {"type": "pack", "seat": seat})
         if self.selection is not None:
             self.drew = False
@@ -1278,12 +1317,13 @@ class Hand:
 
     def rotating_rank(self, seat: int) -> int | None:
         """``seat``'s wild rank under rotating jokers now (R2: the starting lowest rank of
-        the seat ``rotations`` places to its right in the ring of seats dealt in)."""
+        the seat ``rotations`` places to its right in the ring of seats dealt in; S1: of
+        the cards it keeps once any phase is over)."""
         if not self._rotating or not self.dealt_in[seat]:
             return None
         ring = [s for s in range(self.num_seats) if self.dealt_in[s]]
         owner = ring[(ring.index(seat) - self.rotations) % len(ring)]
-        return min(rank_of(card) for card in self.cards[owner] or ())
+        return min(rank_of(card) for card in self.hands[owner] or ())
 
     def _card_texts(self, seat: int) -> list[str]:
         return format_cards(self.hands[seat] or ())
@@ -1468,222 +1508,31 @@ class Hand:
             setattr(other, name, list(getattr(self, name)))
         other.payouts = None if self.payouts is None else list(self.payouts)
         other.shown = {seat: list(cards) for seat, cards in self.shown.items()}
+        other.reshuffles = list(self.reshuffles)
+        other._recorded_reshuffles = list(self._recorded_reshuffles)
         other._log = list(self._log)
         other._known_cache = dict(self._known_cache)
         return other
 
     def to_dict(self) -> dict[str, Any]:
-        """An exact, JSON-able snapshot of the hand."""
-        log = copy.deepcopy([[None if a is None else list(a), e] for a, e in self._log])
-        if self.choosing:  # C1: the table, the waiting deal and the log so far
-            pending = self._pending
-            return {
-                "version": _STATE_VERSION,
-                "choosing": True,
-                "rules": self.table_rules.to_dict(),
-                "dealer": self.dealer,
-                "stacks": list(self.stacks),
-                "pending": None if pending is None else _texts(pending),
-                "log": log,
-            }
-        return {
-            "version": _STATE_VERSION,
-            "table_rules": self.table_rules.to_dict(),
-            "rules": self.rules.to_dict(),
-            "dealer": self.dealer,
-            "cards": [None if c is None else format_cards(c) for c in self.cards],
-            "hands": [None if c is None else format_cards(c) for c in self.hands],
-            **self.variant_deal.to_json(),
-            "revealed": self.variant_deal.revealed,
-            "selection": self.selection,
-            "phase_done": list(self.phase_done),
-            "drew": self.drew,
-            "deck": format_cards(self.deck) if self.deck_given else None,
-            "dealt_deck": format_cards(self.dealt_deck) if self.deck_given else None,
-            "discards": format_cards(self.discards),
-            "drawing_reshuffled": self._drawing_reshuffled,
-            "draws": list(self.draws),
-            "bought": [None if c is None else format_card(c) for c in self.bought],
-            "rotations": self.rotations,
-            "parted": [format_cards(cards) for cards in self.parted],
-            "burst": list(self.burst),
-            "stacks": list(self.stacks),
-            "dealt_in": list(self.dealt_in),
-            "contributions": list(self.contributions),
-            "packed": list(self.packed),
-            "seen": list(self.seen),
-            "all_in": list(self.all_in),
-            "blind_bets": list(self.blind_bets),
-            "pot": self.pot,
-            "stake": self.stake,
-            "to_act": self.to_act,
-            "pending_sideshow": None
-            if self.pending_sideshow is None
-            else list(self.pending_sideshow),
-            "end": self.end,
-            "payouts": None if self.payouts is None else list(self.payouts),
-            "shown": {str(seat): list(cards) for seat, cards in self.shown.items()},
-            "log": copy.deepcopy([[None if a is None else list(a), e] for a, e in self._log]),
-        }
+        """An exact, JSON-able snapshot: the hand's history (a superset of the
+        ``teenpatti-hand/1`` format, see :func:`teenpatti_env.history.snapshot`)."""
+        from teenpatti_env.history import snapshot  # history builds on the engine
+
+        return snapshot(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hand:
-        """Restore a hand saved with :meth:`to_dict`; a malformed one is a ``ValueError``."""
-        data = open_snapshot(data, "hand", _STATE_VERSION)
-        if data.get("choosing"):
-            return cls._restore_choice(data)
-        try:
-            hand = cls.__new__(cls)
-            hand.rules = Rules.from_dict(data["rules"])
-            hand.table_rules = Rules.from_dict(data.get("table_rules", data["rules"]))
-            hand.choosing = False
-            hand.num_seats = len(data["cards"])
-            hand.dealer = data["dealer"]
-            hand.dealt_in = list(data["dealt_in"])
-            hand.cards = _parse_deal(
-                data["cards"], hand.dealt_in,
-                _cards_per_seat(hand.rules, hand.dealt_in, hand.dealer),
-            )
-            hand.variant_deal = _parse_public(
-                hand.rules.spec, data.get("community"), data.get("indicators"), data.get("chosen")
-            )
-            check_distinct(dealt_cards(hand.cards, hand.variant_deal))
-            hands = data.get("hands")
-            hand.hands = list(hand.cards) if hands is None else [
-                None if h is None else tuple(parse_card(c) for c in h) for h in hands
-            ]
-            hand.burst = list(data.get("burst", [False] * hand.num_seats))
-            n = hand.num_seats
-            revealed = data.get("revealed", 0)
-            if type(revealed) is not int or not 0 <= revealed <= len(
-                hand.variant_deal.thresholds
-            ):
-                raise ValueError(f"revealed must count threshold indicators, got {revealed!r}")
-            hand.variant_deal = dataclasses.replace(hand.variant_deal, revealed=revealed)
-            hand.selection = data.get("selection")
-            if hand.selection is not None and hand.selection != hand.rules.spec.phase:
-                raise ValueError(f"selection {hand.selection!r} is not the variant's phase")
-            hand.phase_done = [bool(v) for v in data.get("phase_done", [False] * n)]
-            hand.drew = bool(data.get("drew", False))
-            deck = data.get("deck")
-            hand.deck_given = deck is not None
-            hand.deck = [] if deck is None else [parse_card(c) for c in deck]
-            hand.dealt_deck = tuple(parse_card(c) for c in data.get("dealt_deck") or ())
-            hand.discards = [parse_card(c) for c in data.get("discards", [])]
-            hand._drawing_reshuffled = bool(data.get("drawing_reshuffled", False))
-            hand.draws = [int(v) for v in data.get("draws", [0] * n)]
-            hand.bought = [None if c is None else parse_card(c)
-                           for c in data.get("bought", [None] * n)]
-            hand.rotations = int(data.get("rotations", 0))
-            hand.parted = [tuple(parse_card(c) for c in cards)
-                           for cards in data.get("parted", [[]] * n)]
-            hand.rng = None
-            hand._seat_values = [None] * hand.num_seats
-            for name in ("stacks", "contributions", "packed", "seen", "all_in", "blind_bets"):
-                setattr(hand, name, list(data[name]))
-            hand.pot = data["pot"]
-            hand.stake = data["stake"]
-            hand.to_act = data["to_act"]
-            pending = data["pending_sideshow"]
-            hand.pending_sideshow = None if pending is None else (pending[0], pending[1])
-            hand.end = data["end"]
-            hand.payouts = None if data["payouts"] is None else list(data["payouts"])
-            hand.shown = {int(seat): list(cards) for seat, cards in data["shown"].items()}
-            hand._log = [(None if a is None else tuple(a), dict(e)) for a, e in data["log"]]
-            hand._known_cache = {}
-            hand._set_valuation()
-            hand._check_snapshot()
-        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
-            raise ValueError(f"malformed saved hand: {error}") from error
-        return hand
+        """Restore a hand saved with :meth:`to_dict` by replaying its history; a malformed
+        or illegal one is a ``ValueError``."""
+        from teenpatti_env.history import restore
 
-    @classmethod
-    def _restore_choice(cls, data: dict[str, Any]) -> Hand:
-        """A saved hand that waits for the dealer's choice (its RNG is not saved: a hand
-        dealt from one cannot be chosen after a restore, a history's deal can)."""
-        try:
-            rules = Rules.from_dict(data["rules"])
-            if rules.dealers_choice is None:
-                raise ValueError("a choosing hand needs rules with dealers_choice")
-            stacks = list(data["stacks"])
-            dealer = data["dealer"]
-            validate_table(rules, stacks, dealer, len(stacks))
-            dealt_in = [chips >= rules.entry_chips for chips in stacks]
-            hand = cls.__new__(cls)
-            hand._setup_choice(rules, stacks, dealt_in, dealer, data["pending"], None)
-            hand._log = [(None if a is None else tuple(a), dict(e)) for a, e in data["log"]]
-        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
-            raise ValueError(f"malformed saved hand: {error}") from error
-        return hand
-
-    def _check_snapshot(self) -> None:
-        """Raise ``ValueError`` unless a restored state is one the engine can continue."""
-        n = self.num_seats
-
-        per_seat = {
-            "dealt_in": bool, "packed": bool, "seen": bool, "all_in": bool, "burst": bool,
-            "stacks": int, "contributions": int, "blind_bets": int,
-        }  # fmt: skip
-        for name, kind in per_seat.items():
-            values = getattr(self, name)
-            if len(values) != n or any(type(v) is not kind for v in values):
-                raise ValueError(f"{name} must hold {n} values of type {kind.__name__}")
-            if kind is int and any(v < 0 for v in values):
-                raise ValueError(f"{name} must not be negative")
-        if not 2 <= n <= 7 or not is_seat(self.dealer, n):
-            raise ValueError("bad seat count or dealer")
-        for seat in range(n):
-            if (self.packed[seat] or self.all_in[seat]) and not self.dealt_in[seat]:
-                raise ValueError(f"seat {seat} is not dealt in, so cannot be packed or all-in")
-            if self.packed[seat] and self.all_in[seat]:
-                raise ValueError(f"seat {seat} cannot be both packed and all-in")
-        if type(self.pot) is not int or type(self.stake) is not int or self.stake < 1:
-            raise ValueError("pot and stake must be ints")
-        if self.payouts is not None and (
-            len(self.payouts) != n or any(type(v) is not int for v in self.payouts)
-        ):
-            raise ValueError(f"payouts must hold {n} ints")
-        for seat in range(n):
-            if self.burst[seat] and not self.packed[seat]:
-                raise ValueError(f"seat {seat} burst, so it must be packed")
-        if self.end not in (None, "last_player", "show", "showdown", "void"):
-            raise ValueError(f"unknown end {self.end!r}")
-        if self.end is None:
-            if self.pot != sum(self.contributions) or self.payouts is not None:
-                raise ValueError("the pot must hold every contribution while the hand runs")
-            if self.to_act is None or not self._can_bet(self.to_act):
-                raise ValueError(f"seat {self.to_act!r} cannot be the seat to act")
-        elif self.to_act is not None or self.pot != 0 or self.payouts is None:
-            raise ValueError("a finished hand has no seat to act, an empty pot and payouts")
-        if self.pending_sideshow is not None and not all(
-            is_seat(s, n) and self._can_bet(s) for s in self.pending_sideshow
-        ):
-            raise ValueError("the pending sideshow must name two seats in the hand")
-        for audience, event in self._log:
-            if audience is not None and not all(is_seat(s, n) for s in audience):
-                raise ValueError("an event's audience must list seats")
-            if not isinstance(event.get("type"), str):
-                raise ValueError("every event needs a type")
-            kind = event["type"]
-            shown = event["hands"] if kind == "reveal" else [event]
-            if kind in ("cards", "open_cards", "sideshow_reveal", "reveal"):
-                for entry in shown:
-                    if not is_seat(entry["seat"], n) or not isinstance(entry["cards"], list):
-                        raise ValueError(f"a {kind} event must name a seat and its cards")
-                    for card in entry["cards"]:
-                        parse_card(card)
+        return restore(data)
 
 
 def is_seat(value: Any, num_seats: int) -> bool:
     """Whether ``value`` is a seat number of a table of ``num_seats`` (an int, not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < num_seats
-
-
-def open_snapshot(data: Any, what: str, version: int) -> dict[str, Any]:
-    """A private copy of a saved ``what`` after checking it is a dict of ``version``."""
-    if not isinstance(data, dict) or data.get("version") != version:
-        raise ValueError(f"not a saved {what} of version {version}")
-    return copy.deepcopy(data)
 
 
 def validate_table(
@@ -1706,6 +1555,9 @@ def validate_table(
     for seat, chips in enumerate(stacks):
         if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
             raise ValueError(f"stack of seat {seat} must be an int >= 0, got {chips!r}")
+    if sum(stacks) > MAX_TABLE_CHIPS:
+        raise ValueError(f"the stacks hold {sum(stacks)} chips in all; a table holds at most "
+                         f"{MAX_TABLE_CHIPS}")
     if not is_seat(dealer, n):
         raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
 
@@ -1731,17 +1583,22 @@ def _parse_deal(
     return parsed  # the callers check all the deal's cards are different
 
 
-def _texts(pending: dict[str, Any]) -> dict[str, Any]:
-    """A waiting deal's fields (card lists) as card texts, JSON-able."""
-
-    def texts(cards: Any) -> list[str] | None:
-        return None if cards is None else [format_card(parse_card(card)) for card in cards]
-
-    seats = pending["cards"]
-    return {
-        "cards": None if seats is None else [texts(seat) for seat in seats],
-        **{key: texts(pending[key]) for key in ("community", "indicators", "deck")},
-    }
+def _parse_reshuffles(
+    reshuffles: Sequence[Sequence[CardLike]] | None,
+) -> list[tuple[int, ...]]:
+    """A saved hand's reshuffled decks (P7), each a list of different cards."""
+    if reshuffles is None:
+        return []
+    if isinstance(reshuffles, (str, bytes)) or not isinstance(reshuffles, Sequence):
+        raise ValueError(f"'reshuffles' must be a list of card lists, got {reshuffles!r}")
+    parsed = []
+    for order in reshuffles:
+        if isinstance(order, (str, bytes)) or not isinstance(order, Sequence) or not order:
+            raise ValueError(f"a reshuffle is a non-empty list of cards, got {order!r}")
+        cards = tuple(parse_card(card) for card in order)
+        check_distinct(cards)
+        parsed.append(cards)
+    return parsed
 
 
 def _card_of(text: Any) -> int | None:

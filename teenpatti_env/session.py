@@ -20,10 +20,11 @@ from typing import Any
 import numpy as np
 
 from teenpatti_env.cards import CardLike
-from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand, is_seat, open_snapshot, validate_table
+from teenpatti_env.engine import Hand, is_seat, validate_table
+from teenpatti_env.history import DEAL_FIELDS, play, play_of, rng_from_state, rng_state
 from teenpatti_env.rules import Rules
 
-_STATE_VERSION = 1
+_STATE_VERSION = 2
 
 
 class Session:
@@ -52,6 +53,9 @@ class Session:
         self.rng = rng if rng is not None else np.random.default_rng(seed)
         self.dealer: int | None = None
         self.hand: Hand | None = None
+        self._start_stacks = list(stacks)
+        self._played: list[dict[str, Any]] = []
+        """Each finished hand's history, less the fields the session holds."""
         self._stacks = list(stacks)
         self._active = [True] * n
         self._votes = [False] * n
@@ -107,6 +111,7 @@ class Session:
         if hand is None or not hand.over or self._settled:
             return
         self._settled = True
+        self._played.append(play_of(hand))
         for seat in range(self.num_seats):
             if hand.dealt_in[seat]:
                 self._stacks[seat] = hand.stacks[seat]
@@ -161,16 +166,14 @@ class Session:
         """Deal the next hand and return it.
 
         ``cards`` (one list per seat, ``None`` for a seat out of the session) fixes the
-        deal instead of shuffling, with the variant's ``community``, ``indicators`` and
-        ``chosen`` as keywords; ``dealer`` names the dealer instead of passing the deal
-        on. Both are for setting up a scenario; a bad one is a ``ValueError`` and changes
-        nothing.
+        deal instead of shuffling, with the variant's ``community``, ``indicators``,
+        ``chosen``, ``deck`` and ``reshuffles`` as keywords; ``dealer`` names the dealer
+        instead of passing the deal on. Both are for setting up a scenario; a bad one is a
+        ``ValueError`` and changes nothing.
         """
-        unknown = sorted(set(table_cards) - set(TABLE_CARD_FIELDS))
+        unknown = sorted(set(table_cards) - set(DEAL_FIELDS))
         if unknown:
-            raise ValueError(
-                f"new_hand() takes {', '.join(TABLE_CARD_FIELDS)}; got {unknown}"
-            )
+            raise ValueError(f"new_hand() takes {', '.join(DEAL_FIELDS)}; got {unknown}")
         if self.hand is not None and not self.hand.over:
             raise RuntimeError("the current hand is not over")
         if self.over:
@@ -213,43 +216,58 @@ class Session:
     # ----------------------------------------------------------------- snapshots
 
     def to_dict(self) -> dict[str, Any]:
-        """An exact, JSON-able snapshot (generator state and hand in progress included)."""
+        """An exact, JSON-able snapshot: the settings, the stacks at the start, the
+        generator's state, every hand's history (the one in play last) and this break's
+        votes to end."""
+        self._settle()
+        hands = list(self._played)
+        if self.hand is not None and not self.hand.over:
+            hands.append(play_of(self.hand))
         return copy.deepcopy(
             {
                 "version": _STATE_VERSION,
                 "rules": self.rules.to_dict(),
-                "rng": self.rng.bit_generator.state,
-                "stacks": self._stacks,
-                "active": self._active,
-                "votes": self._votes,
-                "dealer": self.dealer,
-                "hands_played": self._hands_played,
-                "history": self._history,
-                "settled": self._settled,
-                "hand": None if self.hand is None else self.hand.to_dict(),
+                "stacks": self._start_stacks,
+                "rng": rng_state(self.rng),
+                "hands": hands,
+                "votes": [seat for seat, voted in enumerate(self._votes) if voted],
             }
         )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Session:
-        """Restore a session saved with :meth:`to_dict`; a malformed one is a ``ValueError``."""
-        data = open_snapshot(data, "session", _STATE_VERSION)
+        """Restore a session saved with :meth:`to_dict` by replaying its hands through
+        :meth:`new_hand`, :meth:`Hand.apply` and :meth:`vote_end`; anything malformed or
+        illegal is a ``ValueError``."""
         try:
-            session = cls(Rules.from_dict(data["rules"]), stacks=data["stacks"])
-            session.rng.bit_generator.state = data["rng"]
-            n = session.num_seats
-            session._active = [bool(value) for value in data["active"]]
-            session._votes = [bool(value) for value in data["votes"]]
-            if len(session._active) != n or len(session._votes) != n:
-                raise ValueError(f"active and votes must hold {n} values")
-            dealer = data["dealer"]
-            if dealer is not None and not (type(dealer) is int and 0 <= dealer < n):
-                raise ValueError(f"bad dealer {dealer!r}")
-            session.dealer = dealer
-            session._hands_played = int(data["hands_played"])
-            session._history = list(data["history"])
-            session._settled = bool(data["settled"])
-            session.hand = None if data["hand"] is None else Hand.from_dict(data["hand"])
-        except (KeyError, TypeError, IndexError, ValueError) as error:
-            raise ValueError(f"malformed saved session: {error}") from error
+            if not isinstance(data, dict) or data.get("version") != _STATE_VERSION:
+                raise ValueError(
+                    f"not a saved session of version {_STATE_VERSION} (version 1 saved no "
+                    "hand histories, so it cannot be replayed)"
+                )
+            session = cls(Rules.of(data["rules"]), stacks=data["stacks"])
+            session.rng = rng_from_state(data["rng"])
+            hands = data["hands"]
+            if not isinstance(hands, list):
+                raise ValueError(f"'hands' must be a list of hand histories, got {hands!r}")
+            for number, entry in enumerate(hands, 1):
+                if not isinstance(entry, dict):
+                    raise ValueError(f"hand {number} is not a hand history")
+                cards = entry.get("cards")
+                if cards is None and session.rules.dealers_choice is None:
+                    raise ValueError(f"hand {number} has no 'cards'")
+                deal = {key: entry[key] for key in DEAL_FIELDS if entry.get(key) is not None}
+                hand = session.new_hand(cards, entry["dealer"], **deal)
+                play(hand, entry.get("actions", []))
+            # Replay drew nothing a history holds: back to the saved generator state.
+            session.rng.bit_generator.state = rng_from_state(data["rng"]).bit_generator.state
+            votes = data.get("votes", [])
+            if not isinstance(votes, list):
+                raise ValueError(f"'votes' must be a list of seats, got {votes!r}")
+            for seat in votes:
+                session.vote_end(seat)
+        except RecursionError:
+            raise ValueError("malformed saved session: nested too deeply") from None
+        except (KeyError, RuntimeError, ValueError) as error:
+            raise ValueError(f"malformed saved session: {error}") from None
         return session

@@ -179,28 +179,31 @@ def test_events_and_snapshots_are_copies() -> None:
     hand.events_for(2)[0]["seats"].append(42)
     next(e for e in hand.events_for(1) if e["type"] == "cards")["cards"][0] = "Ah"
     snapshot = hand.to_dict()
-    snapshot["log"][0][1]["dealer"] = 77
+    snapshot["actions"][0]["seat"] = 3
+    snapshot["cards"][0][0] = "Ah"
     assert hand.to_dict() == before
     assert hand.known_cards(1) == {1: ["Qh", "Qs", "3d"]}
     restored = Hand.from_dict(before)
-    before["log"][0][1]["dealer"] = 55
+    before["actions"].append({"seat": 1, "type": "pack"})
+    before["cards"][1][0] = "Ah"
     assert restored.public_events()[0]["dealer"] == 0
+    assert restored.to_dict() == hand.to_dict() and restored.known_cards(1) == hand.known_cards(1)
 
 
 @pytest.mark.parametrize(
     "damage",
     [
-        lambda d: d.update(pending_sideshow=[1]),
-        lambda d: d.update(dealt_in=[]),
-        lambda d: d.update(to_act=9),
-        lambda d: d.update(pot=-3),
+        lambda d: d.update(dealer=9),
         lambda d: d.update(stacks=[1, 2]),
-        lambda d: d.update(seen="yes"),
-        lambda d: d.update(end="won"),
-        lambda d: d.update(log=[[None, {}]]),
-        lambda d: d.update(payouts=[1, 2, 3, 4]),
+        lambda d: d.update(stacks=[-1, 100, 100, 100]),
+        lambda d: d.update(rules={"num_players": 3}),
+        lambda d: d.update(actions=[{"seat": 1, "type": "bet", "amount": 100}]),
+        lambda d: d.update(actions={"seat": 1}),
+        lambda d: d.update(rng=3),
+        lambda d: d["actions"].append({"seat": 1, "type": "sideshow", "amount": 2}),
         lambda d: d["cards"].__setitem__(0, ["As", "As", "2c"]),
-        lambda d: d.pop("stake"),
+        lambda d: d["cards"].__setitem__(0, ["Qh", "Kd", "2c"]),
+        lambda d: d.pop("cards"),
     ],
 )
 def test_damaged_snapshot_is_a_value_error(damage) -> None:

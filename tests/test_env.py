@@ -370,7 +370,7 @@ def check_mask_exact(raw: raw_env) -> None:
         legal = hand.is_legal(action)
         assert legal == bool(mask[i]), (
             f"index {i} ({raw.action_meanings[i]}) -> {action}: mask {mask[i]}, "
-            f"engine says {hand.illegal_reason(action)!r}; {hand.to_dict()['log'][-3:]}"
+            f"engine says {hand.illegal_reason(action)!r}; {hand.public_events()[-3:]}"
         )
     legal_actions = hand.legal_actions(seat)
     assert {decoded[i]["type"] for i in np.flatnonzero(mask)} == {a["type"] for a in legal_actions}
@@ -788,13 +788,13 @@ def test_bad_reset_options_raise_and_leave_the_env_usable(options: dict, episode
         raw.reset(options=options)
     raw.reset(seed=1)
     hand, selected, agents = raw.hand, raw.agent_selection, list(raw.agents)
-    snapshot = hand.to_dict()
+    snapshot, pot = hand.to_dict(), hand.pot
     with pytest.raises(ValueError):
         raw.reset(seed=2, options=options)
     assert raw.hand is hand and hand.to_dict() == snapshot
     assert raw.agent_selection == selected and raw.agents == agents
     raw.step(raw.layout.index("bet_min"))
-    assert raw.hand.pot == snapshot["pot"] + raw.rules.boot
+    assert raw.hand.pot == pot + raw.rules.boot
 
 
 def test_unknown_reset_option_warns() -> None:

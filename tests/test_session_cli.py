@@ -154,7 +154,8 @@ def test_session_snapshot_is_exact_json_after_showdowns() -> None:
     session = Session(Rules(max_hands=6), seed=11)
     play_out(session, seed=11)
     saved = session.to_dict()
-    assert any(item["shown"] for item in saved["history"])
+    assert any(item["shown"] for item in session.history)
+    assert len(saved["hands"]) == session.hands_played
     assert json.loads(json.dumps(saved)) == saved
     assert Session.from_dict(json.loads(json.dumps(saved))).to_dict() == saved
 
@@ -220,7 +221,9 @@ def test_malformed_saved_session_is_a_value_error() -> None:
     session = Session(Rules(), seed=0)
     session.new_hand()
     saved = json.loads(json.dumps(session.to_dict()))
-    for key, value in (("active", [True]), ("dealer", 17), ("rng", 3), ("hand", {"version": 1})):
+    damages = (("stacks", [1]), ("hands", [{"dealer": 17}]), ("rng", 3), ("hands", {}),
+               ("votes", [0]), ("version", 1), ("rules", {"boot": -1}))
+    for key, value in damages:
         damaged = json.loads(json.dumps(saved))
         damaged[key] = value
         with pytest.raises(ValueError, match="malformed saved session"):

@@ -1256,7 +1256,7 @@ def test_deal_order(name: str) -> None:
         assert saved.get("community", []) == community
         assert saved.get("indicators", []) == indicators
         assert saved.get("chosen") == chosen
-        assert saved["dealt_in"] == [stacks[s] > 0 for s in range(n)]
+        assert hand.dealt_in == [stacks[s] > 0 for s in range(n)]
 
 
 def format_int(card: int) -> str:
@@ -1324,15 +1324,16 @@ def test_a_directly_built_spec_is_checked_like_a_dict(wild: Any) -> None:
         Rules(variant=VariantSpec(name="fam", wild=wild))
 
 
-def test_a_saved_hand_with_a_damaged_card_event_is_a_value_error() -> None:
+def test_a_saved_hand_with_a_damaged_action_is_a_value_error() -> None:
+    """A saved hand is its history: a damaged action is an illegal history."""
     hand = Hand.deal(Rules(variant="two_cards_open"), [100] * 4, 0, np.random.default_rng(0))
     for damaged in (
         {"type": "reveal", "hands": 5},
-        {"type": "cards", "seat": 9, "cards": ["As"]},
-        {"type": "open_cards", "cards": ["As"]},
-        {"type": "sideshow_reveal", "seat": 1, "cards": ["Zz"]},
+        {"type": "look", "seat": 9},
+        {"type": "bet", "seat": 1, "amount": 1000},
+        {"type": "buy_joker", "seat": 1, "card": "Zz"},
     ):
         data = hand.to_dict()
-        data["log"].append([None, damaged])
+        data["actions"].append(damaged)
         with pytest.raises(ValueError):
             Hand.from_dict(data)
