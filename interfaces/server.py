@@ -35,7 +35,7 @@ from typing import IO, Any
 
 from agents import SCRIPTED_AGENTS
 from interfaces.service import BotService
-from interfaces.table import PlayTable, check_bot_count
+from interfaces.table import CATEGORY_WORDS, MOVE_KEYS, PlayTable, check_bot_count
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.protocol import (
     MAX_MESSAGE_BYTES,
@@ -324,7 +324,9 @@ class BotHandler(BaseHTTPRequestHandler):
         self._json(200, {"protocol": PROTOCOL, "agent": self.server.service.spec,
                          "act": "/v1/act", "schema": "/v1/schema",
                          "bots": self.server.games.bot_names,
-                         "settings": TABLE_SETTINGS, "presets": PRESET_SETTINGS})
+                         "settings": TABLE_SETTINGS, "presets": PRESET_SETTINGS,
+                         "keys": MOVE_KEYS,
+                         "categories": list(CATEGORY_WORDS.values())})
 
     def _file(self, path: str) -> None:
         name = "index.html" if path in ("/", "/index.html") else path[len("/static/"):]

@@ -200,6 +200,7 @@ class PlayTable:
             lines[0] = f"time ran out: {lines[0]}"
         self.steps.append({
             "seat": seat,
+            "missed": missed,
             "lines": lines,
             "pot": hand.pot,
             "stake": hand.stake,
