@@ -31,11 +31,12 @@ MAX_BET_BUTTONS = 6
 """Bet sizes offered as moves at most: the smallest, the largest and steps between."""
 
 MOVE_KEYS = {
-    "pack": "p", "look": "l", "bet": "b", "show": "s", "sideshow": "w", "accept": "a",
-    "refuse": "r", "all_in": "i", "draw": "d", "keep": "k", "discard": "x", "pass": "t",
-    "buy_joker": "j", "choose_variant": "v", "vote_end": "e", "continue": "n",
+    "look": "l", "bet": "b", "show": "s", "sideshow": "w", "accept": "a", "refuse": "r",
+    "all_in": "i", "draw": "d", "keep": "k", "discard": "x", "pass": "t", "buy_joker": "j",
+    "choose_variant": "v", "vote_end": "e", "continue": "n", "pack": "p",
 }  # fmt: skip
-"""Each move's key, the same on every turn (the terminal and the web page's shortcuts)."""
+"""Each move's key, the same on every turn (the terminal and the web page's shortcuts),
+in the order moves are offered: pack last, away from the first button's focus."""
 MOVE_ORDER = tuple(MOVE_KEYS)
 
 CATEGORY_WORDS = {
@@ -212,14 +213,14 @@ class PlayTable:
         })
 
     def _last_actions(self, hand: Hand) -> list[str | None]:
-        """Each seat's last move of ``hand`` in words, without its name."""
+        """Each seat's last move of ``hand`` in words, without its name ("bets 4 chaal
+        (stake 2)")."""
         last: list[str | None] = [None] * hand.num_seats
         for event in hand.public_events():
-            seat = event.get("seat")
-            if isinstance(seat, int) and event["type"] not in ("deal", "dealt"):
-                line = describe_event(event, [""] * hand.num_seats)
-                if line:
-                    last[seat] = line.strip()
+            seat = event["target"] if event["type"] == "sideshow_result" else event.get("seat")
+            line = describe_event(event, self.names) if isinstance(seat, int) else None
+            if line and event["type"] != "deal":
+                last[seat] = line.removeprefix(self.names[seat] + " ")
         return last
 
     def _finish(self, hand: Hand) -> None:

@@ -152,7 +152,7 @@ def test_move_labels_name_every_move_with_its_sizes_cost_and_target():
     bet = next(m for m in moves if m["type"] == "bet")
     assert labels[[m["type"] for m in moves].index("bet")] == \
         "[b] blind " + "/".join(map(str, bet["amounts"]))
-    assert labels[0] == "[p] pack"
+    assert labels[-1] == "[p] pack"
 
 
 def test_the_drawn_table_shows_only_what_the_person_knows():
@@ -174,7 +174,7 @@ def test_play_session_with_typed_lines():
     assert play_session(table, read=lambda prompt: next(lines), write=written.append)
     text = "\n".join(written)
     assert "! 'nonsense' is not a legal move now" in text
-    assert "your moves: [p] pack   [l] look   [b] blind" in text
+    assert "your moves: [l] look   [b] blind 1/2   [p] pack" in text
     assert "Session over after 2 hands. Standings:" in text
     assert "-- hand 2: " in text and "your net " in text
 

@@ -262,3 +262,33 @@ def test_timeout_and_next_hand_routes(url: str) -> None:
     assert moved["state"]["hand_end"] is None
     status, answer = call(url, "POST", f"/v1/games/{game}/next")
     assert status == 400 and "no ended hand" in answer["error"]["message"]
+
+
+def test_each_seat_shows_its_last_move_without_its_name() -> None:
+    def sideshow_answered(table: PlayTable) -> bool:
+        hand = table.env.hand
+        return hand is not None and any(e["type"] == "sideshow_result"
+                                        for e in hand.public_events())
+
+    for seed in range(60):
+        table = PlayTable(["hard", "equity", "medium"], hands=4, seed=seed)
+        if _play_until(table, sideshow_answered):
+            break
+    else:
+        pytest.fail("no sideshow was ever answered")
+    hand = table.env.hand
+    last = table.state()["last_actions"]
+    result = [e for e in hand.public_events() if e["type"] == "sideshow_result"][-1]
+    asked = [e for e in hand.public_events() if e["type"] == "sideshow"][-1]
+    words = "accepts" if result["accepted"] else "refuses"
+    target, asker = result["target"], asked["seat"]
+    if target == 0:
+        words = words.removesuffix("s")
+    later = [e for e in hand.public_events()[hand.public_events().index(result) + 1:]
+             if e.get("seat") in (target, asker)]
+    assert not later  # found at once: the two seats' last moves are the sideshow's
+    assert last[target].startswith(f"{words} the sideshow")
+    assert last[asker].startswith(f"pay{'s' if asker else ''} {asked['amount']} and asks "
+                                  f"{table.names[target]} for a sideshow")
+    assert all(line is None or not line.startswith(table.names[seat] + " ")
+               for seat, line in enumerate(last))

@@ -55,7 +55,7 @@
   let about = null; // GET /v1: bots, settings limits, presets, keys
   let current = null; // {game, state, settings} last drawn
   let busy = false;
-  let timer = null; // {id, deadline}
+  let timer = null; // {id, deadline} of the running countdown
   let replaying = false;
 
   class ApiError extends Error {
@@ -361,7 +361,7 @@
 
   async function send(path, body) {
     if (busy || replaying || !current) return;
-    stopTimer();
+    const deadline = stopTimer();
     setBusy(true);
     try {
       const answer = await api("POST", "/v1/games/" + current.game + path, body);
@@ -369,7 +369,7 @@
       await play(answer);
     } catch (error) {
       showError($("move-error"), error); // the table stays as it was drawn
-      if (current && current.state.your_turn) startTimer(current.state);
+      if (current && current.state.your_turn) startTimer(current.state, deadline);
     } finally {
       setBusy(false);
       focusMoves();
@@ -786,10 +786,12 @@
 
   // ---- turn timer --------------------------------------------------------------------
 
-  function startTimer(state) {
+  /** Count the person's turn down; at zero the server plays it as missed (C4). A turn
+   * drawn again (after a refused move) keeps its ``deadline``. */
+  function startTimer(state, deadline) {
     stopTimer();
     if (!state.turn_seconds) return;
-    const deadline = Date.now() + state.turn_seconds * 1000;
+    deadline = deadline || Date.now() + state.turn_seconds * 1000;
     const box = $("timer");
     box.hidden = false;
     const tick = () => {
@@ -802,14 +804,17 @@
         send("/timeout");
       }
     };
-    timer = setInterval(tick, 200);
+    timer = { id: setInterval(tick, 200), deadline };
     tick();
   }
 
+  /** Stop the countdown; returns its deadline (null if none ran). */
   function stopTimer() {
-    if (timer !== null) clearInterval(timer);
+    const deadline = timer && timer.deadline;
+    if (timer !== null) clearInterval(timer.id);
     timer = null;
     $("timer").hidden = true;
+    return deadline;
   }
 
   // ---- keys --------------------------------------------------------------------------
