@@ -218,8 +218,10 @@ class PlayTable:
         last: list[str | None] = [None] * hand.num_seats
         for event in hand.public_events():
             seat = event["target"] if event["type"] == "sideshow_result" else event.get("seat")
-            line = describe_event(event, self.names) if isinstance(seat, int) else None
-            if line and event["type"] != "deal":
+            if not isinstance(seat, int) or event["type"] == "deal":
+                continue
+            line = describe_event(event, self.names)
+            if line:
                 last[seat] = line.removeprefix(self.names[seat] + " ")
         return last
 
