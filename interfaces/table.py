@@ -61,20 +61,15 @@ def category_words(category: str | None) -> str | None:
     return None if category is None else CATEGORY_WORDS[category]
 
 
-def story_line(event: dict[str, Any], names: Sequence[str]) -> str | None:
-    """One event of a hand told to seat 0, in names."""
+def story_line(event: dict[str, Any], names: Sequence[str] | None = None) -> str | None:
+    """One event of a hand as its story tells it (``None``: bookkeeping), seats in
+    ``names`` when given, else as ``seat N``."""
     return describe_private_event(event, names) or describe_event(event, names)
 
 
 def hand_story(hand: Hand, seat: int, names: Sequence[str] | None = None) -> list[str]:
-    """The hand so far as ``seat`` may know it, one line per event (seats in ``names``
-    when given, else as ``seat N``)."""
-    lines = []
-    for event in hand.events_for(seat):
-        line = describe_private_event(event, names) or describe_event(event, names)
-        if line:
-            lines.append(line)
-    return lines
+    """The hand so far as ``seat`` may know it, one line per event."""
+    return [line for event in hand.events_for(seat) if (line := story_line(event, names))]
 
 
 def bet_sizes(low: int, high: int, step: int) -> list[int]:
@@ -370,8 +365,12 @@ class PlayTable:
         ``amounts``) and ``target`` (the seat it concerns, or ``None``)."""
         if not self.your_turn:
             return []
-        hand = self._shown_hand()
-        legal = self.env.view(PERSON)["legal"] if hand is self.env.hand else []
+        return self._moves_of(self.env.view(PERSON)["legal"])
+
+    def _moves_of(self, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """:meth:`moves` from the person's ``legal`` actions in the current hand."""
+        hand = self.env.hand
+        assert hand is not None
         moves = [self._move(entry, hand) for entry in legal]
         return sorted(moves, key=lambda move: MOVE_ORDER.index(move["type"])
                       if move["type"] in MOVE_ORDER else len(MOVE_ORDER))
@@ -445,7 +444,8 @@ class PlayTable:
             "stacks": list(session.stacks) if self.over else list(hand.stacks),
             "view": view,
             "category_words": category_words(view["category"]),
-            "moves": [{k: v for k, v in move.items() if k != "entry"} for move in self.moves()],
+            "moves": [{k: v for k, v in move.items() if k != "entry"}
+                      for move in (self._moves_of(view["legal"]) if self.your_turn else [])],
             "story": hand_story(hand, 0, self.names),
             "last_actions": self._last_actions(hand),
             "steps": [dict(step) for step in self.steps],
