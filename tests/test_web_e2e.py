@@ -423,7 +423,9 @@ def test_bot_moves_appear_one_after_another(driver: Any, server_url: str) -> Non
         window.__seen = [];
         new MutationObserver((changes) => {
           for (const change of changes) for (const node of change.addedNodes) {
-            window.__seen.push([performance.now(), node.textContent]);
+            const acting = document.querySelector('#seats .seat.acting');
+            window.__seen.push([performance.now(), node.textContent,
+                                acting ? Number(acting.dataset.seat) : null]);
           }
         }).observe(document.getElementById('story'), {childList: true});""")
     click(driver, driver.find_element(By.CSS_SELECTOR, '#actions button[data-type="bet"]'))
@@ -433,8 +435,13 @@ def test_bot_moves_appear_one_after_another(driver: Any, server_url: str) -> Non
     seen = driver.execute_script("return window.__seen;")
     firsts = [step["lines"][0] for step in bot_steps]
     times: dict[str, float] = {}
-    for at, text in seen:  # when each line first appeared (the final draw repeats them)
+    highlighted: dict[str, int | None] = {}
+    for at, text, acting in seen:  # when each line first appeared (the last draw repeats)
         times.setdefault(text, at)
+        highlighted.setdefault(text, acting)
+    # while a bot's move is told, its seat is the one highlighted
+    assert [highlighted[step["lines"][0]] for step in bot_steps] == \
+        [step["seat"] for step in bot_steps]
     assert all(line in times for line in firsts)
     gaps = [times[b] - times[a] for a, b in itertools.pairwise(firsts)]
     assert all(gap >= 400 for gap in gaps), gaps  # about half a second each
@@ -508,7 +515,7 @@ def test_the_sideshow_dialog_and_its_answer_reach_the_engine(
     asker = state["players"][state["view"]["sideshow"]["asker"]]
     assert f"{asker} asks you for a sideshow" in by_id(driver, "sideshow-text").text
     assert by_id(driver, "status").text == f"{asker} asks you for a sideshow: accept or refuse."
-    assert in_viewport(driver, by_id(driver, "status")) or dialog_open(driver, "sideshow-dialog")
+    assert in_viewport(driver, by_id(driver, "status"))  # the request is in the bar too
     accept = driver.find_element(By.CSS_SELECTOR, '#sideshow-dialog button[data-type="accept"]')
     assert driver.switch_to.active_element == accept  # focus is on the answer
     click(driver, accept)
