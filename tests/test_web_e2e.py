@@ -564,6 +564,20 @@ def test_keys_play_and_focus_stays_on_the_controls(driver: Any, server_url: str)
     assert driver.execute_script(
         "return document.getElementById('actions').contains(arguments[0]) || "
         "!!arguments[0].closest('dialog');", focused)
+    drawn = rev(driver)
+    driver.switch_to.active_element.send_keys("p")  # pack, from the focused button
+    wait_for(driver, lambda d: rev(d) != drawn, "the pack")
+    settled(driver)
+    assert dialog_open(driver, "hand-end")  # packing ends the hand for you
+    assert driver.switch_to.active_element == by_id(driver, "next-hand")
+    played = server_state(server_url, game)["hands_played"]
+    drawn = rev(driver)
+    driver.switch_to.active_element.send_keys("n")
+    wait_for(driver, lambda d: rev(d) != drawn, "the next hand")
+    settled(driver)
+    assert not dialog_open(driver, "hand-end")
+    state = server_state(server_url, game)
+    assert state["hands_played"] == played and state["your_turn"]
     body.send_keys("?")
     assert dialog_open(driver, "help")
     ranks = [li.find_element(By.TAG_NAME, "b").text for li in driver.find_elements(

@@ -831,7 +831,11 @@
     }
     const open = document.querySelector("dialog[open]");
     if (open && open.id === "hand-end" && (key === "n" || key === "enter")) {
-      if (document.activeElement !== $("next-hand")) $("next-hand").click();
+      // Enter on the focused button clicks it already.
+      if (key === "n" || document.activeElement !== $("next-hand")) {
+        event.preventDefault();
+        $("next-hand").click();
+      }
       return;
     }
     const scope = open || $("actions");
