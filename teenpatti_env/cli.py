@@ -416,7 +416,7 @@ def _add_interface_parsers(commands: Any) -> None:
 
     play = commands.add_parser("play", help="play a session in the terminal against bots")
     play.add_argument("--bots", default="hard,equity,pretrained:classic",
-                      help="comma-separated bots, one per other seat")
+                      help="comma-separated bots, 2 to 6, one per seat after yours")
     _add_table_options(play, hands=10)
     play.set_defaults(run=_command_play)
 
