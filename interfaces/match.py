@@ -79,6 +79,15 @@ class _Seat:
             self.bot.close()
 
 
+def play_missed_turn(env: raw_env) -> str:
+    """Play the selected agent's turn as missed, as VARIANTS.md C4 says (a betting or
+    phase turn packs, a sideshow asked of it is refused, a dealer's choice is drawn, a
+    vote is ``continue``); returns the name of the action played."""
+    index = env.timeout_index()
+    env.step(index)
+    return env.layout.names[index]
+
+
 def run_match(
     players: Sequence[str],
     rules: Rules | str | Mapping[str, Any] | None = None,
@@ -155,10 +164,9 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
             except IllegalActionError as error:
                 fault = BotError("illegal", f"{json.dumps(action)}: {error}")
         faults[number][fault.kind] += 1
-        index = env.timeout_index()
-        missed.append({"hand": session.hands_played + 1, "seat": number, "fault": fault.kind,
-                       "detail": fault.detail, "played": env.layout.names[index]})
-        env.step(index)
+        hand_number = session.hands_played + 1
+        missed.append({"hand": hand_number, "seat": number, "fault": fault.kind,
+                       "detail": fault.detail, "played": play_missed_turn(env)})
     stacks = list(session.stacks)
     return MatchResult(
         players=[seat.spec for seat in seats],

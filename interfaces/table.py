@@ -1,9 +1,12 @@
 """A session where a person plays against bots: the table behind ``teenpatti play`` and
 the web page.
 
-The person sits at seat 0 (``player_0``); local agents take the other seats. The table
-plays the bots' turns itself and stops whenever the person must act, so a frontend only
-draws :meth:`PlayTable.state` and sends the person's actions to :meth:`PlayTable.act`.
+The person sits at seat 0 (``player_0``, named ``you``); local agents take the other
+seats. The table plays the bots' turns itself and stops whenever the person must act,
+so a frontend only draws :meth:`PlayTable.state` and sends the person's actions to
+:meth:`PlayTable.act`. Everything a frontend shows is decided here once: the story in
+names and words, the moves with their keys, costs and targets, the replayable steps of
+the bots, the hand-end summary and the standings.
 """
 
 from __future__ import annotations
@@ -12,30 +15,97 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agents import Agent, make_agent
+from interfaces.match import play_missed_turn
 from teenpatti_env.aec import raw_env
 from teenpatti_env.engine import Hand
 from teenpatti_env.errors import IllegalActionError
-from teenpatti_env.render import describe_event, describe_private_event
-from teenpatti_env.rules import Rules
+from teenpatti_env.hands import CATEGORIES, value_categories
+from teenpatti_env.pots import side_pots
+from teenpatti_env.render import YOU, describe_event, describe_private_event
+from teenpatti_env.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
 PERSON = "player_0"
 KEPT_HANDS = 20
 """Finished hands whose story :meth:`PlayTable.state` still tells."""
+MAX_BET_BUTTONS = 6
+"""Bet sizes offered as moves at most: the smallest, the largest and steps between."""
+
+MOVE_KEYS = {
+    "look": "l", "bet": "b", "show": "s", "sideshow": "w", "accept": "a", "refuse": "r",
+    "all_in": "i", "draw": "d", "keep": "k", "discard": "x", "pass": "t", "buy_joker": "j",
+    "choose_variant": "v", "vote_end": "e", "continue": "n", "pack": "p",
+}  # fmt: skip
+"""Each move's key, the same on every turn (the terminal and the web page's shortcuts),
+in the order moves are offered: pack last, away from the first button's focus."""
+MOVE_ORDER = tuple(MOVE_KEYS)
+
+CATEGORY_WORDS = {
+    "trail": "Trail", "pure_sequence": "Pure sequence", "sequence": "Sequence",
+    "colour": "Colour", "pair": "Pair", "high_card": "High card",
+}  # fmt: skip
+END_WORDS = {
+    "showdown": "Showdown", "show": "Show", "last_player": "Everyone else packed",
+    "void": "Void: every seat burst",
+}  # fmt: skip
 
 
-def hand_story(hand: Hand, seat: int) -> list[str]:
+def seat_names(person: str, bots: Sequence[str]) -> list[str]:
+    """Names of the seats: the person's, then each bot's spec; a spec that several
+    seats play is told apart by its seat (``equity 1``, ``equity 2``)."""
+    return [person, *(f"{spec} {seat}" if bots.count(spec) > 1 else spec
+                      for seat, spec in enumerate(bots, 1))]
+
+
+def category_words(category: str | None) -> str | None:
+    """A hand category as people say it: ``pure_sequence`` is "Pure sequence"."""
+    return None if category is None else CATEGORY_WORDS[category]
+
+
+def story_line(event: dict[str, Any], names: Sequence[str] | None = None) -> str | None:
+    """One event of a hand as its story tells it (``None``: bookkeeping), seats in
+    ``names`` when given, else as ``seat N``."""
+    return describe_private_event(event, names) or describe_event(event, names)
+
+
+def hand_story(hand: Hand, seat: int, names: Sequence[str] | None = None) -> list[str]:
     """The hand so far as ``seat`` may know it, one line per event."""
-    lines = []
-    for event in hand.events_for(seat):
-        line = describe_private_event(event) or describe_event(event)
-        if line:
-            lines.append(line)
-    return lines
+    return [line for event in hand.events_for(seat) if (line := story_line(event, names))]
+
+
+def bet_sizes(low: int, high: int, step: int) -> list[int]:
+    """The legal amounts from ``low`` to ``high`` by ``step``; where there are more than
+    :data:`MAX_BET_BUTTONS`, the smallest, the largest and evenly spread ones between."""
+    sizes = list(range(low, high + 1, step))
+    if len(sizes) <= MAX_BET_BUTTONS:
+        return sizes
+    last = len(sizes) - 1
+    picks = {round(k * last / (MAX_BET_BUTTONS - 1)) for k in range(MAX_BET_BUTTONS)}
+    return [sizes[k] for k in sorted(picks)]
+
+
+def check_bot_count(count: int) -> None:
+    """A table seats the person and 2 to 6 bots (3 to 7 players); any other count of
+    bots is a ``ValueError``."""
+    low, high = MIN_PLAYERS - 1, MAX_PLAYERS - 1
+    if not low <= count <= high:
+        raise ValueError(f"a table takes {low} to {high} bots, one per seat after yours; "
+                         f"got {count}")
+
+
+def _bot_info(env: raw_env, agent: str) -> dict[str, Any]:
+    """The info view a bot acts on (the one place that reads it from the environment)."""
+    info: dict[str, Any] = env.infos[agent]
+    return info
 
 
 class PlayTable:
     """One person (seat 0) against ``bots`` (agent specs, one per other seat) for a
     session of at most ``hands`` hands under ``rules`` (a ``Rules``, preset name or dict).
+
+    With ``pause_between_hands`` the table stops when a hand the person played ends, so
+    its end can be shown, until :meth:`next_hand`. ``turn_seconds`` is the person's turn
+    timer, told to frontends (``None``: no timer); a frontend whose timer runs out calls
+    :meth:`time_out`.
     """
 
     def __init__(
@@ -44,24 +114,33 @@ class PlayTable:
         rules: Rules | str | Mapping[str, Any] | None = None,
         hands: int | None = 10,
         seed: int = 0,
-        name: str = "you",
+        name: str = YOU,
+        pause_between_hands: bool = False,
+        turn_seconds: int | None = None,
     ) -> None:
-        if not bots:
-            raise ValueError("a table needs at least one bot")
+        check_bot_count(len(bots))
         table_rules = Rules.of(dict(rules) if isinstance(rules, Mapping) else rules)
         self.rules = table_rules.replace(num_players=len(bots) + 1, max_hands=hands)
-        self.names = [name, *bots]
+        self.names = seat_names(name, list(bots))
         self.bots: dict[int, Agent] = {
             seat: make_agent(spec, seed=seed * 100 + seat) for seat, spec in enumerate(bots, 1)
         }
         for bot in self.bots.values():
             bot.check_rules(self.rules)
+        self.pause_between_hands = pause_between_hands
+        self.turn_seconds = turn_seconds
+        self.missed_turns = 0
         self.env = raw_env(rules=self.rules, episode="session")
         self.env.reset(seed=seed)
         self.finished: list[dict[str, Any]] = []
-        self._hand: Hand | None = None
-        self._told: Hand | None = None  # the last hand kept in ``finished``
+        self.steps: list[dict[str, Any]] = []
+        """What happened since the person's last move, one entry per move, to replay."""
+        self._hand: Hand | None = None  # the hand being told
+        self._told_events = 0  # of ``_hand``'s events for seat 0, those already in steps
+        self._finished_hand: Hand | None = None  # the last hand kept in ``finished``
         self._mine: Hand | None = None  # the last hand the person was dealt into
+        self._waiting: Hand | None = None  # an ended hand shown until ``next_hand``
+        self._closed: Hand | None = None  # the last hand the person moved on from
         self.advance()
 
     @property
@@ -72,37 +151,94 @@ class PlayTable:
 
     @property
     def your_turn(self) -> bool:
-        return not self.over and self.env.agent_selection == PERSON
+        return (not self.over and self._waiting is None
+                and self.env.agent_selection == PERSON)
 
-    def _note_hand(self) -> None:
-        """On a new hand: keep the last one's story, and reset the bots."""
+    @property
+    def between_hands(self) -> bool:
+        """A hand the person played has ended and waits for :meth:`next_hand`."""
+        return self._waiting is not None and not self.over
+
+    def _follow_hand(self) -> bool:
+        """Tell the environment's hand from now on if it is a new one; ``False`` while
+        an ended hand of the person's waits for :meth:`next_hand`."""
         hand = self.env.hand
         if hand is self._hand:
-            return
-        if self._hand is not None:
-            self._finish(self._hand)
-        self._hand = hand
-        if hand is not None and hand.dealt_in[0]:
-            self._mine = hand
+            return True
+        old = self._hand
+        if old is not None:
+            self._finish(old)
+            if self.pause_between_hands and old.dealt_in[0] and old is not self._closed:
+                self._waiting = old
+                return False
+        self._hand, self._told_events = hand, 0
+        if hand is not None:
+            if hand.dealt_in[0]:
+                self._mine = hand
+            self._tell(None)
         for bot in self.bots.values():
             bot.reset()
+        return True
+
+    def _tell(self, seat: int | None, missed: bool = False) -> None:
+        """Add a step: the told hand's new events after ``seat``'s move (``None``: the
+        deal) and the table as it stands after them."""
+        hand = self._hand
+        if hand is None:
+            return
+        events = hand.events_for(0)
+        lines = [line for event in events[self._told_events:]
+                 if (line := story_line(event, self.names))]
+        self._told_events = len(events)
+        if not lines:
+            return
+        if missed:
+            lines[0] = f"time ran out: {lines[0]}"
+        self.steps.append({
+            "seat": seat,
+            "missed": missed,
+            "lines": lines,
+            "pot": hand.pot,
+            "stake": hand.stake,
+            "to_act": hand.to_act,
+            "last_actions": self._last_actions(hand),
+            "seats": [{"stack": hand.stacks[s], "chips_in": hand.contributions[s],
+                       "seen": hand.seen[s], "packed": hand.packed[s],
+                       "all_in": hand.all_in[s]} for s in range(hand.num_seats)],
+        })
+
+    def _last_actions(self, hand: Hand) -> list[str | None]:
+        """Each seat's last move of ``hand`` in words, without its name ("bets 4 chaal
+        (stake 2)")."""
+        last: list[str | None] = [None] * hand.num_seats
+        for event in hand.public_events():
+            seat = event["target"] if event["type"] == "sideshow_result" else event.get("seat")
+            if not isinstance(seat, int) or event["type"] == "deal":
+                continue
+            line = describe_event(event, self.names)
+            if line:
+                last[seat] = line.removeprefix(self.names[seat] + " ")
+        return last
 
     def _finish(self, hand: Hand) -> None:
-        if hand is self._told:
+        if hand is self._finished_hand or not hand.over:
             return
-        self._told = hand
+        self._finished_hand = hand
         self.finished.append({
             "number": len(self.finished) + 1,
-            "story": hand_story(hand, 0),
+            "story": hand_story(hand, 0, self.names),
             "net": list(hand.net or ()),
+            "summary": self.hand_summary(hand),
         })
         del self.finished[:-KEPT_HANDS]
 
     def advance(self) -> None:
-        """Play the bots' turns until the person must act or the session is over."""
+        """Play the bots' turns until the person must act, an ended hand of the
+        person's waits, or the session is over."""
         env = self.env
         while env.agents:
-            self._note_hand()
+            if not self._follow_hand():
+                break
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
                 if agent == PERSON:
@@ -114,50 +250,206 @@ class PlayTable:
             observation = env.observe(agent)
             seat = env.agent_name_mapping[agent]
             env.step(self.bots[seat].act(
-                observation["observation"], observation["action_mask"], env.infos[agent]
+                observation["observation"], observation["action_mask"], _bot_info(env, agent)
             ))
+            self._tell(seat)
         if self.over and self._mine is not None and self._mine.over:
             self._finish(self._mine)
 
     def _shown_hand(self) -> Hand:
-        """The hand to draw: the current one, or once the person is out, the last hand
-        the person played (the others may already have been dealt another)."""
+        """The hand to draw: the ended one waiting for :meth:`next_hand`, the current
+        one, or once the person is out, the last hand the person played (the others may
+        already have been dealt another)."""
+        if self._waiting is not None:
+            return self._waiting
         hand = self.env.hand
         assert hand is not None
         if self.over and self._mine is not None:
             return self._mine
         return hand
 
+    def _check_turn(self) -> None:
+        if self.over:
+            raise IllegalActionError("the session is over")
+        if self._waiting is not None:
+            raise IllegalActionError("the hand is over: go on to the next hand first")
+        if not self.your_turn:
+            raise IllegalActionError("it is not your turn")
+
     def act(self, action: Mapping[str, Any]) -> None:
         """The person's action (a hand-history action without its seat); an illegal one
         raises ``IllegalActionError`` and changes nothing."""
-        if not self.your_turn:
-            raise IllegalActionError("it is not your turn" if not self.over
-                                     else "the session is over")
+        self._check_turn()
         self.env.step_action(action)
+        self.steps = []
+        self._tell(0)
         self.advance()
+
+    def time_out(self) -> None:
+        """The person's turn timer ran out: the turn is played as VARIANTS.md C4 says
+        (a sideshow asked of the person is refused, any other turn packs)."""
+        self._check_turn()
+        play_missed_turn(self.env)
+        self.missed_turns += 1
+        self.steps = []
+        self._tell(0, missed=True)
+        self.advance()
+
+    def next_hand(self) -> None:
+        """Move on from an ended hand (with ``pause_between_hands``) to the next one."""
+        if self._waiting is None or self.over:
+            raise IllegalActionError("no ended hand waits: " + (
+                "the session is over" if self.over else "a hand is being played"))
+        self._closed, self._waiting = self._waiting, None
+        self.steps = []
+        self.advance()
+
+    def hand_summary(self, hand: Hand) -> dict[str, Any]:
+        """How ``hand`` ended, as the person may know it: the winners, every shown hand
+        with its category in words, the pot and its side pots, each seat's net change,
+        the sideshows, and what stays hidden and why."""
+        payouts = list(hand.payouts or [0] * hand.num_seats)
+        categories = value_categories(hand.rules)
+        shown = [{"seat": seat, "name": self.names[seat], "cards": list(cards),
+                  "category": category_words(CATEGORIES[categories[hand.hand_value(seat)]])}
+                 for seat, cards in sorted(hand.shown.items())]
+        pots: list[dict[str, Any]] = []
+        if hand.end == "showdown":
+            contenders = sorted(hand.shown)
+            values = [hand.hand_value(s) if s in hand.shown else -1
+                      for s in range(hand.num_seats)]
+            pots = [{"amount": pot.amount, "seats": list(pot.eligible),
+                     "winners": list(pot.winners)}
+                    for pot in side_pots(hand.contributions, contenders, hand.all_in, values,
+                                         hand.seat_order())]
+        elif hand.end != "void":
+            pots = [{"amount": sum(payouts), "seats": [s for s, c in enumerate(payouts) if c],
+                     "winners": [s for s, c in enumerate(payouts) if c]}]
+        sideshows = [self._sideshow_words(hand, event) for event in hand.events_for(0)
+                     if event["type"] == "sideshow_result"]
+        hidden = []
+        if any(hand.packed[s] and hand.dealt_in[s] and s not in hand.shown
+               for s in range(1, hand.num_seats)):
+            hidden.append("Packed hands are never shown.")
+        if hand.end == "last_player":
+            hidden.append("The last player in wins without showing.")
+        if sideshows and hand.rules.sideshow_reveal == "none":
+            hidden.append("Sideshow hands stay hidden: at this table only the two players "
+                          "compare them, and nobody is shown them.")
+        elif sideshows:
+            hidden.append("Only the two players in a sideshow see each other's hands.")
+        return {
+            "end": hand.end,
+            "end_words": END_WORDS.get(hand.end or "", hand.end),
+            "winners": [s for s, c in enumerate(payouts) if c > 0] if hand.end != "void" else [],
+            "shown": shown,
+            "pot": sum(payouts),
+            "pots": pots,
+            "payouts": payouts,
+            "net": list(hand.net or [0] * hand.num_seats),
+            "sideshows": sideshows,
+            "hidden": hidden,
+        }
+
+    def _sideshow_words(self, hand: Hand, event: dict[str, Any]) -> str:
+        asker, target = self.names[event["asker"]], self.names[event["target"]]
+        if not event["accepted"]:
+            return f"{target} refused {asker}'s sideshow."
+        packed = self.names[event["packed"]]
+        winner = asker if event["packed"] == event["target"] else target
+        return f"{winner} won the sideshow between {asker} and {target}; {packed} packed."
+
+    def moves(self) -> list[dict[str, Any]]:
+        """The person's legal moves in a fixed order, each with its ``key``, ``label``,
+        ``cost`` (chips it takes; a bet or sideshow: one entry per legal size in
+        ``amounts``) and ``target`` (the seat it concerns, or ``None``)."""
+        if not self.your_turn:
+            return []
+        return self._moves_of(self.env.view(PERSON)["legal"])
+
+    def _moves_of(self, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """:meth:`moves` from the person's ``legal`` actions in the current hand."""
+        hand = self.env.hand
+        assert hand is not None
+        moves = [self._move(entry, hand) for entry in legal]
+        return sorted(moves, key=lambda move: MOVE_ORDER.index(move["type"])
+                      if move["type"] in MOVE_ORDER else len(MOVE_ORDER))
+
+    def _move(self, entry: dict[str, Any], hand: Hand) -> dict[str, Any]:
+        kind = entry["type"]
+        move: dict[str, Any] = {"type": kind, "key": MOVE_KEYS.get(kind),
+                                "label": kind.replace("_", " ").capitalize(),
+                                "cost": 0, "target": None, "entry": entry}
+        seen = hand.seen[0]
+        if "min" in entry:
+            amounts = bet_sizes(entry["min"], entry["max"], 2 if seen else 1)
+            move["amounts"], move["cost"] = amounts, amounts[0]
+        if kind == "bet":
+            move["label"] = "Chaal" if seen else "Blind"
+        elif kind == "show":
+            move["cost"] = hand.show_cost(0)
+            move["target"] = next(s for s in range(1, hand.num_seats)
+                                  if hand.dealt_in[s] and not hand.packed[s])
+        elif kind == "sideshow":
+            move["target"] = hand.sideshow_target(0)
+            move["label"] = f"Sideshow with {self.names[move['target']]}"
+        elif kind in ("accept", "refuse"):
+            assert hand.pending_sideshow is not None
+            move["target"] = hand.pending_sideshow[0]
+            move["label"] = f"{move['label']} {self.names[move['target']]}'s sideshow"
+        elif kind == "all_in":
+            move["cost"], move["label"] = hand.stacks[0], "All-in"
+        elif kind in ("draw", "buy_joker"):
+            move["cost"] = hand.rules.boot
+            if kind == "buy_joker":
+                move["label"] = "Buy a joker"
+        elif kind == "choose_variant":
+            move["label"] = "Choose the variant"
+        return move
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Every player's chips after the last finished hand and the change since the
+        session began, seat by seat."""
+        session = self.env.session
+        assert session is not None
+        start = self.rules.starting_stack
+        return [{"seat": seat, "name": name, "stack": stack, "net": stack - start}
+                for seat, (name, stack) in enumerate(zip(self.names, session.stacks,
+                                                         strict=True))]
 
     def state(self) -> dict[str, Any]:
         """Everything a frontend draws, as JSON-able values: the person's view (its
-        ``legal`` actions when it is to act), this hand's story, the finished hands and
-        the standings."""
+        ``legal`` actions when it is to act) and ``moves``, this hand's story, the steps
+        since the person's last move, the ended hand's summary (``hand_end``; ``None``
+        while a hand is played), the finished hands and the standings."""
         env = self.env
         session = env.session
         assert session is not None
         hand = self._shown_hand()
-        # The environment shows only its current hand; the person's last one, once out,
-        # is drawn with the same facts (its legal actions: none).
+        # The environment shows only its current hand; an ended one is drawn with the
+        # same facts (its legal actions: none).
         view = env.view(PERSON) if hand is env.hand else env.obs_layout.view(
             hand, 0, env.table_facts(), [], [], env.possible_agents)
+        ended = hand.over and (self._waiting is not None or self.over)
         return {
             "players": list(self.names),
             "seat": 0,
             "over": self.over,
             "your_turn": self.your_turn,
+            "between_hands": self.between_hands,
             "hands_played": session.hands_played,
             "max_hands": self.rules.max_hands,
+            "turn_seconds": self.turn_seconds,
+            "missed_turns": self.missed_turns,
             "stacks": list(session.stacks) if self.over else list(hand.stacks),
             "view": view,
-            "story": hand_story(hand, 0),
+            "category_words": category_words(view["category"]),
+            "moves": [{k: v for k, v in move.items() if k != "entry"}
+                      for move in (self._moves_of(view["legal"]) if self.your_turn else [])],
+            "story": hand_story(hand, 0, self.names),
+            "last_actions": self._last_actions(hand),
+            "steps": [dict(step) for step in self.steps],
+            "hand_end": self.hand_summary(hand) if ended else None,
             "finished": [dict(h) for h in self.finished],
+            "standings": self.standings(),
         }

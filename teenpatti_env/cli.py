@@ -277,15 +277,20 @@ def _command_match(args: argparse.Namespace) -> None:
 
 def _command_play(args: argparse.Namespace) -> None:
     from interfaces.play import play_session
-    from interfaces.table import PlayTable
+    from interfaces.table import PlayTable, check_bot_count
 
+    bots = _agent_list(args.bots)
     try:
-        table = PlayTable(_agent_list(args.bots), _rules_of(args), hands=args.hands,
-                          seed=args.seed)
+        check_bot_count(len(bots))
+    except ValueError as error:
+        raise CommandError(f"--bots: {error}") from error
+    try:
+        table = PlayTable(bots, _rules_of(args), hands=args.hands, seed=args.seed)
     except ValueError as error:
         raise CommandError(str(error)) from error
     names = ", ".join(f"seat {s}: {n}" for s, n in enumerate(table.names))
-    print(f"Teen Patti: {names}. Type a move's number or name (bet 4), or quit.")
+    print(f"Teen Patti: {names}. Type a move's key or name (b 4, chaal 4, fold), "
+          "or quit.")
     play_session(table)
 
 
@@ -476,7 +481,7 @@ def _add_interface_parsers(commands: Any) -> None:
 
     play = _add_command(commands, "play", "play a session in the terminal against bots")
     play.add_argument("--bots", default="hard,equity,pretrained:classic",
-                      help="comma-separated bots, one per other seat")
+                      help="comma-separated bots, 2 to 6, one per seat after yours")
     _add_table_options(play, hands=10)
     play.set_defaults(run=_command_play)
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from interfaces.play import draw_table, move_labels, parse_move, play_session
-from interfaces.table import PERSON, PlayTable
+from interfaces.table import MOVE_KEYS, PERSON, PlayTable
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
 from teenpatti_env.variants import VARIANTS
@@ -19,6 +19,11 @@ CLASSIC_LEGAL = [
     {"type": "look"}, {"type": "pack"}, {"type": "bet", "min": 1, "max": 2},
     {"type": "show"}, {"type": "sideshow", "min": 2, "max": 4},
 ]
+
+
+def _moves(legal):
+    """Moves as ``PlayTable.moves`` gives them, as far as parsing needs."""
+    return [{"type": e["type"], "key": MOVE_KEYS[e["type"]], "entry": e} for e in legal]
 
 
 def _random_action(legal, rng):
@@ -90,34 +95,64 @@ def test_bots_are_seeded():
 
 
 def test_bad_tables_are_refused():
-    with pytest.raises(ValueError, match="at least one bot"):
+    with pytest.raises(ValueError, match="2 to 6 bots"):
         PlayTable([])
+    with pytest.raises(ValueError, match="2 to 6 bots"):
+        PlayTable(["hard"])
     with pytest.raises(ValueError, match="unknown agent"):
         PlayTable(["nobody", "hard"])
 
 
-def test_parse_move_by_number_name_and_amount():
-    assert parse_move("3", CLASSIC_LEGAL) == {"type": "bet", "amount": 1}
-    assert parse_move("3 2", CLASSIC_LEGAL) == {"type": "bet", "amount": 2}
-    assert parse_move("bet 2", CLASSIC_LEGAL) == {"type": "bet", "amount": 2}
-    assert parse_move("  LOOK ", CLASSIC_LEGAL) == {"type": "look"}
-    assert parse_move("sideshow", CLASSIC_LEGAL) == {"type": "sideshow", "amount": 2}
+def test_parse_move_by_key_name_synonym_and_amount():
+    moves = _moves(CLASSIC_LEGAL)
+    assert parse_move("b", moves) == {"type": "bet", "amount": 1}
+    assert parse_move("b 2", moves) == {"type": "bet", "amount": 2}
+    assert parse_move("bet 2", moves) == {"type": "bet", "amount": 2}
+    assert parse_move("chaal 2", moves) == parse_move("blind 2", moves) == \
+        {"type": "bet", "amount": 2}
+    assert parse_move("call", moves) == {"type": "bet", "amount": 1}
+    assert parse_move("raise", moves) == {"type": "bet", "amount": 2}
+    assert parse_move("  LOOK ", moves) == parse_move("l", moves) == parse_move("see", moves)
+    assert parse_move("fold", moves) == parse_move("p", moves) == {"type": "pack"}
+    assert parse_move("sideshow", moves) == parse_move("w", moves) == \
+        {"type": "sideshow", "amount": 2}
+    assert parse_move("s", moves) == {"type": "show"}
     legal = [{"type": "pack"}, {"type": "pass", "cards": ["As", "Kd", "7c", "2h", "3h", "4h"],
                                 "count": 3}]
-    assert parse_move("2 As 2h 3h", legal) == {"type": "pass", "cards": ["As", "2h", "3h"]}
+    assert parse_move("t As 2h 3h", _moves(legal)) == {"type": "pass",
+                                                       "cards": ["As", "2h", "3h"]}
 
 
 @pytest.mark.parametrize("line, message", [
-    ("", "number or name"), ("9", "1 to 5"), ("0", "1 to 5"), ("fold", "not a legal"),
-    ("bet two", "one amount"), ("bet 1 2", "one amount"), ("look now", "nothing more"),
+    ("", "key or name"), ("1", "not a legal"), ("accept", "not a legal"),
+    ("a", r"type one of .*p \(pack\)"), ("bet two", "one amount"), ("bet 1 2", "one amount"),
+    ("look now", "nothing more"),
 ])
 def test_parse_move_says_what_to_type(line, message):
     with pytest.raises(ValueError, match=message):
-        parse_move(line, CLASSIC_LEGAL)
+        parse_move(line, _moves(CLASSIC_LEGAL))
 
 
-def test_move_labels_name_every_move_with_its_bounds():
-    assert move_labels(CLASSIC_LEGAL) == ["look", "pack", "bet 1..2", "show", "sideshow 2..4"]
+def test_move_keys_are_the_same_on_every_turn():
+    # Before and after looking, pack and bet keep their keys (the issue: typing 1 twice
+    # looked, then packed).
+    table = PlayTable(["hard", "equity"], hands=1, seed=4)
+    before = {m["type"]: m["key"] for m in table.moves()}
+    table.act({"type": "look"})
+    after = {m["type"]: m["key"] for m in table.moves()}
+    assert before["pack"] == after["pack"] == "p" and before["bet"] == after["bet"] == "b"
+    assert "look" in before and "look" not in after
+    assert len(set(MOVE_KEYS.values())) == len(MOVE_KEYS)
+
+
+def test_move_labels_name_every_move_with_its_sizes_cost_and_target():
+    table = PlayTable(["hard", "equity"], hands=1, seed=4)
+    moves = table.moves()
+    labels = move_labels(moves, table.names)
+    bet = next(m for m in moves if m["type"] == "bet")
+    assert labels[[m["type"] for m in moves].index("bet")] == \
+        "[b] blind " + "/".join(map(str, bet["amounts"]))
+    assert labels[-1] == "[p] pack"
 
 
 def test_the_drawn_table_shows_only_what_the_person_knows():
@@ -134,14 +169,14 @@ def test_the_drawn_table_shows_only_what_the_person_knows():
 
 def test_play_session_with_typed_lines():
     table = PlayTable(["hard", "equity"], hands=2, seed=4)
-    lines = iter(["nonsense", "look", *["1"] * 200])
+    lines = iter(["nonsense", "look", *["fold", "r"] * 200])
     written: list[str] = []
     assert play_session(table, read=lambda prompt: next(lines), write=written.append)
     text = "\n".join(written)
     assert "! 'nonsense' is not a legal move now" in text
-    assert "your moves: 1) look" in text
-    assert text.rstrip().splitlines()[-1].startswith("Session over after 2 hands: you ")
-    assert "-- hand 2 --" in text
+    assert "your moves: [l] look   [b] blind 1/2   [p] pack" in text
+    assert "Session over after 2 hands. Standings:" in text
+    assert "-- hand 2: " in text and "your net " in text
 
 
 def test_play_session_stops_on_quit_and_end_of_input():
@@ -161,11 +196,11 @@ def _play(*args, stdin):
 
 def test_cli_play_a_session_in_the_terminal():
     done = _play("--bots", "hard,pretrained:classic,random", "--hands", "2", "--seed", "1",
-                 stdin="look\n" + "1\n" * 300)
+                 stdin="look\n" + "p\nr\n" * 300)
     assert done.returncode == 0, done.stderr
     assert "Session over after 2 hands" in done.stdout
     assert "your moves:" in done.stdout and "pot" in done.stdout
-    assert "seat 0 holds" in done.stdout  # the person's own cards, once looked
+    assert "you hold" in done.stdout  # the person's own cards, once looked
 
 
 def test_cli_play_ends_quietly_at_end_of_input():
@@ -175,7 +210,8 @@ def test_cli_play_ends_quietly_at_end_of_input():
 
 @pytest.mark.parametrize("args, message", [
     (["--bots", "nobody,hard"], "unknown agent"),
-    (["--bots", ",".join(["hard"] * 7)], "num_players"),
+    (["--bots", ",".join(["hard"] * 7)], "--bots: a table takes 2 to 6 bots"),
+    (["--bots", "hard"], "--bots: a table takes 2 to 6 bots"),
     (["--variant", "nope"], "variant"),
 ])
 def test_cli_play_bad_input_is_one_line(args, message):
@@ -192,13 +228,14 @@ def test_every_variant_can_be_played_from_the_terminal_parser():
                           hands=1, seed=1)
         while not table.over:
             legal = table.state()["view"]["legal"]
-            assert len(move_labels(legal)) == len(legal)
+            moves = table.moves()
+            assert len(move_labels(moves, table.names)) == len(legal)
             action = _random_action(legal, rng)
             words = [action["type"], *([str(action["amount"])] if "amount" in action else []),
                      *([action["card"]] if "card" in action else []), *action.get("cards", [])]
             if action["type"] == "choose_variant":
                 words.append(action["variant"])
-            assert parse_move(" ".join(words), legal) == action
+            assert parse_move(" ".join(words), moves) == action
             table.act(action)
 
 

@@ -1,12 +1,21 @@
-"""The web table (interfaces/web) end to end: a real server, the page in headless Chromium.
+"""The web table (interfaces/web) end to end: a real server, the page in headless Chromium
+at desktop (1280x900) and phone (390x844) sizes, played by clicking and by keys.
 
 Needs selenium, /usr/bin/chromium and /usr/bin/chromedriver; without them the module is
 skipped, unless ``TEENPATTI_REQUIRE_BROWSER=1`` (CI), where it fails instead. Selenium
 Manager is never asked for anything: the driver and the browser are given explicitly.
+The accessibility scan injects the vendored axe-core (tests/vendor/axe-core).
+
+Situations (a bot asking you for a sideshow, a show on offer) are found first in
+Python with :class:`PlayTable`, which plays the same seeded game as the server, then
+reached in the browser by the same clicks. ``TEENPATTI_SCREENSHOTS=DIR`` saves the
+screenshots of the tables to ``DIR`` (docs/web holds the ones the README shows).
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import json
 import os
 import shutil
@@ -20,6 +29,8 @@ from typing import Any
 
 import pytest
 
+from interfaces.table import PlayTable
+
 try:
     from selenium import webdriver
     from selenium.common.exceptions import TimeoutException, WebDriverException
@@ -32,8 +43,12 @@ except ImportError:  # pragma: no cover - depends on the machine
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 REQUIRE = os.environ.get("TEENPATTI_REQUIRE_BROWSER") == "1"
-WAIT_S = 15
-START_STACK = 100  # preset classic: boot 1 x 100 boots
+WAIT_S = 20
+DESKTOP = (1280, 900)
+PHONE = (390, 844)
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
+SHOTS = os.environ.get("TEENPATTI_SCREENSHOTS")
 
 ERROR_HOOK = """
 window.__jsErrors = [];
@@ -72,7 +87,8 @@ def server_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def driver() -> Iterator[Any]:
+def browser() -> Iterator[Any]:
+    """One Chromium for the module (a start costs seconds)."""
     if webdriver is None:
         _unavailable("selenium is not installed")
     for path in (CHROMIUM, CHROMEDRIVER):
@@ -84,20 +100,39 @@ def driver() -> Iterator[Any]:
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
-                "--window-size=1280,1000"):
+                "--window-size=1280,900", "--hide-scrollbars", "--force-color-profile=srgb"):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     try:
-        browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        chrome = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     except WebDriverException as error:
         shutil.rmtree(profile, ignore_errors=True)
         pytest.fail(f"chromium did not start: {error.msg}", pytrace=False)
     try:
-        browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ERROR_HOOK})
-        yield browser
+        chrome.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ERROR_HOOK})
+        yield chrome
     finally:
-        browser.quit()
+        chrome.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def _size(chrome: Any, size: tuple[int, int]) -> Any:
+    width, height = size
+    chrome.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == PHONE})
+    return chrome
+
+
+@pytest.fixture
+def driver(browser: Any) -> Any:
+    """The browser at desktop size."""
+    return _size(browser, DESKTOP)
+
+
+@pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
+def sized(browser: Any, request: Any) -> Any:
+    """The browser at desktop, then at phone size."""
+    return _size(browser, request.param)
 
 
 # ---- helpers -------------------------------------------------------------------------
@@ -118,13 +153,13 @@ def api(url: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
 def server_state(url: str, game: str) -> dict[str, Any]:
     status, answer = api(url, "GET", f"/v1/games/{game}")
     assert status == 200, answer
-    assert answer["game"] == game
     return answer["state"]
 
 
-def wait_for(driver: Any, condition: Callable[[Any], Any], what: str) -> Any:
+def wait_for(driver: Any, condition: Callable[[Any], Any], what: str,
+             seconds: float = WAIT_S) -> Any:
     try:
-        return WebDriverWait(driver, WAIT_S).until(condition)
+        return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition)
     except TimeoutException:
         raise AssertionError(f"timed out waiting for {what}") from None
 
@@ -134,7 +169,6 @@ def by_id(driver: Any, element_id: str) -> Any:
 
 
 def js_errors(driver: Any) -> list[str]:
-    """Uncaught errors on the page (window.onerror / unhandled rejections)."""
     return list(driver.execute_script("return window.__jsErrors || [];"))
 
 
@@ -150,301 +184,499 @@ def assert_clean(driver: Any, network_too: bool = True) -> None:
     assert console_errors(driver, network_too) == []
 
 
+def settled(driver: Any) -> None:
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.body.dataset.busy === '0' && document.body.dataset.replaying === '0'"),
+        "the page to settle")
+
+
 def open_page(driver: Any, url: str) -> None:
+    driver.get("about:blank")
     driver.get(url + "/")
     wait_for(driver, lambda d: not by_id(d, "start").get_property("disabled"),
              "the page to load the bot list")
 
 
-def start_game(driver: Any, url: str, bots: list[str], hands: int, seed: int,
-               preset: str = "classic", variant: str = "classic") -> str:
+def fill(driver: Any, field: str, value: Any) -> None:
+    box = by_id(driver, field)
+    if box.get_attribute("type") == "checkbox":
+        if box.is_selected() != bool(value):
+            box.click()
+        return
+    driver.execute_script("arguments[0].value = arguments[1];", box,
+                          "" if value is None else str(value))
+
+
+def start_game(driver: Any, url: str, bots: list[str], seed: int, replay: bool = False,
+               preset: str = "classic", variant: str = "classic",
+               **settings: Any) -> str:
     """Fill the setup form, press Start and return the new game's id."""
     open_page(driver, url)
-    selects = driver.find_elements(By.CSS_SELECTOR, "#bots select.bot")
-    for index, select in enumerate(selects):
-        Select(select).select_by_value(bots[index] if index < len(bots) else "")
-    for field, value in (("hands", hands), ("seed", seed)):
-        box = by_id(driver, field)
-        box.clear()
-        box.send_keys(str(value))
+    Select(by_id(driver, "seat-count")).select_by_value(str(len(bots) + 1))
+    for seat, bot in enumerate(bots, 1):
+        Select(by_id(driver, f"bot-{seat}")).select_by_value(bot)
     Select(by_id(driver, "preset")).select_by_value(preset)
     Select(by_id(driver, "variant")).select_by_value(variant)
-    by_id(driver, "start").click()
+    fill(driver, "seed", seed)
+    fill(driver, "replay", replay)
+    for name, value in settings.items():
+        fill(driver, name.replace("_", "-"), value)
+    driver.execute_script("document.getElementById('start').click();")
+    game = wait_for(driver, lambda d: by_id(d, "table").get_attribute("data-game"),
+                    "the table")
     settled(driver)
     assert by_id(driver, "error").text == ""
-    return wait_for(driver, lambda d: by_id(d, "table").is_displayed()
-                    and by_id(d, "table").get_attribute("data-game"), "the table")
+    return str(game)
 
 
-def settled(driver: Any) -> Any:
-    return wait_for(driver, lambda d: d.find_element(By.TAG_NAME, "body")
-                    .get_attribute("data-busy") == "0", "the request to finish")
+def moves(driver: Any) -> list[Any]:
+    return driver.find_elements(By.CSS_SELECTOR, "#actions button")
 
 
-def click_action(driver: Any, action_type: str) -> None:
-    button = driver.find_element(By.CSS_SELECTOR, f'#actions button[data-type="{action_type}"]')
-    button.click()
-    settled(driver)
+def move_types(driver: Any) -> list[str]:
+    return [b.get_attribute("data-type") for b in moves(driver)]
 
 
-def action_types(driver: Any) -> list[str]:
-    return [b.get_attribute("data-type")
-            for b in driver.find_elements(By.CSS_SELECTOR, "#actions button")]
-
-
-def seat_cards(driver: Any, seat: int) -> list[str]:
-    return [c.get_attribute("data-card") for c in driver.find_elements(
-        By.CSS_SELECTOR, f'#seats .seat[data-seat="{seat}"] .card[data-card]')]
+def dialog_open(driver: Any, dialog: str) -> bool:
+    return bool(driver.execute_script(f"return document.getElementById('{dialog}').open;"))
 
 
 def rev(driver: Any) -> str:
-    return by_id(driver, "table").get_attribute("data-rev")
+    return str(by_id(driver, "table").get_attribute("data-rev"))
+
+
+def click(driver: Any, element: Any) -> None:
+    """Click and wait for the page to draw the answer."""
+    drawn = rev(driver)
+    element.click()
+    wait_for(driver, lambda d: rev(d) != drawn or by_id(d, "move-error").text,
+             "the page to draw the answer")
+    settled(driver)
+
+
+# The one policy, in Python and in clicks: next hand, accept a sideshow, look, show,
+# the smallest bet, pack.
+POLICY = ("look", "show", "bet", "pack")
+
+
+def policy_move(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The policy's move in a table state (``None``: go on to the next hand)."""
+    if state["between_hands"]:
+        return None
+    kinds = {m["type"]: m for m in state["moves"]}
+    if "accept" in kinds:
+        return {"type": "accept"}
+    kind = next(k for k in POLICY if k in kinds)
+    return {"type": kind, **({"amount": kinds[kind]["amounts"][0]} if kind == "bet" else {})}
+
+
+def find_game(bots: list[str], wanted: Callable[[PlayTable], bool],
+              seeds: range = range(60)) -> tuple[int, int]:
+    """A seed whose game reaches ``wanted`` under the policy, and the moves it takes."""
+    for seed in seeds:
+        table = PlayTable(bots, "classic", hands=10, seed=seed, pause_between_hands=True)
+        for count in range(200):
+            if wanted(table):
+                return seed, count
+            if table.over:
+                break
+            move = policy_move(table.state())
+            if move is None:
+                table.next_hand()
+            else:
+                table.act(move)
+    raise AssertionError("no seed reaches the situation")
+
+
+def policy_click(driver: Any) -> None:
+    """The policy's move, by clicking."""
+    if dialog_open(driver, "hand-end"):
+        click(driver, by_id(driver, "next-hand"))
+    elif dialog_open(driver, "sideshow-dialog"):
+        click(driver, driver.find_element(
+            By.CSS_SELECTOR, '#sideshow-dialog button[data-type="accept"]'))
+    else:
+        kinds = move_types(driver)
+        kind = next(k for k in POLICY if k in kinds)
+        click(driver, driver.find_element(By.CSS_SELECTOR,
+                                          f'#actions button[data-type="{kind}"]'))
+    assert by_id(driver, "move-error").text == ""
+
+
+def in_viewport(driver: Any, element: Any) -> bool:
+    return bool(driver.execute_script("""
+        const r = arguments[0].getBoundingClientRect();
+        return r.width > 0 && r.top >= 0 && r.left >= 0 &&
+            r.bottom <= window.innerHeight && r.right <= window.innerWidth;""", element))
+
+
+def screenshot(driver: Any, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(Path(SHOTS) / f"{name}.png"))
+
+
+def axe_violations(driver: Any) -> list[dict[str, Any]]:
+    """Serious and critical violations of axe-core's WCAG 2 A/AA rules on the page."""
+    source = AXE.read_bytes()
+    assert hashlib.sha256(source).hexdigest() == AXE_SHA256, "the vendored axe-core changed"
+    driver.execute_script(source.decode())
+    result = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa"]}})
+          .then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact,
+            nodes: v.nodes.map((n) => n.target.join(" ") + ": " + n.failureSummary)}))))
+          .catch((e) => done([{id: "axe-error", impact: "critical", nodes: [String(e)]}]));""")
+    return [v for v in result if v["impact"] in ("serious", "critical")]
 
 
 # ---- tests ---------------------------------------------------------------------------
 
 
-def test_page_loads_with_bot_choices_and_no_errors(driver: Any, server_url: str) -> None:
+def test_the_setup_page_offers_the_table_settings(sized: Any, server_url: str) -> None:
+    driver = sized
     open_page(driver, server_url)
-    status, about = api(server_url, "GET", "/v1")
-    assert status == 200
+    _, about = api(server_url, "GET", "/v1")
     selects = driver.find_elements(By.CSS_SELECTOR, "#bots select.bot")
     assert len(selects) == 6
     for select in selects:
-        values = [o.get_attribute("value") for o in Select(select).options]
-        assert values == ["", *about["bots"]]
-    presets = [o.get_attribute("value") for o in Select(by_id(driver, "preset")).options]
-    assert presets == ["classic", "pagat", "flash", "tabletop"]
-    assert by_id(driver, "hands").get_attribute("value") == "10"
+        assert [o.get_attribute("value") for o in Select(select).options] == about["bots"]
+    shown = [s for s in selects if s.is_displayed()]
+    assert len(shown) == 3  # four players by default
+    Select(by_id(driver, "seat-count")).select_by_value("3")
+    assert len([s for s in selects if s.is_displayed()]) == 2
+    # a preset fills the settings it sets
+    Select(by_id(driver, "preset")).select_by_value("flash")
+    flash = about["presets"]["flash"]
+    for field, key in (("boot", "boot"), ("starting-stack", "starting_stack"),
+                       ("max-bet", "max_bet"), ("pot-cap", "pot_cap")):
+        assert by_id(driver, field).get_attribute("value") == str(flash[key])
+    assert by_id(driver, "sideshow").is_selected() == flash["sideshow"]
+    assert by_id(driver, "turn-seconds").get_attribute("value") == ""
+    # the page checks the form with the server's rules and says what is wrong
+    fill(driver, "boot", 3)
+    driver.execute_script("document.getElementById('start').click();")
+    error = wait_for(driver, lambda d: by_id(d, "error").text and by_id(d, "error"), "an error")
+    assert error.get_attribute("data-code") == "client"
+    assert "multiple of the boot (3)" in error.text
     assert not by_id(driver, "table").is_displayed()
-    assert by_id(driver, "error").text == ""
-    assert_clean(driver)  # not even a 404 (favicon) or a failed stylesheet
-
-
-def test_start_draws_the_table(driver: Any, server_url: str) -> None:
-    game = start_game(driver, server_url, ["equity", "hard"], hands=3, seed=1)
-    state = server_state(server_url, game)
-    view = state["view"]
-    assert by_id(driver, "game").text == game
-    seats = driver.find_elements(By.CSS_SELECTOR, "#seats .seat")
-    assert [s.get_attribute("data-seat") for s in seats] == ["0", "1", "2"]
-    assert [s.find_element(By.CLASS_NAME, "name").text for s in seats] == \
-        ["you", "equity", "hard"] == state["players"]
-    for seat, node in enumerate(seats):
-        assert node.find_element(By.CLASS_NAME, "stack").text == str(state["stacks"][seat])
-        assert node.find_element(By.CLASS_NAME, "chips-in").text == \
-            str(view["seats"][seat]["chips_in"])
-    assert by_id(driver, "pot").text == str(view["pot"])
-    assert by_id(driver, "stake").text == str(view["stake"])
-    assert by_id(driver, "dealer").text.startswith(state["players"][view["dealer"]])
-    assert state["your_turn"] and by_id(driver, "turn").text.startswith("you")
-    assert "Your turn" in by_id(driver, "status").text
-    dealer = seats[view["dealer"]].find_elements(By.CSS_SELECTOR, ".badge.dealer")
-    assert len(dealer) == 1
-    # The buttons are the legal moves, by name; the amount defaults to the bet's min.
-    assert sorted(action_types(driver)) == sorted(a["type"] for a in view["legal"])
-    bet = next(a for a in view["legal"] if a["type"] == "bet")
-    amount = by_id(driver, "amount")
-    assert amount.is_displayed()
-    assert amount.get_attribute("value") == str(bet["min"])
-    assert amount.get_attribute("min") == str(bet["min"])
-    assert amount.get_attribute("max") == str(bet["max"])
-    assert [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#story li")] == \
-        state["story"]
+    assert axe_violations(driver) == []
     assert_clean(driver)
 
 
-def test_look_shows_three_cards(driver: Any, server_url: str) -> None:
-    game = start_game(driver, server_url, ["equity", "hard"], hands=3, seed=1)
-    assert seat_cards(driver, 0) == []
-    click_action(driver, "look")
-    wait_for(driver, lambda d: len(seat_cards(d, 0)) == 3, "three cards at your seat")
+def test_a_full_hand_ends_with_the_panel(sized: Any, server_url: str) -> None:
+    driver = sized
+    phone = driver.execute_script("return window.innerWidth") == PHONE[0]
+    game = start_game(driver, server_url, ["hard", "equity", "medium"], seed=5)
+    assert not by_id(driver, "setup").is_displayed()  # the setup folds away after Start
+    state = server_state(server_url, game)
+    assert by_id(driver, "status").text.startswith("Your turn")
+    # mid-hand: the moves and the status are on screen without scrolling
+    assert driver.execute_script("return window.scrollY") == 0
+    for element in [by_id(driver, "status"), *moves(driver)]:
+        assert in_viewport(driver, element), element.text
+    assert axe_violations(driver) == []
+    screenshot(driver, f"{'phone' if phone else 'desktop'}-mid-hand")
+    for _ in range(60):
+        if dialog_open(driver, "hand-end"):
+            break
+        policy_click(driver)
+    else:
+        raise AssertionError("the hand never ended")
+    state = server_state(server_url, game)
+    end = state["hand_end"]
+    assert state["between_hands"] and end is not None
+    panel = by_id(driver, "hand-end")
+    assert in_viewport(driver, by_id(driver, "next-hand"))
+    winners = " and ".join(state["players"][s] for s in end["winners"])
+    assert panel.find_element(By.CLASS_NAME, "winner").text.startswith(winners)
+    shown = panel.find_elements(By.CSS_SELECTOR, ".shown-hand")
+    assert [int(s.get_attribute("data-seat")) for s in shown] == \
+        [h["seat"] for h in end["shown"]]
+    for node, hand in zip(shown, end["shown"], strict=True):
+        assert node.find_element(By.CLASS_NAME, "category").text == hand["category"]
+        assert [c.get_attribute("data-card") for c in node.find_elements(
+            By.CSS_SELECTOR, ".card")] == hand["cards"]
+    your_net = end["net"][0]
+    assert f"Your net this hand: {'+' if your_net > 0 else ''}{your_net} chips." in panel.text
+    nets = [int(n.text) for n in panel.find_elements(By.CSS_SELECTOR, ".net-row .net")]
+    assert nets == end["net"] and sum(nets) == 0
+    assert f"Pot {end['pot']}" in panel.text or f"Main pot {end['pots'][0]['amount']}" in \
+        panel.text
+    # standings during the session, in their box
+    rows = driver.find_elements(By.CSS_SELECTOR, "#standings tbody tr")
+    assert [int(r.find_element(By.CLASS_NAME, "stack").text) for r in rows] == \
+        [row["stack"] for row in state["standings"]]
+    assert driver.execute_script("const t = document.getElementById('standings');"
+                                 "return t.scrollWidth <= t.parentElement.clientWidth;")
+    screenshot(driver, f"{'phone' if phone else 'desktop'}-hand-end")
+    click(driver, by_id(driver, "next-hand"))
+    assert not dialog_open(driver, "hand-end")
+    assert server_state(server_url, game)["hands_played"] == state["hands_played"]
+    assert_clean(driver)
+
+
+def test_bot_moves_appear_one_after_another(driver: Any, server_url: str) -> None:
+    game = start_game(driver, server_url, ["hard", "equity", "medium", "easy"], seed=3,
+                      replay=True)
+    driver.execute_script("""
+        window.__seen = [];
+        new MutationObserver((changes) => {
+          for (const change of changes) for (const node of change.addedNodes) {
+            const acting = document.querySelector('#seats .seat.acting');
+            window.__seen.push([performance.now(), node.textContent,
+                                acting ? Number(acting.dataset.seat) : null]);
+          }
+        }).observe(document.getElementById('story'), {childList: true});""")
+    click(driver, driver.find_element(By.CSS_SELECTOR, '#actions button[data-type="bet"]'))
+    state = server_state(server_url, game)
+    bot_steps = [step for step in state["steps"] if step["seat"] not in (0, None)]
+    assert len(bot_steps) >= 2, state["steps"]
+    seen = driver.execute_script("return window.__seen;")
+    firsts = [step["lines"][0] for step in bot_steps]
+    times: dict[str, float] = {}
+    highlighted: dict[str, int | None] = {}
+    for at, text, acting in seen:  # when each line first appeared (the last draw repeats)
+        times.setdefault(text, at)
+        highlighted.setdefault(text, acting)
+    # while a bot's move is told, its seat is the one highlighted
+    assert [highlighted[step["lines"][0]] for step in bot_steps] == \
+        [step["seat"] for step in bot_steps]
+    assert all(line in times for line in firsts)
+    gaps = [times[b] - times[a] for a, b in itertools.pairwise(firsts)]
+    assert all(gap >= 400 for gap in gaps), gaps  # about half a second each
+    # the story is in names and words, the last move of each seat is on its seat
+    story = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#story li")]
+    assert story == state["story"] and not any("seat " in line for line in story)
+    for seat, last in enumerate(state["last_actions"]):
+        node = driver.find_element(By.CSS_SELECTOR, f'#seats .seat[data-seat="{seat}"]')
+        assert node.find_element(By.CLASS_NAME, "last-action").text == \
+            (f"Last: {last}" if last else "")
+    assert_clean(driver)
+
+
+def test_every_move_button_says_its_cost_and_target(sized: Any, server_url: str) -> None:
+    driver = sized
+    bots = ["hard", "equity", "medium"]
+
+    def offered(kind: str) -> Callable[[PlayTable], bool]:
+        return lambda table: any(m["type"] == kind for m in table.moves())
+
+    for kind in ("sideshow", "show"):
+        seed, count = find_game(bots, offered(kind))
+        game = start_game(driver, server_url, bots, seed=seed)
+        for _ in range(count):
+            policy_click(driver)
+        state = server_state(server_url, game)
+        assert any(m["type"] == kind for m in state["moves"])
+        players = state["players"]
+        for button in moves(driver):
+            text = button.text
+            move = next(m for m in state["moves"] if m["type"] == button.get_attribute(
+                "data-type"))
+            amount = button.get_attribute("data-amount")
+            if amount is not None:
+                assert int(amount) in move["amounts"] and text.endswith(
+                    amount if move["type"] == "bet" else f"({amount})")
+            if move["type"] in ("show", "sideshow"):
+                assert players[move["target"]] in text
+                assert button.get_attribute("data-target") == str(move["target"])
+            if move["type"] == "show":
+                assert text == f"Show {players[move['target']]} ({move['cost']})"
+        bets = [int(b.get_attribute("data-amount")) for b in moves(driver)
+                if b.get_attribute("data-type") == "bet"]
+        bet = next(m for m in state["moves"] if m["type"] == "bet")
+        assert bets == bet["amounts"]  # only legal sizes: seen bets are even
+        if state["view"]["seen"]:
+            assert all(b % 2 == 0 for b in bets)
+        if driver.execute_script("return window.innerWidth") == PHONE[0]:
+            for element in [by_id(driver, "status"), *moves(driver)]:
+                assert in_viewport(driver, element), element.text
+    assert_clean(driver)
+
+
+def test_the_sideshow_dialog_and_its_answer_reach_the_engine(
+    sized: Any, server_url: str
+) -> None:
+    driver = sized
+    bots = ["hard", "equity", "medium"]
+
+    def asked(table: PlayTable) -> bool:
+        view = table.state()["view"]
+        return table.your_turn and (view["sideshow"] or {}).get("target") == 0
+
+    seed, count = find_game(bots, asked)
+    game = start_game(driver, server_url, bots, seed=seed)
+    for _ in range(count):
+        assert not dialog_open(driver, "sideshow-dialog")
+        policy_click(driver)
+    assert dialog_open(driver, "sideshow-dialog")
+    state = server_state(server_url, game)
+    asker = state["players"][state["view"]["sideshow"]["asker"]]
+    assert f"{asker} asks you for a sideshow" in by_id(driver, "sideshow-text").text
+    assert by_id(driver, "status").text == f"{asker} asks you for a sideshow: accept or refuse."
+    assert in_viewport(driver, by_id(driver, "status"))  # the request is in the bar too
+    accept = driver.find_element(By.CSS_SELECTOR, '#sideshow-dialog button[data-type="accept"]')
+    assert driver.switch_to.active_element == accept  # focus is on the answer
+    click(driver, accept)
+    assert not dialog_open(driver, "sideshow-dialog")
+    after = server_state(server_url, game)
+    told = after["story"] + [line for hand in after["finished"] for line in hand["story"]]
+    assert "you accept the sideshow" in " ".join(told)
+    assert_clean(driver)
+
+
+def test_the_turn_timer_counts_down_and_a_missed_turn_packs(driver: Any, server_url: str) -> None:
+    game = start_game(driver, server_url, ["hard", "equity"], seed=1, turn_seconds=5)
+    timer = by_id(driver, "timer")
+    assert timer.is_displayed()
+    first = int(timer.get_attribute("data-left"))
+    assert 4 <= first <= 5
+    wait_for(driver, lambda d: int(by_id(d, "timer").get_attribute("data-left") or 9) < first,
+             "the timer to count down")
+    wait_for(driver, lambda d: server_state(server_url, game)["missed_turns"] == 1,
+             "the missed turn", seconds=15)
+    settled(driver)
+    state = server_state(server_url, game)
+    missed = state["steps"][0]
+    assert missed["missed"] and missed["seat"] == 0
+    assert missed["lines"][0] == "time ran out: you pack"  # C4: a missed betting turn packs
+    assert by_id(driver, "status").text.startswith("Your time ran out: you pack. ")
+    assert dialog_open(driver, "hand-end")
+    assert_clean(driver)
+
+
+def test_keys_play_and_focus_stays_on_the_controls(driver: Any, server_url: str) -> None:
+    game = start_game(driver, server_url, ["hard", "equity"], seed=2)
+    before = by_id(driver, "status").text
+    body = driver.find_element(By.TAG_NAME, "body")
+    drawn = rev(driver)
+    body.send_keys("l")  # look
+    wait_for(driver, lambda d: rev(d) != drawn, "the look")
+    settled(driver)
     view = server_state(server_url, game)["view"]
-    assert view["seen"] and seat_cards(driver, 0) == view["cards"]
+    assert view["seen"]
     assert [c.get_attribute("data-card") for c in driver.find_elements(
         By.CSS_SELECTOR, "#mine .card")] == view["cards"]
-    assert view["category"] in by_id(driver, "mine").text
-    assert "look" not in action_types(driver)
-    seen = driver.find_elements(By.CSS_SELECTOR, '#seats .seat[data-seat="0"] .badge.seen')
-    assert len(seen) == 1
-    assert seat_cards(driver, 1) == seat_cards(driver, 2) == []  # the bots' stay hidden
+    assert by_id(driver, "status").text != before  # the live status changed
+    assert by_id(driver, "status").get_attribute("aria-live") == "polite"
+    focused = driver.switch_to.active_element
+    assert driver.execute_script(
+        "return document.getElementById('actions').contains(arguments[0]) || "
+        "!!arguments[0].closest('dialog');", focused)
+    drawn = rev(driver)
+    driver.switch_to.active_element.send_keys("p")  # pack, from the focused button
+    wait_for(driver, lambda d: rev(d) != drawn, "the pack")
+    settled(driver)
+    assert dialog_open(driver, "hand-end")  # packing ends the hand for you
+    assert driver.switch_to.active_element == by_id(driver, "next-hand")
+    played = server_state(server_url, game)["hands_played"]
+    drawn = rev(driver)
+    driver.switch_to.active_element.send_keys("n")
+    wait_for(driver, lambda d: rev(d) != drawn, "the next hand")
+    settled(driver)
+    assert not dialog_open(driver, "hand-end")
+    state = server_state(server_url, game)
+    assert state["hands_played"] == played and state["your_turn"]
+    body.send_keys("?")
+    assert dialog_open(driver, "help")
+    ranks = [li.find_element(By.TAG_NAME, "b").text for li in driver.find_elements(
+        By.CSS_SELECTOR, "#rankings li")]
+    assert ranks == ["Trail", "Pure sequence", "Sequence", "Colour", "Pair", "High card"]
+    driver.find_element(By.CSS_SELECTOR, "#help [data-close]").click()
+    assert not dialog_open(driver, "help")
     assert_clean(driver)
 
 
-def test_illegal_bet_shows_the_error_and_keeps_the_table(driver: Any, server_url: str) -> None:
-    game = start_game(driver, server_url, ["equity", "hard"], hands=3, seed=1)
-    before = server_state(server_url, game)
-    bet = next(a for a in before["view"]["legal"] if a["type"] == "bet")
-    too_much = bet["max"] + 10
-    drawn, pot = rev(driver), by_id(driver, "pot").text
-
-    amount = by_id(driver, "amount")
-    amount.clear()
-    amount.send_keys(str(too_much))
-    click_action(driver, "bet")
-    error = wait_for(driver, lambda d: by_id(d, "error").text and by_id(d, "error"),
-                     "the error message")
-    assert error.get_attribute("data-code") == "illegal_action"
-    # The same action straight to the server: the page shows the server's own message.
-    status, answer = api(server_url, "POST", f"/v1/games/{game}/act",
-                         {"action": {"type": "bet", "amount": too_much}})
-    assert status == 400 and answer["error"]["code"] == "illegal_action"
-    assert error.text.endswith(answer["error"]["message"])
-    assert str(too_much) in error.text
-    # Nothing changed, on the server or on the page.
-    assert server_state(server_url, game) == before
-    assert rev(driver) == drawn and by_id(driver, "pot").text == pot
-    assert amount.get_attribute("value") == str(too_much)
-    assert sorted(action_types(driver)) == sorted(a["type"] for a in before["view"]["legal"])
-
-    # A blank amount is refused by the page itself, without a request.
-    amount.clear()
-    click_action(driver, "bet")
-    wait_for(driver, lambda d: by_id(d, "error").get_attribute("data-code") == "client",
-             "the page's own error")
-    assert "whole number" in by_id(driver, "error").text
-    assert server_state(server_url, game) == before and rev(driver) == drawn
-
-    # A legal bet clears the error and the game goes on.
-    amount.send_keys(str(bet["min"]))
-    click_action(driver, "bet")
-    wait_for(driver, lambda d: rev(d) != drawn, "the table to be drawn again")
-    assert by_id(driver, "error").text == ""
-    after = server_state(server_url, game)
-    assert after != before
-    assert f"seat 0 bets {bet['min']}" in " ".join(after["story"] + [
-        line for hand in after["finished"] for line in hand["story"]])
-    assert js_errors(driver) == []
-    assert console_errors(driver, network_too=False) == []  # the 400 is logged as network
+def test_a_reload_restores_the_game_and_its_settings(driver: Any, server_url: str) -> None:
+    settings = {"boot": 2, "starting_stack": 300, "max_bet": 40, "pot_cap": 500,
+                "sideshow": False, "turn_seconds": None, "hands": 4}
+    game = start_game(driver, server_url, ["medium", "easy"], seed=8, preset="pagat",
+                      variant="muflis", **settings)
+    state = server_state(server_url, game)
+    rules = state["view"]["rules"]
+    assert (rules["boot"], rules["starting_boots"], rules["max_bet"], rules["pot_cap"],
+            rules["sideshow"], rules["variant"]) == (2, 150, 40, 500, False, "muflis")
+    driver.refresh()
+    wait_for(driver, lambda d: by_id(d, "table").get_attribute("data-game") == game,
+             "the game after the reload")
+    settled(driver)
+    assert move_types(driver) == [m["type"] for m in state["moves"] for _ in
+                                  m.get("amounts", [0])]
+    by_id(driver, "new-game").click()
+    assert by_id(driver, "setup").is_displayed()
+    assert by_id(driver, "seat-count").get_attribute("value") == "3"
+    assert by_id(driver, "preset").get_attribute("value") == "pagat"
+    assert by_id(driver, "variant").get_attribute("value") == "muflis"
+    for name, value in settings.items():
+        box = by_id(driver, name.replace("_", "-"))
+        if name == "sideshow":
+            assert not box.is_selected()
+        else:
+            assert box.get_attribute("value") == ("" if value is None else str(value))
+    # Start asks before it replaces the running game, and "keep playing" keeps it
+    driver.execute_script("document.getElementById('start').click();")
+    assert dialog_open(driver, "confirm-new")
+    by_id(driver, "confirm-no").click()
+    assert not dialog_open(driver, "confirm-new")
+    assert by_id(driver, "table").get_attribute("data-game") == game
+    driver.execute_script("document.getElementById('start').click();")
+    by_id(driver, "confirm-yes").click()
+    wait_for(driver, lambda d: by_id(d, "table").get_attribute("data-game") != game,
+             "the new game")
+    settled(driver)
+    assert_clean(driver)
 
 
 def test_a_whole_session_by_clicking(driver: Any, server_url: str) -> None:
-    hands = 3
-    game = start_game(driver, server_url, ["equity", "hard"], hands=hands, seed=7)
-    clicks = 0
-    saw_finished = False
-    while by_id(driver, "status").get_attribute("data-state") != "over":
-        assert clicks < 200, "the session did not end"
-        legal = action_types(driver)
-        assert legal, by_id(driver, "status").text
-        for choice in ("look", "show", "bet", "accept", "pack"):
-            if choice in legal:
-                break
-        else:
-            raise AssertionError(f"no move of the policy among {legal}")
-        drawn = rev(driver)
-        click_action(driver, choice)
-        wait_for(driver, lambda d, drawn=drawn: rev(d) != drawn, f"the table after {choice}")
-        assert by_id(driver, "error").text == ""
-        clicks += 1
-        if not saw_finished and driver.find_elements(By.CSS_SELECTOR, "#last-hand li"):
-            saw_finished = True
-            state = server_state(server_url, game)
-            shown = [li.text for li in driver.find_elements(By.CSS_SELECTOR,
-                                                            "#last-hand ol li")]
-            assert shown == state["finished"][-1]["story"]
-
+    game = start_game(driver, server_url, ["equity", "hard"], seed=7, hands=3)
+    for _ in range(200):
+        if by_id(driver, "status").get_attribute("data-state") == "over":
+            break
+        policy_click(driver)
     state = server_state(server_url, game)
     assert state["over"] and not state["your_turn"]
-    assert saw_finished
-    status = by_id(driver, "status").text
-    assert "Session over" in status
     final = by_id(driver, "final")
     assert final.is_displayed() and "Session over" in final.text
     rows = driver.find_elements(By.CSS_SELECTOR, "#final .final-row")
-    assert [r.get_attribute("data-seat") for r in rows] == ["0", "1", "2"]
     stacks = [int(r.find_element(By.CLASS_NAME, "final-stack").text) for r in rows]
-    assert stacks == state["stacks"]
-    assert sum(stacks) == START_STACK * len(state["players"])
+    assert stacks == state["stacks"] and sum(stacks) == 300
     nets = [int(r.find_element(By.CLASS_NAME, "final-net").text) for r in rows]
-    assert nets == [s - START_STACK for s in stacks]
-    for name, stack in zip(state["players"], stacks, strict=True):
-        assert f"{name} {stack}" in status
-    if stacks[0] > 0:
-        assert state["hands_played"] == hands
-    assert action_types(driver) == []
-    assert len(state["finished"]) == state["hands_played"]
+    assert nets == [s - 100 for s in stacks]
+    assert move_types(driver) == []
     assert_clean(driver)
 
 
-def test_setup_errors_are_shown(driver: Any, server_url: str) -> None:
-    open_page(driver, server_url)
-    selects = driver.find_elements(By.CSS_SELECTOR, "#bots select.bot")
-    for select in selects:
-        Select(select).select_by_value("")
-    by_id(driver, "start").click()
-    settled(driver)
-    error = by_id(driver, "error")
-    assert error.get_attribute("data-code") == "client" and "at least two bots" in error.text
-    # The server's own refusal: a table needs at least two bots (three seats).
-    Select(selects[0]).select_by_value("easy")
-    Select(by_id(driver, "variant")).select_by_value("passing_cards")
-    by_id(driver, "start").click()
-    wait_for(driver, lambda d: by_id(d, "error").get_attribute("data-code") == "invalid_request",
-             "the server's error")
-    status, answer = api(server_url, "POST", "/v1/games",
-                         {"bots": ["easy"], "hands": 10, "variant": "passing_cards"})
-    assert status == 400
-    assert by_id(driver, "error").text.endswith(answer["error"]["message"])
-    assert not by_id(driver, "table").is_displayed()
-    assert js_errors(driver) == []
-    assert console_errors(driver, network_too=False) == []
-
-
-@pytest.mark.parametrize("variant, move", [("passing_cards", "pass"),
-                                           ("discard_one", "discard")])
-def test_variant_card_moves_by_clicking(
-    driver: Any, server_url: str, variant: str, move: str
+def test_a_pass_picks_its_cards_and_says_so_next_to_the_moves(
+    driver: Any, server_url: str
 ) -> None:
-    game = start_game(driver, server_url, ["easy", "medium"], hands=2, seed=3,
-                      variant=variant)
-    state = server_state(server_url, game)
-    assert state["view"]["rules"]["variant"] == variant
-    assert variant in by_id(driver, "rules-name").text
-    made = []
-    for _ in range(100):
-        if by_id(driver, "status").get_attribute("data-state") == "over":
+    game = start_game(driver, server_url, ["easy", "medium"], seed=3, variant="passing_cards")
+    for _ in range(60):
+        if "pass" in move_types(driver):
             break
-        legal = action_types(driver)
-        drawn = rev(driver)
-        if move in legal:
-            entry = next(a for a in server_state(server_url, game)["view"]["legal"]
-                         if a["type"] == move)
-            if move == "pass":
-                boxes = driver.find_elements(By.CSS_SELECTOR, "#pass-cards input[data-card]")
-                assert [b.get_attribute("data-card") for b in boxes] == entry["cards"]
-                for box in boxes[:3]:
-                    box.click()
-                made.append([b.get_attribute("data-card") for b in boxes[:3]])
-                click_action(driver, "pass")
-            else:
-                buttons = driver.find_elements(By.CSS_SELECTOR,
-                                               '#actions button[data-type="discard"]')
-                assert [b.get_attribute("data-card") for b in buttons] == entry["cards"]
-                made.append(buttons[-1].get_attribute("data-card"))
-                buttons[-1].click()
-                settled(driver)
-        else:
-            choice = next(c for c in ("look", "show", "bet", "accept", "pack") if c in legal)
-            click_action(driver, choice)
-        wait_for(driver, lambda d, drawn=drawn: rev(d) != drawn, "the table after a move")
-        assert by_id(driver, "error").text == ""
+        policy_click(driver)
+    else:
+        raise AssertionError("no pass was offered")
+    click(driver, driver.find_element(By.CSS_SELECTOR, '#actions button[data-type="pass"]'))
+    error = by_id(driver, "move-error")
+    assert error.get_attribute("data-code") == "client" and "Pick exactly 3" in error.text
+    assert driver.execute_script(
+        "return document.getElementById('bar').contains(arguments[0]);", error)
+    boxes = driver.find_elements(By.CSS_SELECTOR, "#pass-cards input[data-card]")
+    chosen = [b.get_attribute("data-card") for b in boxes[:3]]
+    for box in boxes[:3]:
+        box.click()
+    click(driver, driver.find_element(By.CSS_SELECTOR, '#actions button[data-type="pass"]'))
     state = server_state(server_url, game)
-    assert state["over"] and by_id(driver, "final").is_displayed()
-    assert made, f"no {move} was offered"
-    told = " ".join(line for hand in state["finished"] for line in hand["story"])
-    for cards in made:
-        said = " ".join(cards) if isinstance(cards, list) else cards
-        assert f"seat 0 {'passes' if move == 'pass' else 'discards'} {said}" in told
-    stacks = [int(r.text) for r in driver.find_elements(By.CSS_SELECTOR, "#final .final-stack")]
-    assert stacks == state["stacks"] and sum(stacks) == START_STACK * 3
-    assert_clean(driver)
+    told = state["story"] + [line for hand in state["finished"] for line in hand["story"]]
+    assert f"you pass {' '.join(chosen)}" in told
+    assert_clean(driver, network_too=False)
 
 
 def test_an_unknown_game_in_the_address_shows_the_servers_error(
     driver: Any, server_url: str
 ) -> None:
-    driver.get("about:blank")  # a fresh load, not a same-page hash change
+    driver.get("about:blank")
     driver.get(server_url + "/#game=0000000000000000")
     error = wait_for(driver, lambda d: by_id(d, "error").text and by_id(d, "error"),
                      "the error message")
@@ -453,3 +685,4 @@ def test_an_unknown_game_in_the_address_shows_the_servers_error(
     assert not by_id(driver, "table").is_displayed()
     assert js_errors(driver) == []
     assert console_errors(driver, network_too=False) == []
+

@@ -1,41 +1,31 @@
 /*
  * The Teen Patti web table: a person (seat 0) plays a session against bots.
- * Plain JavaScript, no build step, no network resources beyond this server's JSON API
- * (GET /v1, POST /v1/games, GET /v1/games/ID, POST /v1/games/ID/act).
+ * Plain JavaScript, no build step, nothing fetched but this server's JSON API
+ * (GET /v1, POST /v1/games, GET /v1/games/ID, POST /v1/games/ID/act|timeout|next).
  *
- * Stable element ids (tests/test_web_e2e.py relies on them):
- *   #setup          the form that starts a session
- *   #bots           container of the bot choices: <select class="bot" id="bot-1".."bot-6">,
- *                   one per seat after yours; the value "" leaves the seat empty
- *   #hands          number of hands (1..1000)
- *   #preset         rules preset: classic, pagat, flash, tabletop
- *   #variant        variant name (classic by default)
- *   #seed           optional seed (blank: the server picks one)
- *   #start          starts a new session (submit button of #setup)
- *   #error          the last error (empty when none); data-code holds the server's
- *                   error code (e.g. "illegal_action") or "client" for the page's own checks
- *   #status         one line: whose turn it is, or "Session over ..."
- *   #table          the table, hidden until a session starts; data-rev counts renders,
- *                   data-game holds the session id
- *   #game           the session id (also kept in the address as #game=ID)
- *   #hand-no        which hand of how many
- *   #pot #stake #boot #dealer #turn   the table's numbers (dealer/turn: seat names)
- *   #community      community cards, indicators and wild cards (variants only)
- *   #seats          one .seat[data-seat=N] per player, holding .name, .stack, .chips-in,
- *                   .badges (.badge.dealer/.to-act/.blind/.seen/.packed/.all-in/...) and
- *                   .cards (.card[data-card="As"] per known card)
- *   #mine           your cards and hand category once you have looked
- *   #amount         number input for bet/sideshow: defaults to the bet's min, bounded by
- *                   min/max attributes (the server checks what is sent)
- *   #pass-cards     checkboxes (input[data-card]) choosing the cards of a "pass"
- *   #variant-choice select for "choose_variant"
- *   #actions        one <button data-type="TYPE"> per legal move; discard and buy_joker
- *                   give one button per card, with data-card
- *   #story          this hand's story, one <li> per line
- *   #last-hand      the last finished hand: its number, story (<li>) and net per seat
- *   #final          shown when the session is over: "Session over" and one
- *                   .final-row[data-seat=N] per player with .final-stack and .final-net
- * <body data-busy="1"> while a request is in flight.
+ * Stable element ids and attributes (tests/test_web_e2e.py relies on them):
+ *   #setup, #seat-count, #bots select.bot (#bot-1..#bot-6), #preset, #variant, #boot,
+ *   #starting-stack, #max-bet, #pot-cap, #sideshow, #turn-seconds, #hands, #seed,
+ *   #replay, #start, #error (data-code: the server's error code, or "client")
+ *   #new-game        reopens the setup while a game runs; #confirm-new asks before a
+ *                    running game is replaced (#confirm-yes / #confirm-no)
+ *   #table           data-rev counts full draws, data-game holds the session id
+ *   #seats           one li.seat[data-seat=N] with .name, .stack, .chips-in, .badges
+ *                    (.badge.dealer/.to-act/.blind/.seen/.packed/.all-in), .last-action
+ *                    and .cards (.card[data-card] face up, .card.back face down);
+ *                    .acting marks the seat whose move is shown or who is to act
+ *   #status          aria-live line: whose turn, the last move, or the session's end
+ *   #timer           the turn timer's countdown (data-left: whole seconds left)
+ *   #actions         one button[data-type] per move; bets and sideshows one per legal
+ *                    size (data-amount); data-cost / data-target on every move
+ *   #move-error      an error about a move, next to the moves
+ *   #story           this hand's story, one <li> per line, in names
+ *   #hand-end        dialog at a hand's end: .winner, .shown-hand[data-seat] (cards and
+ *                    .category), .pot-row, .net-row[data-seat] (.net), #next-hand
+ *   #sideshow-dialog dialog when a bot asks you for a sideshow (accept / refuse)
+ *   #final           the session's end with .final-row[data-seat] (.final-stack/.final-net)
+ *   #standings       the standings table, one tr[data-seat] per player
+ * <body data-busy="1"> while a request is in flight, data-replaying="1" during a replay.
  */
 "use strict";
 
@@ -47,18 +37,26 @@
     "colour_jokers", "four_card", "rotating_jokers", "buy_a_joker", "joker_thresholds",
     "discard_one", "shopping", "passing_cards",
   ];
-  const MAX_BOTS = 6;
-  const DEFAULT_BOTS = 3;
-  const ACTION_ORDER = [
-    "look", "bet", "show", "sideshow", "accept", "refuse", "all_in", "draw", "keep",
-    "discard", "pass", "buy_joker", "choose_variant", "pack",
+  const REPLAY_MS = 500;
+  const SUITS = { s: ["\u2660", "spades"], h: ["\u2665", "hearts"],
+    d: ["\u2666", "diamonds"], c: ["\u2663", "clubs"] };
+  const RANKS = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "10" };
+  const RANKING_EXAMPLES = [ // best first, beside the server's category names
+    ["three of a rank", ["As", "Ah", "Ad"]],
+    ["three in a row, one suit", ["Qh", "Jh", "Th"]],
+    ["three in a row", ["9c", "8d", "7s"]],
+    ["three of one suit", ["Kd", "9d", "4d"]],
+    ["two of a rank", ["Jc", "Js", "5h"]],
+    ["none of the above", ["Ad", "9s", "6c"]],
   ];
-  const SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
   const GAME_HASH = /^#game=([0-9a-f]{16})$/;
 
   const $ = (id) => document.getElementById(id);
-  let current = null; // {game, state} last drawn
+  let about = null; // GET /v1: bots, settings limits, presets, keys
+  let current = null; // {game, state, settings} last drawn
   let busy = false;
+  let timer = null; // {id, deadline} of the running countdown
+  let replaying = false;
 
   class ApiError extends Error {
     constructor(code, message) {
@@ -73,7 +71,8 @@
       if (value === null || value === undefined || value === false) continue;
       if (key === "className") node.className = value;
       else if (key === "text") node.textContent = value;
-      else if (key.startsWith("data-") || key === "type" || key === "for" || key === "title") {
+      else if (key.startsWith("data-") || key.startsWith("aria-") ||
+        ["type", "for", "title", "role", "scope", "tabindex"].includes(key)) {
         node.setAttribute(key, value === true ? "" : String(value));
       } else node[key] = value;
     }
@@ -83,6 +82,8 @@
     }
     return node;
   }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   async function api(method, path, body) {
     const init = { method, headers: { Accept: "application/json" } };
@@ -113,12 +114,13 @@
   function setBusy(value) {
     busy = value;
     document.body.dataset.busy = value ? "1" : "0";
-    $("start").disabled = value;
-    for (const button of $("actions").querySelectorAll("button")) button.disabled = value;
+    $("start").disabled = value || !about;
+    for (const button of document.querySelectorAll("#actions button, dialog button")) {
+      if (!button.hasAttribute("data-close")) button.disabled = value;
+    }
   }
 
-  function showError(error) {
-    const box = $("error");
+  function showError(box, error) {
     if (!error) {
       box.textContent = "";
       delete box.dataset.code;
@@ -131,21 +133,26 @@
     box.textContent = prefix + error.message;
   }
 
-  function clientError(message) {
-    showError(new ApiError("client", message));
-  }
-
   // ---- cards -------------------------------------------------------------------------
 
   function cardNode(text) {
     const match = /^([2-9TJQKA])([shdc])$/.exec(text);
-    if (!match) return el("span", { className: "card other", "data-card": text, text });
+    if (!match) {
+      return el("span", { className: "card other", "data-card": text, role: "img",
+        "aria-label": text }, el("span", { className: "corner", text }));
+    }
     const rank = match[1] === "T" ? "10" : match[1];
+    const [symbol, suit] = SUITS[match[2]];
     const red = match[2] === "h" || match[2] === "d";
     return el("span", {
-      className: "card" + (red ? " red" : ""), "data-card": text, title: text,
-      text: rank + SUIT_SYMBOL[match[2]],
-    });
+      className: "card" + (red ? " red" : ""), "data-card": text, role: "img",
+      "aria-label": (RANKS[match[1]] || match[1]) + " of " + suit,
+    }, el("span", { className: "corner", "aria-hidden": "true", text: rank + symbol }),
+    el("span", { className: "pip", "aria-hidden": "true", text: symbol }));
+  }
+
+  function backNode() {
+    return el("span", { className: "card back", role: "img", "aria-label": "face-down card" });
   }
 
   function cardsNode(cards, className) {
@@ -156,36 +163,125 @@
 
   // ---- setup -------------------------------------------------------------------------
 
-  function buildSetup(bots) {
+  function buildSetup() {
     const box = $("bots");
     box.textContent = "";
-    for (let seat = 1; seat <= MAX_BOTS; seat += 1) {
-      const select = el("select", { id: "bot-" + seat, className: "bot" });
-      select.setAttribute("aria-label", "Bot at seat " + seat);
-      select.append(el("option", { value: "", text: "(empty)" }));
-      for (const name of bots) select.append(el("option", { value: name, text: name }));
-      select.value = seat <= DEFAULT_BOTS ? bots[0] : "";
-      box.append(el("label", { className: "bot-choice" },
-        el("span", { className: "muted", text: "Seat " + seat + " " }), select));
+    for (let seat = 1; seat <= 6; seat += 1) {
+      const select = el("select", { id: "bot-" + seat, className: "bot",
+        "aria-label": "Bot at seat " + seat });
+      for (const name of about.bots) select.append(el("option", { value: name, text: name }));
+      select.value = about.bots[0];
+      box.append(el("label", { className: "bot-choice", "data-seat": seat },
+        el("span", { text: "Seat " + seat }), select));
     }
-    const variant = $("variant");
-    variant.textContent = "";
-    for (const name of VARIANTS) variant.append(el("option", { value: name, text: name }));
-    variant.value = "classic";
+    const count = $("seat-count");
+    for (let players = 3; players <= 7; players += 1) {
+      count.append(el("option", { value: players, text: players + " players" }));
+    }
+    count.value = "4";
+    count.addEventListener("change", showBotChoices);
+    showBotChoices();
+    for (const name of Object.keys(about.presets)) {
+      $("preset").append(el("option", { value: name, text: name }));
+    }
+    $("preset").value = "classic";
+    $("preset").addEventListener("change", () => fillPreset($("preset").value));
+    for (const name of VARIANTS) $("variant").append(el("option", { value: name, text: name }));
+    $("variant").value = "classic";
+    fillPreset("classic");
+    $("replay").checked = localStorage.getItem("teenpatti.replay") !== "0";
+    $("replay-now").checked = $("replay").checked;
+    for (const box of [$("replay"), $("replay-now")]) {
+      box.addEventListener("change", () => setReplay(box.checked));
+    }
     $("start").disabled = false;
   }
 
+  function setReplay(on) {
+    $("replay").checked = on;
+    $("replay-now").checked = on;
+    localStorage.setItem("teenpatti.replay", on ? "1" : "0");
+  }
+
+  function showBotChoices() {
+    const bots = Number($("seat-count").value) - 1;
+    for (const choice of $("bots").querySelectorAll(".bot-choice")) {
+      const shown = Number(choice.dataset.seat) <= bots;
+      choice.hidden = !shown;
+      choice.querySelector("select").disabled = !shown;
+    }
+  }
+
+  const NUMBER_FIELDS = [
+    ["boot", "boot"], ["starting_stack", "starting-stack"], ["max_bet", "max-bet"],
+    ["pot_cap", "pot-cap"], ["turn_seconds", "turn-seconds"], ["hands", "hands"],
+  ];
+
+  function fillPreset(name) {
+    const values = about.presets[name];
+    for (const [key, id] of NUMBER_FIELDS) {
+      if (key === "hands") continue;
+      $(id).value = values[key] === null || values[key] === undefined ? "" : String(values[key]);
+    }
+    $("sideshow").checked = !!values.sideshow;
+    for (const [key, id] of NUMBER_FIELDS) {
+      const limits = about.settings[key];
+      $(id).min = String(limits.min);
+      $(id).max = String(limits.max);
+    }
+  }
+
+  function fillForm(settings) {
+    $("seat-count").value = String(settings.bots.length + 1);
+    showBotChoices();
+    settings.bots.forEach((bot, index) => { $("bot-" + (index + 1)).value = bot; });
+    $("preset").value = settings.preset;
+    $("variant").value = typeof settings.variant === "string" ? settings.variant : "classic";
+    for (const [key, id] of NUMBER_FIELDS) {
+      $(id).value = settings[key] === null || settings[key] === undefined ? "" :
+        String(settings[key]);
+    }
+    $("sideshow").checked = !!settings.sideshow;
+    $("seed").value = String(settings.seed);
+  }
+
+  /** The form as the server's options; a value the server would refuse is an ApiError. */
   function readOptions() {
+    const players = Number($("seat-count").value);
     const bots = [];
-    for (const select of $("bots").querySelectorAll("select.bot")) {
-      if (select.value) bots.push(select.value);
+    for (let seat = 1; seat < players; seat += 1) bots.push($("bot-" + seat).value);
+    const options = { bots, preset: $("preset").value, variant: $("variant").value,
+      sideshow: $("sideshow").checked, pause: true };
+    const words = { boot: "The boot", starting_stack: "The starting stack",
+      max_bet: "The max bet", pot_cap: "The pot cap", turn_seconds: "The turn timer",
+      hands: "Hands" };
+    for (const [key, id] of NUMBER_FIELDS) {
+      const limits = about.settings[key];
+      const text = $(id).value.trim();
+      if (text === "" && limits.optional) {
+        options[key] = null;
+        continue;
+      }
+      const value = Number(text);
+      if (text === "" || !Number.isInteger(value) || value < limits.min || value > limits.max) {
+        throw new ApiError("client", words[key] + " must be a whole number from " +
+          limits.min + " to " + limits.max + (limits.optional ? " (or blank)" : "") + ".");
+      }
+      options[key] = value;
     }
-    if (bots.length === 0) throw new ApiError("client", "Pick at least two bots.");
-    const hands = Number($("hands").value);
-    if (!Number.isInteger(hands) || hands < 1 || hands > 1000) {
-      throw new ApiError("client", "Hands must be a whole number from 1 to 1000.");
+    // The server's own rules between settings (interfaces/server.py, table_settings).
+    if (options.starting_stack % options.boot) {
+      throw new ApiError("client", "The starting stack must be a multiple of the boot (" +
+        options.boot + ").");
     }
-    const options = { bots, hands, preset: $("preset").value, variant: $("variant").value };
+    if (options.max_bet !== null && options.max_bet < 2 * options.boot) {
+      throw new ApiError("client", "The max bet must be at least twice the boot (" +
+        2 * options.boot + ").");
+    }
+    if (options.pot_cap !== null && options.pot_cap < 2 * options.boot * players) {
+      throw new ApiError("client", "The pot cap must be at least twice the boots of the " +
+        "table (" + 2 * options.boot * players + ").");
+    }
     const seedText = $("seed").value.trim();
     if (seedText !== "") {
       const seed = Number(seedText);
@@ -197,80 +293,133 @@
     return options;
   }
 
-  async function startGame(event) {
+  function onSubmit(event) {
     event.preventDefault();
     if (busy) return;
     let options;
     try {
       options = readOptions();
     } catch (error) {
-      showError(error);
+      showError($("error"), error);
       return;
     }
+    if (current && !current.state.over) {
+      $("confirm-new").showModal();
+      $("confirm-no").focus();
+      $("confirm-yes").onclick = () => {
+        $("confirm-new").close();
+        startGame(options);
+      };
+      return;
+    }
+    startGame(options);
+  }
+
+  async function startGame(options) {
     setBusy(true);
     try {
       const answer = await api("POST", "/v1/games", options);
-      showError(null);
+      showError($("error"), null);
       history.replaceState(null, "", "#game=" + answer.game);
-      render(answer);
+      foldSetup(true);
+      await play(answer);
     } catch (error) {
-      showError(error);
+      showError($("error"), error);
     } finally {
       setBusy(false);
     }
+    if (current) focusMoves();
+  }
+
+  function foldSetup(folded) {
+    $("setup").hidden = folded;
+    $("new-game").hidden = !folded || !current;
+    $("setup-cancel").hidden = folded || !current;
+    if (!folded) $("seat-count").focus();
   }
 
   async function loadGame(game) {
     setBusy(true);
     try {
-      render(await api("GET", "/v1/games/" + game));
+      const answer = await api("GET", "/v1/games/" + game);
+      fillForm(answer.settings);
+      foldSetup(true);
+      render(answer);
     } catch (error) {
-      showError(error);
+      showError($("error"), error);
       if (error.code === "not_found") {
-        // A game the server no longer has: do not leave another game's table up.
         current = null;
         $("table").hidden = true;
-        $("status").textContent = "Start a new session.";
-        $("status").dataset.state = "setup";
+        foldSetup(false);
+        setStatus("Start a new session.", "setup");
       }
     } finally {
       setBusy(false);
     }
+    if (current) focusMoves();
   }
 
-  async function sendAction(action) {
-    if (busy || !current) return;
-    const game = current.game;
+  async function send(path, body) {
+    if (busy || replaying || !current) return;
+    const deadline = stopTimer();
     setBusy(true);
     try {
-      const answer = await api("POST", "/v1/games/" + game + "/act", { action });
-      showError(null);
-      render(answer);
+      const answer = await api("POST", "/v1/games/" + current.game + path, body);
+      showError($("move-error"), null);
+      await play(answer);
     } catch (error) {
-      showError(error); // the table stays as it was drawn
+      showError($("move-error"), error); // the table stays as it was drawn
+      if (current && current.state.your_turn) startTimer(current.state, deadline);
     } finally {
       setBusy(false);
+      focusMoves();
     }
+  }
+
+  const sendAction = (action) => send("/act", { action });
+
+  // ---- replay ------------------------------------------------------------------------
+
+  /** Show the steps of an answer one at a time (the bots' moves), then draw it. */
+  async function play(answer) {
+    const state = answer.state;
+    const steps = state.steps || [];
+    if ($("hand-end").open) $("hand-end").close();
+    if ($("sideshow-dialog").open) $("sideshow-dialog").close();
+    if ($("replay").checked && steps.length) {
+      replaying = true;
+      document.body.dataset.replaying = "1";
+      drawActions({ your_turn: false, over: false, moves: [] }, {});
+      try {
+        for (const step of steps) {
+          if (step.seat === null || step.seat === undefined) $("story").textContent = "";
+          drawStep(answer, step);
+          if (step.seat !== 0) await sleep(REPLAY_MS);
+        }
+      } finally {
+        replaying = false;
+        document.body.dataset.replaying = "0";
+      }
+    }
+    render(answer);
+  }
+
+  function drawStep(answer, step) {
+    const state = answer.state;
+    $("table").hidden = false;
+    $("pot").textContent = $("bar-pot").textContent = String(step.pot);
+    $("stake").textContent = $("bar-stake").textContent = String(step.stake);
+    drawSeats(state, step);
+    for (const line of step.lines) $("story").append(el("li", { text: line }));
+    setStatus(step.lines.join(". ") + ".", "replay");
   }
 
   // ---- drawing -----------------------------------------------------------------------
 
-  function seatName(state, seat) {
-    if (seat === null || seat === undefined) return "\u2014";
-    const name = state.players[seat] !== undefined ? state.players[seat] : "?";
-    return name + " (seat " + seat + ")";
-  }
-
-  function startingStack(view) {
-    const rules = view.rules || {};
-    return Number.isInteger(rules.boot) && Number.isInteger(rules.starting_boots)
-      ? rules.boot * rules.starting_boots : null;
-  }
-
-  function variantName(view) {
-    const variant = view.rules && view.rules.variant;
-    if (!variant) return "";
-    return typeof variant === "string" ? variant : variant.name || "custom";
+  function setStatus(text, kind) {
+    const status = $("status");
+    status.textContent = text;
+    status.dataset.state = kind;
   }
 
   function render(answer) {
@@ -281,35 +430,38 @@
     table.hidden = false;
     table.dataset.game = answer.game;
     table.dataset.rev = String(Number(table.dataset.rev || "0") + 1);
-    table.classList.toggle("over", !!state.over);
-    $("game").textContent = answer.game;
+    $("new-game").hidden = !$("setup").hidden;
 
-    const handNumber = state.over ? state.hands_played : state.hands_played + 1;
-    $("hand-no").textContent = "Hand " + handNumber +
-      (state.max_hands ? " of " + state.max_hands : "");
-    // Once the session is over for you, the hand in the view is not yours to play.
-    $("pot").textContent = state.over ? "\u2014" : String(view.pot ?? "");
-    $("stake").textContent = state.over ? "\u2014" : String(view.stake ?? "");
-    $("boot").textContent = String(view.boot ?? "");
-    $("dealer").textContent = seatName(state, view.dealer);
-    $("turn").textContent = view.to_act === null || view.to_act === undefined || state.over
-      ? "\u2014" : seatName(state, view.to_act);
-    $("rules-name").textContent = variantName(view);
+    const number = state.over || state.between_hands ? state.hands_played :
+      state.hands_played + 1;
+    $("hand-no").textContent = "Hand " + number + (state.max_hands ? " of " +
+      state.max_hands : "");
+    const pot = state.over ? "\u2014" : String(view.pot ?? "");
+    const stake = state.over ? "\u2014" : String(view.stake ?? "");
+    $("pot").textContent = $("bar-pot").textContent = pot;
+    $("stake").textContent = $("bar-stake").textContent = stake;
+    $("boot-now").textContent = String(view.boot ?? "");
+    const variant = view.rules && view.rules.variant;
+    $("rules-name").textContent = (answer.settings ? answer.settings.preset + " \u00b7 " : "") +
+      (typeof variant === "string" ? variant.replace(/_/g, " ") : "custom variant");
 
     drawCommunity(view);
-    drawSeats(state, view);
+    drawSeats(state, null);
     drawMine(state, view);
     drawActions(state, view);
     drawStory(state);
-    drawLastHand(state);
-    drawFinal(state, view);
+    drawStandings(state);
+    drawFinal(state);
     drawStatus(state, view);
-
-    if (!state.over && !state.your_turn) {
-      // The server plays the bots before it answers, so this should not happen; look again.
-      const game = answer.game;
-      setTimeout(() => { if (current && current.game === game && !busy) loadGame(game); }, 1000);
+    const missed = (state.steps || []).find((step) => step.missed);
+    if (missed) {
+      setStatus("Your time ran out: " + missed.lines[0].replace(/^time ran out: /, "") +
+        ". " + $("status").textContent, $("status").dataset.state);
     }
+    drawHandEnd(state);
+    drawSideshow(state, view);
+    if (state.your_turn) startTimer(state);
+    else stopTimer();
   }
 
   function drawCommunity(view) {
@@ -329,10 +481,6 @@
       parts.push(el("span", { text: "Wild colours: " + view.wild_colours.join(" ") }));
     }
     if (view.burst_rank) parts.push(el("span", { text: "Burst rank: " + view.burst_rank }));
-    if (view.chosen) {
-      const chosen = typeof view.chosen === "string" ? view.chosen : JSON.stringify(view.chosen);
-      parts.push(el("span", { text: "Variant this hand: " + chosen }));
-    }
     box.hidden = parts.length === 0;
     for (const part of parts) box.append(part);
   }
@@ -341,106 +489,92 @@
     if (seat.seat === view.seat && view.cards) return view.cards;
     if (seat.cards) return seat.cards;
     const shown = view.result && view.result.shown;
-    if (shown) {
-      for (const item of shown) if (item.seat === seat.seat) return item.cards;
-    }
+    if (shown) for (const item of shown) if (item.seat === seat.seat) return item.cards;
     return null;
   }
 
-  function drawSeats(state, view) {
+  /** The seats from the state, or during a replay from a step's numbers and badges. */
+  function drawSeats(state, step) {
+    const view = state.view || {};
     const box = $("seats");
     box.textContent = "";
-    const seats = view.seats || [];
+    const acting = step ? step.seat : state.over || state.between_hands ? null : view.to_act;
+    const toAct = step ? step.to_act : acting;
+    const lastActions = step ? step.last_actions : state.last_actions || [];
     state.players.forEach((name, index) => {
-      const seat = seats[index] || { seat: index };
+      const seat = Object.assign({ seat: index }, (view.seats || [])[index] || {},
+        step ? step.seats[index] : {});
       const badges = el("span", { className: "badges" });
       const badge = (cls, text) => badges.append(el("span", { className: "badge " + cls, text }));
-      if (!state.over && view.dealer === index) badge("dealer", "dealer");
-      if (!state.over && view.to_act === index) badge("to-act", "to act");
-      if (seat.in_session === false) badge("out", "out");
-      else if (state.over) { /* no hand in play: stacks only */ }
-      else if (seat.dealt_in === false) badge("sitting-out", "not dealt in");
+      if (!state.over && view.dealer === index) badge("dealer", "Dealer");
+      if (!state.over && toAct === index) badge("to-act", "To act");
+      if (seat.in_session === false) badge("out", "Out");
+      else if (state.over && !step) { /* no hand in play: stacks only */ }
+      else if (seat.dealt_in === false) badge("sitting-out", "Not dealt in");
       else {
-        if (seat.packed) badge("packed", "packed");
-        if (seat.all_in) badge("all-in", "all-in");
-        if (seat.seen) badge("seen", "seen");
-        else badge("blind", seat.blind_bets ? "blind \u00d7" + seat.blind_bets : "blind");
-        if (seat.burst) badge("burst", "burst");
+        if (seat.packed) badge("packed", "Packed");
+        if (seat.all_in) badge("all-in", "All-in");
+        if (seat.seen) badge("seen", "Seen");
+        else badge("blind", seat.blind_bets ? "Blind \u00d7" + seat.blind_bets : "Blind");
       }
-      const cards = knownCards(view, seat);
-      let cardBox;
-      if (cards) cardBox = cardsNode(cards);
-      else {
-        cardBox = el("span", { className: "cards" });
-        if (seat.dealt_in && !seat.packed && !state.over) {
-          cardBox.append(el("span", { className: "card back", text: "hidden" }));
-        }
+      // During a replay only your own cards are face up: the end shows the rest.
+      const cards = step && index !== state.seat ? null : knownCards(view, seat);
+      const cardBox = cards && (index !== state.seat || seat.seen || !step) ?
+        cardsNode(cards) : el("span", { className: "cards" });
+      if (!cardBox.childElementCount && seat.dealt_in && !seat.packed && !(state.over && !step)) {
+        for (let k = 0; k < 3; k += 1) cardBox.append(backNode());
       }
-      const stack = state.over && Array.isArray(state.stacks) ? state.stacks[index] : seat.stack;
-      const node = el("div", {
+      const stack = state.over && !step && Array.isArray(state.stacks) ?
+        state.stacks[index] : seat.stack;
+      const last = lastActions[index];
+      box.append(el("li", {
         className: "seat" + (index === state.seat ? " you" : "") +
-          (!state.over && view.to_act === index ? " acting" : "") +
-          (seat.packed ? " is-packed" : "") + (seat.in_session === false ? " is-out" : ""),
-        "data-seat": index,
+          (acting === index ? " acting" : "") + (seat.packed ? " is-packed" : "") +
+          (seat.in_session === false ? " is-out" : ""),
+        "data-seat": index, "aria-current": acting === index ? "true" : null,
       },
-      el("div", { className: "seat-head" },
-        el("span", { className: "name", text: name }),
-        el("span", { className: "muted", text: " seat " + index })),
+      el("div", { className: "seat-head" }, el("span", { className: "name", text: name }),
+        badges),
+      cardBox,
       el("div", { className: "numbers" },
         el("span", {}, "Stack ", el("b", { className: "stack", text: String(stack ?? "") })),
-        state.over ? null : el("span", {}, "In pot ",
+        el("span", {}, "In pot ",
           el("b", { className: "chips-in", text: String(seat.chips_in ?? 0) }))),
-      badges,
-      cardBox);
-      box.append(node);
+      el("div", { className: "last-action", text: last ? "Last: " + last : "\u00a0" })));
     });
   }
 
   function drawMine(state, view) {
     const box = $("mine");
     box.textContent = "";
-    if (view.cards) {
-      box.append("Your cards ", cardsNode(view.cards));
-      if (view.category) box.append(el("span", { className: "category", text: view.category }));
-    } else if (view.seen === false && !state.over) {
-      box.append(el("span", { className: "muted", text: "You are playing blind." }));
+    if (view.cards && !state.over) {
+      box.append(el("span", { className: "label", text: "Your cards" }), cardsNode(view.cards));
+      if (state.category_words) {
+        box.append(el("span", { className: "category", text: state.category_words }));
+      }
+    } else if (view.seen === false && !state.over && !state.between_hands) {
+      box.append(el("span", { className: "hint", text: "You are playing blind." }));
     }
   }
 
-  function amountOf(entry) {
-    const raw = $("amount").value.trim();
-    if (!/^-?\d+$/.test(raw)) {
-      clientError("Enter a whole number of chips for " + entry.type + " (" + entry.min +
-        " to " + entry.max + ").");
-      return null;
+  function moveText(move, players, amount) {
+    const target = move.target === null || move.target === undefined ? "" : players[move.target];
+    switch (move.type) {
+      case "bet": return move.label + " " + amount;
+      case "sideshow": return move.label + " (" + amount + ")";
+      case "show": return "Show " + target + " (" + move.cost + ")";
+      case "pack": case "look": case "accept": case "refuse": case "keep":
+        return move.label;
+      default: return move.cost ? move.label + " (" + move.cost + ")" : move.label;
     }
-    return Number(raw);
   }
 
   function drawActions(state, view) {
     const box = $("actions");
     box.textContent = "";
-    const legal = state.your_turn && !state.over ? view.legal || [] : [];
-    const byType = new Map();
-    for (const entry of legal) byType.set(entry.type, entry);
-
-    // The amount input serves bet and sideshow.
-    const ranged = ["bet", "sideshow"].map((t) => byType.get(t)).filter(Boolean);
-    const amountField = $("amount-field");
-    const amount = $("amount");
-    amountField.hidden = ranged.length === 0;
-    if (ranged.length) {
-      const low = Math.min(...ranged.map((e) => e.min));
-      const high = Math.max(...ranged.map((e) => e.max));
-      amount.min = String(low);
-      amount.max = String(high);
-      amount.step = view.seen ? "2" : "1";
-      amount.value = String(ranged[0].min);
-      $("amount-range").textContent = ranged.map((e) => e.type + " " + e.min + "\u2013" +
-        e.max).join(", ");
-    }
-
-    const passEntry = byType.get("pass");
+    const moves = state.your_turn && !state.over ? state.moves || [] : [];
+    const legal = new Map((view.legal || []).map((entry) => [entry.type, entry]));
+    const passEntry = moves.some((m) => m.type === "pass") ? legal.get("pass") : null;
     const passBox = $("pass-cards");
     passBox.textContent = "";
     passBox.hidden = !passEntry;
@@ -448,40 +582,35 @@
       passBox.append(el("span", { className: "label",
         text: "Pick " + (passEntry.count || 3) + " cards to pass " }));
       for (const card of passEntry.cards || []) {
-        const check = el("input", { type: "checkbox", "data-card": card, value: card });
+        const check = el("input", { type: "checkbox", "data-card": card, value: card,
+          "aria-label": "Pass " + card });
         passBox.append(el("label", { className: "pick" }, check, cardNode(card)));
       }
     }
-
-    const choiceEntry = byType.get("choose_variant");
-    const choice = $("variant-choice");
+    const choiceEntry = moves.some((m) => m.type === "choose_variant") ?
+      legal.get("choose_variant") : null;
     $("variant-choice-field").hidden = !choiceEntry;
-    choice.textContent = "";
-    if (choiceEntry) {
-      for (const name of choiceEntry.variants || []) {
-        choice.append(el("option", { value: name, text: name }));
+    $("variant-choice").textContent = "";
+    for (const name of (choiceEntry && choiceEntry.variants) || []) {
+      $("variant-choice").append(el("option", { value: name, text: name }));
+    }
+    for (const move of moves) {
+      for (const button of buttonsFor(move, legal.get(move.type) || {}, state.players)) {
+        box.append(button);
       }
     }
-
-    const ordered = [...legal].sort((a, b) => rank(a.type) - rank(b.type));
-    for (const entry of ordered) {
-      for (const button of buttonsFor(entry, view)) box.append(button);
-    }
-    if (!legal.length) {
-      box.append(el("span", { className: "muted",
-        text: state.over ? "No moves: the session is over." : "Waiting for the bots\u2026" }));
+    if (!moves.length) {
+      box.append(el("span", { className: "hint", text: state.over ?
+        "No moves: the session is over." : state.between_hands ? "The hand is over." :
+          "The bots are playing\u2026" }));
     }
   }
 
-  function rank(type) {
-    const index = ACTION_ORDER.indexOf(type);
-    return index < 0 ? ACTION_ORDER.length : index;
-  }
-
-  function button(entry, label, action, extra) {
+  function button(move, label, action, extra) {
     const node = el("button", Object.assign({
-      type: "button", "data-type": entry.type,
-      className: "act act-" + entry.type.replace(/_/g, "-"), text: label,
+      type: "button", "data-type": move.type, "data-cost": move.cost,
+      "data-target": move.target, "data-key": move.key,
+      className: "act act-" + move.type.replace(/_/g, "-"), text: label,
     }, extra || {}));
     node.disabled = busy;
     node.addEventListener("click", () => {
@@ -491,49 +620,42 @@
     return node;
   }
 
-  function buttonsFor(entry, view) {
-    const type = entry.type;
-    switch (type) {
-      case "look": return [button(entry, "Look", () => ({ type }))];
-      case "pack": return [button(entry, "Pack", () => ({ type }))];
-      case "show": return [button(entry, "Show", () => ({ type }))];
-      case "accept": return [button(entry, "Accept sideshow", () => ({ type }))];
-      case "refuse": return [button(entry, "Refuse sideshow", () => ({ type }))];
-      case "all_in": return [button(entry, "All in", () => ({ type }))];
-      case "draw": return [button(entry, "Draw", () => ({ type }))];
-      case "keep": return [button(entry, "Keep", () => ({ type }))];
-      case "bet":
-      case "sideshow": {
-        const label = (type === "bet" ? (view.seen ? "Bet (chaal) " : "Bet (blind) ")
-          : "Sideshow ") + entry.min + "\u2013" + entry.max;
-        return [button(entry, label, () => {
-          const amount = amountOf(entry);
-          return amount === null ? null : { type, amount };
-        })];
-      }
-      case "discard":
-      case "buy_joker":
-        return (entry.cards || []).map((card) => button(entry,
-          (type === "discard" ? "Discard " : "Buy a joker for ") + card,
-          () => ({ type, card }), { "data-card": card }));
-      case "pass":
-        return [button(entry, "Pass cards", () => {
-          const cards = [...$("pass-cards").querySelectorAll("input:checked")]
-            .map((input) => input.value);
-          const count = entry.count || 3;
-          if (cards.length !== count) {
-            clientError("Pick exactly " + count + " cards to pass.");
-            return null;
-          }
-          return { type, cards };
-        })];
-      case "choose_variant":
-        return [button(entry, "Choose variant", () => ({ type, variant: $("variant-choice").value }))];
-      default: {
-        const label = type.replace(/_/g, " ");
-        return [button(entry, label.charAt(0).toUpperCase() + label.slice(1), () => ({ type }))];
-      }
+  function buttonsFor(move, entry, players) {
+    const type = move.type;
+    if (move.amounts) {
+      return move.amounts.map((amount) => button(move, moveText(move, players, amount),
+        () => ({ type, amount }), { "data-amount": amount, "data-cost": amount }));
     }
+    if (type === "discard" || type === "buy_joker") {
+      return (entry.cards || []).map((card) => button(move,
+        (type === "discard" ? "Discard " + card : "Buy a joker for " + card) +
+          (move.cost ? " (" + move.cost + ")" : ""),
+        () => ({ type, card }), { "data-card": card }));
+    }
+    if (type === "pass") {
+      return [button(move, "Pass cards", () => {
+        const cards = [...$("pass-cards").querySelectorAll("input:checked")]
+          .map((input) => input.value);
+        const count = entry.count || 3;
+        if (cards.length !== count) {
+          showError($("move-error"), new ApiError("client", "Pick exactly " + count +
+            " cards to pass."));
+          return null;
+        }
+        return { type, cards };
+      })];
+    }
+    if (type === "choose_variant") {
+      return [button(move, move.label, () => ({ type, variant: $("variant-choice").value }))];
+    }
+    return [button(move, moveText(move, players), () => ({ type }))];
+  }
+
+  /** Keep the keyboard on the controls: an open dialog's first button, or the moves. */
+  function focusMoves() {
+    const scope = document.querySelector("dialog[open]") || $("actions");
+    const first = scope.querySelector("button:not(:disabled)");
+    (first || scope).focus({ preventScroll: true });
   }
 
   function drawStory(state) {
@@ -542,82 +664,255 @@
     for (const line of state.story || []) list.append(el("li", { text: line }));
   }
 
-  function netLine(state, net) {
-    return el("ul", { className: "net" }, ...net.map((value, seat) => el("li", {
-      "data-seat": seat,
-      text: (state.players[seat] ?? "seat " + seat) + ": " + (value > 0 ? "+" : "") + value,
-    })));
-  }
+  const signed = (value) => (value > 0 ? "+" : "") + value;
 
-  function drawLastHand(state) {
-    const box = $("last-hand");
-    box.textContent = "";
-    const finished = state.finished || [];
-    const last = finished[finished.length - 1];
-    if (!last) {
-      box.append(el("p", { className: "muted", text: "None yet." }));
-      return;
+  function drawStandings(state) {
+    const body = $("standings").querySelector("tbody");
+    body.textContent = "";
+    for (const row of state.standings || []) {
+      body.append(el("tr", { "data-seat": row.seat },
+        el("th", { scope: "row", text: row.name }),
+        el("td", { className: "stack", text: String(row.stack) }),
+        el("td", { className: "net", text: signed(row.net) })));
     }
-    box.append(el("p", { className: "hand-title", text: "Hand " + last.number }));
-    box.append(el("ol", { className: "story" },
-      ...(last.story || []).map((line) => el("li", { text: line }))));
-    if (last.net && last.net.length) box.append(netLine(state, last.net));
   }
 
-  function drawFinal(state, view) {
+  function drawFinal(state) {
     const box = $("final");
     box.textContent = "";
     box.hidden = !state.over;
     if (!state.over) return;
-    const start = startingStack(view);
     box.append(el("h2", { text: "Session over" }));
-    box.append(el("p", { text: "Hands played: " + state.hands_played +
-      (start !== null ? "; everyone started with " + start + " chips." : ".") }));
-    const rows = state.players.map((name, seat) => {
-      const stack = state.stacks[seat];
-      const net = start === null ? "" : (stack - start > 0 ? "+" : "") + (stack - start);
-      return el("tr", { className: "final-row", "data-seat": seat },
-        el("td", { text: name + " (seat " + seat + ")" }),
-        el("td", { className: "final-stack", text: String(stack) }),
-        el("td", { className: "final-net", text: net }));
-    });
+    box.append(el("p", { text: "Hands played: " + state.hands_played + "." }));
+    const rows = (state.standings || []).map((row) => el("tr", {
+      className: "final-row", "data-seat": row.seat,
+    }, el("th", { scope: "row", text: row.name }),
+    el("td", { className: "final-stack", text: String(row.stack) }),
+    el("td", { className: "final-net", text: signed(row.net) })));
     box.append(el("table", { className: "standings" },
-      el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Stack" }),
-        el("th", { text: "Change" }))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Player" }),
+        el("th", { scope: "col", text: "Chips" }), el("th", { scope: "col", text: "Change" }))),
       el("tbody", {}, ...rows)));
   }
 
   function drawStatus(state, view) {
-    const status = $("status");
+    const players = state.players;
+    const last = (state.story || [])[state.story.length - 1];
     if (state.over) {
-      const stacks = state.players.map((name, seat) => name + " " + state.stacks[seat]);
-      status.textContent = "Session over after " + state.hands_played + " hand" +
-        (state.hands_played === 1 ? "" : "s") + ". Final stacks: " + stacks.join(", ") + ".";
+      const stacks = (state.standings || []).map((row) => row.name + " " + row.stack);
+      setStatus("Session over after " + state.hands_played + " hand" +
+        (state.hands_played === 1 ? "" : "s") + ". Final chips: " + stacks.join(", ") +
+        ".", "over");
+    } else if (state.between_hands) {
+      const end = state.hand_end;
+      setStatus("Hand " + state.hands_played + " is over: " + winnerText(end, players) +
+        ". Next hand when you are ready.", "hand-over");
     } else if (state.your_turn) {
-      let text = "Your turn.";
       const ask = view.sideshow;
       if (ask && ask.target === state.seat) {
-        text = seatName(state, ask.asker) + " asks you for a sideshow: accept or refuse.";
+        setStatus(players[ask.asker] + " asks you for a sideshow: accept or refuse.",
+          "sideshow");
+      } else {
+        setStatus("Your turn, hand " + (state.hands_played + 1) + ". " +
+          (last ? last.charAt(0).toUpperCase() + last.slice(1) + ". " : "") +
+          "Pot " + view.pot + ", stake " + view.stake + ".", "your-turn");
       }
-      status.textContent = text;
     } else {
-      status.textContent = "Waiting for the bots\u2026";
+      setStatus("The bots are playing\u2026", "waiting");
     }
-    status.dataset.state = state.over ? "over" : state.your_turn ? "your-turn" : "waiting";
+  }
+
+  function winnerText(end, players) {
+    if (!end) return "";
+    if (!end.winners.length) return "nobody wins, every chip goes back";
+    const names = end.winners.map((seat) => players[seat]).join(" and ");
+    const single = end.winners.length === 1 && end.winners[0] !== 0;
+    return names + (single ? " wins " : " win ") + end.pot;
+  }
+
+  function drawHandEnd(state) {
+    const dialog = $("hand-end");
+    const end = state.hand_end;
+    if (!end) {
+      if (dialog.open) dialog.close();
+      return;
+    }
+    const players = state.players;
+    $("hand-end-title").textContent = "Hand " + state.hands_played + ": " + end.end_words;
+    const body = $("hand-end-body");
+    body.textContent = "";
+    body.append(el("p", { className: "winner", text: winnerText(end, players) + "." }));
+    if (end.shown.length) {
+      body.append(el("ul", { className: "shown" }, ...end.shown.map((hand) => el("li", {
+        className: "shown-hand" + (end.winners.includes(hand.seat) ? " won" : ""),
+        "data-seat": hand.seat,
+      }, el("span", { className: "who", text: hand.name }), cardsNode(hand.cards),
+      el("span", { className: "category", text: hand.category })))));
+    }
+    if (end.pots.length) {
+      body.append(el("ul", { className: "pots" }, ...end.pots.map((pot, index) => el("li", {
+        className: "pot-row",
+        text: (end.pots.length === 1 ? "Pot " : index === 0 ? "Main pot " : "Side pot " +
+          index + " ") + pot.amount + ": " + pot.winners.map((s) => players[s]).join(", "),
+      }))));
+    }
+    const net = end.net;
+    body.append(el("p", { className: "your-net", text: "Your net this hand: " +
+      signed(net[state.seat]) + " chips." }));
+    body.append(el("ul", { className: "nets" }, ...net.map((value, seat) => el("li", {
+      className: "net-row", "data-seat": seat,
+    }, players[seat] + " ", el("b", { className: "net", text: signed(value) })))));
+    for (const text of [...end.sideshows, ...end.hidden]) {
+      body.append(el("p", { className: "hint", text }));
+    }
+    const next = $("next-hand");
+    next.textContent = state.over ? "See the standings" : "Next hand";
+    if (!dialog.open) dialog.showModal();
+  }
+
+  function drawSideshow(state, view) {
+    const dialog = $("sideshow-dialog");
+    const ask = state.your_turn ? view.sideshow : null;
+    if (!ask || ask.target !== state.seat) {
+      if (dialog.open) dialog.close();
+      return;
+    }
+    const asker = state.players[ask.asker];
+    $("sideshow-text").textContent = asker + " asks you for a sideshow: your hands are " +
+      "compared in private and the lower one packs (on a tie, " + asker + " packs). " +
+      "Refusing costs nothing.";
+    if (!dialog.open) dialog.showModal();
+  }
+
+  // ---- turn timer --------------------------------------------------------------------
+
+  /** Count the person's turn down; at zero the server plays it as missed (C4). A turn
+   * drawn again (after a refused move) keeps its ``deadline``. */
+  function startTimer(state, deadline) {
+    stopTimer();
+    if (!state.turn_seconds) return;
+    deadline = deadline || Date.now() + state.turn_seconds * 1000;
+    const box = $("timer");
+    box.hidden = false;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      box.dataset.left = String(left);
+      box.textContent = left + " s left";
+      box.classList.toggle("low", left <= 5);
+      if (left <= 0) {
+        stopTimer();
+        send("/timeout");
+      }
+    };
+    timer = { id: setInterval(tick, 200), deadline };
+    tick();
+  }
+
+  /** Stop the countdown; returns its deadline (null if none ran). */
+  function stopTimer() {
+    const deadline = timer && timer.deadline;
+    if (timer !== null) clearInterval(timer.id);
+    timer = null;
+    $("timer").hidden = true;
+    return deadline;
+  }
+
+  // ---- keys --------------------------------------------------------------------------
+
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+    const key = event.key.toLowerCase();
+    if (key === "?") {
+      openDialog("help");
+      event.preventDefault();
+      return;
+    }
+    const open = document.querySelector("dialog[open]");
+    if (open && open.id === "hand-end" && (key === "n" || key === "enter")) {
+      // Enter on the focused button clicks it already.
+      if (key === "n" || document.activeElement !== $("next-hand")) {
+        event.preventDefault();
+        $("next-hand").click();
+      }
+      return;
+    }
+    const scope = open || $("actions");
+    let found = null;
+    if (/^[1-9]$/.test(key)) {
+      found = scope.querySelectorAll('button[data-type="bet"]')[Number(key) - 1];
+    } else if (/^[a-z]$/.test(key)) {
+      found = scope.querySelector('button[data-key="' + key + '"], button[data-type="' +
+        ({ a: "accept", r: "refuse" })[key] + '"]');
+    }
+    if (found && !found.disabled) {
+      event.preventDefault();
+      found.click();
+    }
+  }
+
+  function openDialog(id) {
+    const dialog = $(id);
+    if (!dialog.open) dialog.showModal();
+    const close = dialog.querySelector("[data-close]");
+    if (close) close.focus();
+  }
+
+  function buildHelp() {
+    const list = $("rankings");
+    RANKING_EXAMPLES.forEach(([words, cards], index) => {
+      const name = about.categories[index];
+      list.append(el("li", {}, el("b", { text: name }), " \u2014 " + words + " ",
+        cardsNode(cards)));
+    });
+    const keys = $("key-list");
+    const names = { pack: "Pack", look: "Look", bet: "Bet (blind or chaal), smallest size",
+      show: "Show", sideshow: "Sideshow", accept: "Accept a sideshow",
+      refuse: "Refuse a sideshow", all_in: "All-in", draw: "Draw", keep: "Keep",
+      discard: "Discard", pass: "Pass cards", buy_joker: "Buy a joker",
+      choose_variant: "Choose the variant", vote_end: "Vote to end", continue: "Continue" };
+    const rows = [...Object.entries(about.keys).map(([type, key]) => [key, names[type] || type]),
+      ["1\u20136", "Bet sizes, smallest first"], ["n / Enter", "Next hand"],
+      ["?", "Hand rankings"], ["Tab", "Move between the buttons"]];
+    for (const [key, what] of rows) keys.append(el("dt", {}, el("kbd", { text: key })),
+      el("dd", { text: what }));
+    for (const dialog of document.querySelectorAll("dialog")) {
+      for (const close of dialog.querySelectorAll("[data-close]")) {
+        close.addEventListener("click", () => dialog.close());
+      }
+    }
   }
 
   // ---- start -------------------------------------------------------------------------
 
   async function init() {
-    $("setup").addEventListener("submit", startGame);
+    $("setup").addEventListener("submit", onSubmit);
+    $("new-game").addEventListener("click", () => foldSetup(false));
+    $("setup-cancel").addEventListener("click", () => { foldSetup(true); focusMoves(); });
+    $("confirm-no").addEventListener("click", () => $("confirm-new").close());
+    $("help-open").addEventListener("click", () => openDialog("help"));
+    $("keys-open").addEventListener("click", () => openDialog("keys"));
+    $("next-hand").addEventListener("click", () => {
+      if (current && current.state.over) {
+        $("hand-end").close();
+        $("final").focus();
+      } else send("/next");
+    });
+    // Escape does not close the hand's end: "Next hand" is the way on.
+    $("hand-end").addEventListener("cancel", (event) => event.preventDefault());
+    for (const choice of $("sideshow-dialog").querySelectorAll("button[data-type]")) {
+      choice.addEventListener("click", () => sendAction({ type: choice.dataset.type }));
+    }
+    document.addEventListener("keydown", onKey);
     try {
-      const about = await api("GET", "/v1");
-      buildSetup(about.bots || []);
-      $("status").textContent = "Pick your opponents and start a session.";
-      $("status").dataset.state = "setup";
+      about = await api("GET", "/v1");
+      buildSetup();
+      buildHelp();
+      setStatus("Pick your opponents and start a session.", "setup");
     } catch (error) {
-      $("status").textContent = "The server did not answer.";
-      showError(error);
+      setStatus("The server did not answer.", "setup");
+      showError($("error"), error);
       return;
     }
     window.addEventListener("hashchange", () => {
