@@ -662,20 +662,39 @@ def observe_tables(params: Any, tab: Any, seat: Any, known: Any, which: Any, sea
 
 
 @jit
+def check_actions(tab: Any, mask: Any, actions: Any, active: Any) -> tuple[int, int]:
+    """The first active table that waits for a decision and whose action its mask does
+    not allow (``NONE``: none), and the most actions any table's hand holds."""
+    size = mask.shape[1]
+    longest = 0
+    for t in range(tab.shape[0]):
+        longest = max(longest, tab[t, ACTIONS])
+        if active[t] and tab[t, TO_ACT] != NONE:
+            a = actions[t]
+            if a < 0 or a >= size or mask[t, a] == 0:
+                return t, longest
+    return NONE, longest
+
+
+@jit
 def step_tables(params: Any, tab: Any, seat: Any, known: Any, history: Any, actions: Any,
-                active: Any, kind_of: Any, level_of: Any, rewards: Any, finished: Any) -> None:
+                active: Any, kind_of: Any, level_of: Any, rewards: Any, finished: Any,
+                reported: Any) -> None:
     """Apply ``actions[t]`` at every table with ``active[t]`` whose hand waits for a
     decision (the caller checked them against the mask); ``rewards[t]`` gets every seat's
-    net chips of a hand that ended, and ``finished[t]`` is set."""
+    net chips of a hand that ended, and ``finished[t]`` is set. A hand that ended at the
+    deal (not yet ``reported``) gives its result at the table's first step after it."""
     n = params[P_SEATS]
     for t in range(tab.shape[0]):
-        if not active[t] or tab[t, END] != RUNNING:
+        if not active[t]:
             continue
-        a = actions[t]
-        history[t, tab[t, ACTIONS]] = a
-        tab[t, ACTIONS] += 1
-        apply_action(params, tab, seat, known, t, kind_of[a], level_of[a])
-        if tab[t, END] != RUNNING:
+        if tab[t, END] == RUNNING:
+            a = actions[t]
+            history[t, tab[t, ACTIONS]] = a
+            tab[t, ACTIONS] += 1
+            apply_action(params, tab, seat, known, t, kind_of[a], level_of[a])
+        if tab[t, END] != RUNNING and not reported[t]:
+            reported[t] = True
             finished[t] = True
             for s in range(n):
                 rewards[t, s] = seat[t, PAYOUT, s] - seat[t, CONTRIB, s]

@@ -176,11 +176,13 @@ class TableBatch:
         self._rng = np.zeros(size, dtype=np.uint64)
         self._history = np.zeros((size, 32), dtype=np.int64)
         self._reported = np.ones(size, dtype=np.bool_)
+        """Whether the end of the table's hand has been given (set at its ``finished``)."""
         self._obs = np.zeros((size, self.observation_size), dtype=np.float32)
         self._mask = np.zeros((size, self.action_size), dtype=np.int8)
         self._rewards = np.zeros((size, n), dtype=np.float64)
         self._chips = np.zeros((size, n), dtype=np.int64)
         self._finished = np.zeros(size, dtype=np.bool_)
+        self._everyone = np.ones(size, dtype=np.bool_)  # never written
         self._seeded = False
 
     # ----------------------------------------------------------------- episodes
@@ -220,7 +222,7 @@ class TableBatch:
             self._deck[:] = np.arange(NUM_CARDS)  # the shuffle goes on from the last deck
             self._seeded = True
         self._seat[:, k.START_STACK, :] = given["stacks"]
-        everyone = np.ones(self.num_tables, dtype=np.bool_)
+        everyone = self._everyone
         if given["cards"] is None:
             k.deal_tables(self._params, self._tab, self._seat, self._known, self._deck,
                           self._rng, self._values, everyone)
@@ -230,7 +232,6 @@ class TableBatch:
             k.start_tables(self._params, self._tab, self._seat, self._known, self._rng,
                            self._values, everyone)
         self._reported[:] = False
-        self._reported[self._tab[:, k.END] == k.RUNNING] = True
         self._seat[:, k.START_STACK, :] = self.stacks  # later hands: the table's stacks
         self._chips[:] = 0
         self._finished[:] = False
@@ -315,28 +316,24 @@ class TableBatch:
         the action and the engine's reason, and leaves every table unchanged.
         """
         size = self.num_tables
-        active = np.ones(size, dtype=np.bool_) if tables is None else self._checked_tables(tables)
-        chosen = self._checked_actions(actions, active)
-        full = int(self._tab[:, k.ACTIONS].max()) + 1
-        if full >= self._history.shape[1]:
-            grown = np.zeros((size, 2 * full), dtype=np.int64)
+        active = self._everyone if tables is None else self._checked_tables(tables)
+        chosen = self._checked_actions(actions)
+        bad, longest = k.check_actions(self._tab, self._mask, chosen, active)
+        if bad != k.NONE:
+            raise IllegalActionError(self._illegal_message(bad, int(chosen[bad])))
+        if longest + 1 >= self._history.shape[1]:
+            grown = np.zeros((size, 2 * (longest + 1)), dtype=np.int64)
             grown[:, : self._history.shape[1]] = self._history
             self._history = grown
         self._chips[:] = 0
         self._finished[:] = False
         k.step_tables(self._params, self._tab, self._seat, self._known, self._history, chosen,
-                      active, self._kind_of, self._level_of, self._chips, self._finished)
-        # Hands that ended at the deal give their result at the table's next step.
-        late = active & ~self._reported
-        if late.any():
-            self._finished |= late
-            self._chips[late] = (self._seat[late, k.PAYOUT, :]
-                                 - self._seat[late, k.CONTRIB, :])
-        self._reported |= self._finished
-        changed = active.copy()
+                      active, self._kind_of, self._level_of, self._chips, self._finished,
+                      self._reported)
+        changed = active if tables is None else active | self._finished
         if self.autoreset and self._finished.any():
             self._redeal(self._finished)
-        self._observe(changed | self._finished)
+        self._observe(changed)
         return self._result()
 
     def redeal(self, tables: NDArray[np.bool_]) -> BatchStep:
@@ -351,7 +348,7 @@ class TableBatch:
     def _redeal(self, which: NDArray[np.bool_]) -> None:
         k.deal_tables(self._params, self._tab, self._seat, self._known, self._deck, self._rng,
                       self._values, which)
-        self._reported[which] = self._tab[which, k.END] == k.RUNNING
+        self._reported[which] = False
 
     def _checked_tables(self, tables: Any) -> NDArray[np.bool_]:
         array = np.asarray(tables)
@@ -360,23 +357,12 @@ class TableBatch:
                              f"got {array.dtype} {array.shape}")
         return array
 
-    def _checked_actions(self, actions: Any, active: NDArray[np.bool_]) -> NDArray[np.int64]:
+    def _checked_actions(self, actions: Any) -> NDArray[np.int64]:
         array = np.asarray(actions)
         if array.shape != (self.num_tables,) or not np.issubdtype(array.dtype, np.integer):
             raise ValueError(f"actions must be an int array of shape ({self.num_tables},), "
                              f"got {array.dtype} {array.shape}")
-        chosen = array.astype(np.int64, copy=False)
-        waiting = active & (self._tab[:, k.TO_ACT] != k.NONE)
-        in_range = (chosen >= 0) & (chosen < self.action_size)
-        bad = waiting & ~in_range
-        if not bad.any():
-            rows = np.flatnonzero(waiting)
-            legal = self._mask[rows, chosen[rows]] == 1
-            bad[rows[~legal]] = True
-        if bad.any():
-            t = int(np.flatnonzero(bad)[0])
-            raise IllegalActionError(self._illegal_message(t, int(chosen[t])))
-        return chosen
+        return array.astype(np.int64, copy=False)
 
     def _illegal_message(self, t: int, action: int) -> str:
         seat = int(self._tab[t, k.TO_ACT])
