@@ -147,7 +147,7 @@ def play_deals(config: ArenaConfig, first: int, count: int) -> Deals:
                     env.step(None)
                     continue
                 action = agents[name].act(
-                    observation["observation"], observation["action_mask"], info
+                    observation["observation"], observation["action_mask"], env.view(name)
                 )
                 kind = tracked.get(names[action])
                 if kind is not None:

@@ -114,7 +114,7 @@ class PlayTable:
             observation = env.observe(agent)
             seat = env.agent_name_mapping[agent]
             env.step(self.bots[seat].act(
-                observation["observation"], observation["action_mask"], env.infos[agent]
+                observation["observation"], observation["action_mask"], env.view(agent)
             ))
         if self.over and self._mine is not None and self._mine.over:
             self._finish(self._mine)

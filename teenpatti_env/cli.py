@@ -110,7 +110,7 @@ def _command_demo(args: argparse.Namespace) -> None:
         action = None
         if not (terminated or truncated):
             action = agents[name].act(
-                observation["observation"], observation["action_mask"], info
+                observation["observation"], observation["action_mask"], env.view(name)
             )
         env.step(action)
     if current is not None:

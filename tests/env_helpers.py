@@ -74,4 +74,4 @@ def decisions(env: Any, max_iter: int = 2**63) -> Any:
         if terminated or truncated:
             env.step(None)
             continue
-        yield agent, observation, info
+        yield agent, observation, env.unwrapped.view(agent)
