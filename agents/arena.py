@@ -142,7 +142,7 @@ def play_deals(config: ArenaConfig, first: int, count: int) -> Deals:
             env.reset(seed=deal_seed_value, options=deal_options)
             took = actions[row, rotation]
             for name in env.agent_iter():
-                observation, _, terminated, truncated, info = env.last()
+                observation, _, terminated, truncated, _ = env.last()
                 if terminated or truncated:
                     env.step(None)
                     continue
@@ -169,10 +169,14 @@ def play(
     config: ArenaConfig,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    ray_address: str | None = None,
 ) -> Deals:
-    """Play every deal of ``config`` on ``workers`` processes (``None``: every core);
-    ``progress(hands)`` is called as hands finish."""
+    """Play every deal of ``config`` on ``workers`` processes (``None``: every core), or
+    as Ray tasks when ``ray_address`` is given (see :func:`run_arena`); ``progress(hands)``
+    is called as hands finish."""
     tasks = list(_tasks(config.deals))
+    if ray_address is not None:
+        return _play_on_ray(config, tasks, ray_address, progress)
     workers = min(workers or os.cpu_count() or 1, len(tasks))
     parts: dict[int, Deals] = {}
     if workers <= 1:
@@ -189,6 +193,41 @@ def play(
                 parts[first] = future.result()
                 if progress:
                     progress(count * config.rotations)
+    return Deals.concat([parts[first] for first, _ in tasks])
+
+
+def _play_on_ray(
+    config: ArenaConfig,
+    tasks: list[tuple[int, int]],
+    address: str,
+    progress: Callable[[int], None] | None,
+) -> Deals:
+    """The deals of ``tasks`` as Ray tasks, one per task, on the cluster at ``address``
+    ("": the one ``ray.init()`` finds, else a new local instance). A Ray instance that is
+    already connected is used as it is and left running."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("the arena on Ray needs the ray extra: pip install "
+                         "'teenpatti-env[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address or None, log_to_driver=False)
+    try:
+        remote = ray.remote(play_deals)
+        firsts = {remote.remote(config, first, count): (first, count) for first, count in tasks}
+        parts: dict[int, Deals] = {}
+        pending = list(firsts)
+        while pending:
+            done, pending = ray.wait(pending)
+            for ref in done:
+                first, count = firsts[ref]
+                parts[first] = ray.get(ref)
+                if progress:
+                    progress(count * config.rotations)
+    finally:
+        if started:
+            ray.shutdown()
     return Deals.concat([parts[first] for first, _ in tasks])
 
 
@@ -462,6 +501,7 @@ def run_arena(
     compare_plain: bool = False,
     workers: int | None = 1,
     progress: bool = False,
+    ray_address: str | None = None,
 ) -> ArenaReport:
     """Play ``agents`` (names from :data:`agents.SCRIPTED_AGENTS`) head to head.
 
@@ -469,7 +509,9 @@ def run_arena(
     per table (default: the rules' ``num_players``). ``compare_plain`` also plays as many
     hands on independent deals to measure what duplicate dealing saved. ``workers``
     processes share the deals (``None``: every core); the same seed gives the same report
-    whatever the number of workers.
+    whatever the number of workers. With ``ray_address`` the deals are Ray tasks on that
+    cluster instead (``""``: the cluster ``ray.init()`` finds, else a new local instance),
+    with the same report for the same seed.
     """
     pool = tuple(agents)
     if len(pool) < 1:
@@ -496,7 +538,8 @@ def run_arena(
     bar = _progress_bar(total) if progress else None
     try:
         results = [
-            play(run, workers, None if bar is None else bar.update) for run in runs
+            play(run, workers, None if bar is None else bar.update, ray_address)
+            for run in runs
         ]
     finally:
         if bar is not None:
