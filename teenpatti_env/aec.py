@@ -119,6 +119,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self._rng: np.random.Generator | None = None
         # Facts derived from the state, dropped whenever the state changes.
         self._memo: dict[Any, Any] = {}
+        self._hand_facts: tuple[Hand, TableFacts] | None = None
 
     # ----------------------------------------------------------------- spaces
 
@@ -242,7 +243,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             return
         try:
             engine_action = self.layout.decode(hand, seat, action)
-            hand.apply(engine_action)
+            if self._mask_allows(agent, action):
+                hand.apply_checked(engine_action)
+            else:
+                hand.apply(engine_action)  # raises, saying why
         except ValueError as error:
             reason = hand.illegal_reason(engine_action) if "engine_action" in locals() else error
             shown = action if not isinstance(action, (int, np.integer)) else int(action)
@@ -383,8 +387,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         if facts is not None:
             return facts
         session = self.session
-        if session is None:
-            facts = TableFacts(in_session=tuple(self._running_hand().dealt_in))
+        if session is None:  # one hand an episode: the facts of the whole hand
+            hand = self._running_hand()
+            if self._hand_facts is None or self._hand_facts[0] is not hand:
+                self._hand_facts = (hand, TableFacts(in_session=tuple(hand.dealt_in)))
+            facts = self._hand_facts[1]
         else:
             limit = self.rules.max_hands
             played = session.hands_played
@@ -414,6 +421,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
                 legal = []
             self._memo[key] = legal
         return legal
+
+    def _mask_allows(self, agent: str, index: Any) -> bool:
+        """Whether ``agent``'s mask, already built for this state, allows ``index`` (a
+        set index decodes to a legal engine action: the mask is built from them)."""
+        legal = self._memo.get(("legal", agent))
+        return legal is not None and type(index) is int and bool(self.layout.allows(legal, index))
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         """``agent``'s action mask: exactly the indices that decode to a legal engine
