@@ -194,7 +194,9 @@ def selfplay_config(
     )
     return (
         PPOConfig()
-        .environment(ENV_NAME, env_config=dict(env_config or {}))
+        # RLlib's env check steps with unmasked random actions, which a masked game
+        # rejects as illegal.
+        .environment(ENV_NAME, env_config=dict(env_config or {}), disable_env_checking=True)
         .env_runners(num_env_runners=env_runners)
         .multi_agent(
             policies={TRAINED, FROZEN},
