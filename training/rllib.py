@@ -255,7 +255,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         policy = export_module(algorithm.get_module(TRAINED), args.rules,
                                iterations=args.iterations, seed=args.seed)
         policy.save(Path(args.out))
-        print(f"exported {args.out}; play it with: teenpatti arena ppo:{args.out} equity")
+        print(f"exported {args.out}; play it with: "
+              f"teenpatti arena --agents ppo:{args.out},equity")
     finally:
         algorithm.stop()
         ray.shutdown()
