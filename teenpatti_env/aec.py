@@ -162,7 +162,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             raise ValueError(
                 f"reset options {', '.join(TABLE_CARD_FIELDS)} need 'cards'"
             )
-        validate_table(self.rules, stacks, 0, self.rules.num_players)
+        if "stacks" in options:  # the environment's own stacks were checked when it was made
+            validate_table(self.rules, stacks, 0, self.rules.num_players)
         if stacks is None:
             stacks = [self.rules.starting_stack] * self.rules.num_players
         saved = rng.bit_generator.state

@@ -1393,7 +1393,7 @@ class Hand:
     def knows_own_hand(self, seat: int) -> bool:
         """Whether ``seat`` has seen every one of its private cards (a seen seat, not in
         all_open until the hand is over)."""
-        known = self._known(self._seat(seat)).get(seat)
+        known = self._known_entry(self._seat(seat))[3].get(seat)
         cards = self.hands[seat]
         return known is not None and cards is not None and len(known) == len(cards)
 
