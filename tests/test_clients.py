@@ -107,7 +107,9 @@ def test_gymnasium_vector_envs_with_maskable_style_masks(kind: str) -> None:
     masks come from ``info["action_mask"]``; a hand's rewards, the learner's and the
     opponents' together, sum to zero."""
     count = 2
-    fns = [lambda: gymnasium.make("TeenPatti-v0", learner_seat=0) for _ in range(count)]
+    # "module:id" imports the module first: a spawned worker process has not imported it.
+    fns = [lambda: gymnasium.make("teenpatti_env:TeenPatti-v0", learner_seat=0)
+           for _ in range(count)]
     vector: Any = (gymnasium.vector.SyncVectorEnv(fns) if kind == "sync"
                    else gymnasium.vector.AsyncVectorEnv(fns))
     rng = np.random.default_rng(5)
