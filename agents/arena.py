@@ -133,12 +133,12 @@ def play_deals(config: ArenaConfig, first: int, count: int) -> Deals:
             env.reset(seed=deal_seed_value, options=deal_options)
             took = actions[row, rotation]
             for name in env.agent_iter():
-                observation, _, terminated, truncated, info = env.last()
+                observation, _, terminated, truncated, _ = env.last()
                 if terminated or truncated:
                     env.step(None)
                     continue
                 action = agents[name].act(
-                    observation["observation"], observation["action_mask"], info
+                    observation["observation"], observation["action_mask"], env.view(name)
                 )
                 kind = tracked.get(names[action])
                 if kind is not None:
@@ -235,10 +235,12 @@ def play(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     policies: Sequence[BatchPolicy] | None = None,
+    ray_address: str | None = None,
 ) -> Deals:
-    """Play every deal of ``config`` on ``workers`` processes (``None``: every core), or
-    on the batched engine in this process when ``policies`` (every agent's batched form)
-    are given; ``progress(hands)`` is called as hands finish."""
+    """Play every deal of ``config`` on ``workers`` processes (``None``: every core), as
+    Ray tasks when ``ray_address`` is given (see :func:`run_arena`), or on the batched
+    engine in this process when ``policies`` (every agent's batched form) are given;
+    ``progress(hands)`` is called as hands finish."""
     if policies is not None:
         parts_batched = []
         for first in range(0, config.deals, BATCHED_DEALS):
@@ -248,6 +250,8 @@ def play(
                 progress(count * config.rotations)
         return Deals.concat(parts_batched)
     tasks = list(_tasks(config.deals))
+    if ray_address is not None:
+        return _play_on_ray(config, tasks, ray_address, progress)
     workers = min(workers or os.cpu_count() or 1, len(tasks))
     parts: dict[int, Deals] = {}
     if workers <= 1:
@@ -264,6 +268,41 @@ def play(
                 parts[first] = future.result()
                 if progress:
                     progress(count * config.rotations)
+    return Deals.concat([parts[first] for first, _ in tasks])
+
+
+def _play_on_ray(
+    config: ArenaConfig,
+    tasks: list[tuple[int, int]],
+    address: str,
+    progress: Callable[[int], None] | None,
+) -> Deals:
+    """The deals of ``tasks`` as Ray tasks, one per task, on the cluster at ``address``
+    ("": the one ``ray.init()`` finds, else a new local instance). A Ray instance that is
+    already connected is used as it is and left running."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("the arena on Ray needs the ray extra: pip install "
+                         "'teenpatti-env[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address or None, log_to_driver=False)
+    try:
+        remote = ray.remote(play_deals)
+        firsts = {remote.remote(config, first, count): (first, count) for first, count in tasks}
+        parts: dict[int, Deals] = {}
+        pending = list(firsts)
+        while pending:
+            done, pending = ray.wait(pending)
+            for ref in done:
+                first, count = firsts[ref]
+                parts[first] = ray.get(ref)
+                if progress:
+                    progress(count * config.rotations)
+    finally:
+        if started:
+            ray.shutdown()
     return Deals.concat([parts[first] for first, _ in tasks])
 
 
@@ -538,6 +577,7 @@ def run_arena(
     workers: int | None = 1,
     progress: bool = False,
     engine: str = "auto",
+    ray_address: str | None = None,
 ) -> ArenaReport:
     """Play ``agents`` (names from :data:`agents.SCRIPTED_AGENTS`) head to head.
 
@@ -545,10 +585,12 @@ def run_arena(
     per table (default: the rules' ``num_players``). ``compare_plain`` also plays as many
     hands on independent deals to measure what duplicate dealing saved. ``workers``
     processes share the deals (``None``: every core); the same seed gives the same report
-    whatever the number of workers. ``engine``: ``"batched"`` plays on the batched engine
-    (classic-family rules, every agent with a batched form, such as trained policies),
-    ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it can; both
-    give the same report for the same seed.
+    whatever the number of workers. With ``ray_address`` the deals are Ray tasks on that
+    cluster instead (``""``: the cluster ``ray.init()`` finds, else a new local instance),
+    with the same report for the same seed. ``engine``: ``"batched"`` plays on the batched
+    engine (classic-family rules, every agent with a batched form, such as trained
+    policies), ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it
+    can and no Ray cluster is asked for; every path gives the same report for the same seed.
     """
     pool = tuple(agents)
     if len(pool) < 1:
@@ -570,8 +612,12 @@ def run_arena(
     if players is not None:
         table_rules = table_rules.replace(num_players=players)
     config = ArenaConfig(pool, table_rules, hands, seed, duplicate)
+    if engine == "batched" and ray_address is not None:
+        raise ValueError("the batched engine plays in this process: ask for a Ray cluster or "
+                         "for engine='batched', not both")
     # Without numba the batched kernels run as plain Python: slower than per table.
-    skip = engine == "per_table" or (engine == "auto" and not HAVE_NUMBA)
+    skip = engine == "per_table" or ray_address is not None or (
+        engine == "auto" and not HAVE_NUMBA)
     policies = None if skip else batch_policies(config)
     if engine == "batched" and policies is None:
         raise ValueError("the batched engine plays classic-family rules with agents that "
@@ -583,7 +629,8 @@ def run_arena(
     bar = _progress_bar(total) if progress else None
     try:
         results = [
-            play(run, workers, None if bar is None else bar.update, policies) for run in runs
+            play(run, workers, None if bar is None else bar.update, policies, ray_address)
+            for run in runs
         ]
     finally:
         if bar is not None:

@@ -6,7 +6,8 @@ Both environments are built with their ``env()`` (PettingZoo's wrappers included
 played by the same loop: ``last()``, a uniform draw among the mask's legal actions,
 ``step()``. Decisions are the steps that chose an action (a terminated agent's
 ``step(None)`` is not one). The two are timed in alternating rounds and the median of
-each is reported, so that a noisy machine affects both alike. ``texas_holdem_no_limit_v6``
+each is reported, so that a noisy machine affects both alike; the time is this process's
+CPU time, so that other processes on a shared machine do not count. ``texas_holdem_no_limit_v6``
 needs ``pip install "pettingzoo[classic]"``; without it only teenpatti is measured.
 
 Two reference rows show what the wrappers alone cost: an AEC environment that does
@@ -102,8 +103,8 @@ def play(make: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[float,
     env.reset(seed=seed)
     draw = random.Random(seed).random
     decisions = steps = hands = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         env.reset()
         for _agent in env.agent_iter():
             observation, _reward, terminated, truncated, _info = env.last()
@@ -116,7 +117,7 @@ def play(make: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[float,
             env.step(action)
             steps += 1
         hands += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return decisions / elapsed, steps / elapsed, hands / elapsed
 
 

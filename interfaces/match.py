@@ -145,7 +145,7 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
         if seat.agent is not None:
             observation = env.observe(name)
             env.step(seat.agent.act(
-                observation["observation"], observation["action_mask"], env.infos[name]
+                observation["observation"], observation["action_mask"], env.view(name)
             ))
             continue
         fault: BotError

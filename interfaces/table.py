@@ -92,12 +92,6 @@ def check_bot_count(count: int) -> None:
                          f"got {count}")
 
 
-def _bot_info(env: raw_env, agent: str) -> dict[str, Any]:
-    """The info view a bot acts on (the one place that reads it from the environment)."""
-    info: dict[str, Any] = env.infos[agent]
-    return info
-
-
 class PlayTable:
     """One person (seat 0) against ``bots`` (agent specs, one per other seat) for a
     session of at most ``hands`` hands under ``rules`` (a ``Rules``, preset name or dict).
@@ -250,7 +244,7 @@ class PlayTable:
             observation = env.observe(agent)
             seat = env.agent_name_mapping[agent]
             env.step(self.bots[seat].act(
-                observation["observation"], observation["action_mask"], _bot_info(env, agent)
+                observation["observation"], observation["action_mask"], env.view(agent)
             ))
             self._tell(seat)
         if self.over and self._mine is not None and self._mine.over:

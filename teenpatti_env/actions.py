@@ -217,6 +217,10 @@ class ActionLayout:
             entry = self._by_kinds[kinds] = (mask, tuple(self.names[i] for i in indices))
         return entry
 
+    def allows(self, legal: list[dict[str, Any]], index: int) -> bool:
+        """Whether the mask of ``legal`` sets ``index`` (in range)."""
+        return bool(self._entry(legal)[0][index])
+
     def mask_of(self, legal: list[dict[str, Any]]) -> NDArray[np.int8]:
         """The mask of a list of legal engine actions (a new array each call)."""
         return self._entry(legal)[0].copy()

@@ -3,14 +3,16 @@
 ``raw_env(**kwargs)`` is the bare environment; ``env(**kwargs)`` adds PettingZoo's
 standard wrappers for classic games (an illegal move ends the episode with
 ``illegal_reward`` for the mover, out-of-range actions are caught, the call order is
-enforced). ``docs/env.md`` has the action table, the observation slots and the episode
-rules.
+enforced). As in PettingZoo's classic games, ``infos[agent]`` is an empty dict, so
+every RL library can store it; ``raw_env.view(agent)`` (``env.unwrapped.view(agent)``
+through the wrappers) builds the seat's JSON-able view when asked. ``docs/env.md`` has
+the action table, the observation slots and the episode rules.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -33,115 +35,7 @@ EPISODES = ("hand", "session")
 RESET_OPTIONS = ("dealer", "stacks", "cards", *TABLE_CARD_FIELDS)
 
 
-class SeatInfos(dict[str, dict[str, Any]]):
-    """``infos``: each agent's view, built from the current state when first read after
-    a change (building every seat's view after every step would cost more than the step).
-
-    Every way of reading the mapping builds the entries it returns.
-    """
-
-    def __init__(self, make: Callable[[str], dict[str, Any]]) -> None:
-        super().__init__()
-        self._make = make
-        self._stale: set[str] = set()
-
-    def reset_keys(self, agents: Sequence[str]) -> None:
-        """Hold exactly ``agents``, every entry stale."""
-        dict.clear(self)
-        for agent in agents:
-            dict.__setitem__(self, agent, {})
-        self._stale = set(agents)
-
-    def invalidate(self) -> None:
-        """Mark every entry stale (the state changed)."""
-        self._stale = set(dict.keys(self))
-
-    def __getitem__(self, agent: str) -> dict[str, Any]:
-        if agent in self._stale:
-            self._stale.discard(agent)
-            dict.__setitem__(self, agent, self._make(agent))
-        return dict.__getitem__(self, agent)
-
-    def __setitem__(self, agent: str, value: dict[str, Any]) -> None:
-        self._stale.discard(agent)
-        dict.__setitem__(self, agent, value)
-
-    def __delitem__(self, agent: str) -> None:
-        self._stale.discard(agent)
-        dict.__delitem__(self, agent)
-
-    def _fill(self) -> None:
-        for agent in list(self._stale):
-            self[agent]
-
-    def setdefault(self, agent: str, default: Any = None) -> Any:
-        self._fill()
-        return dict.setdefault(self, agent, default)
-
-    def pop(self, agent: str, *default: Any) -> Any:
-        self._fill()
-        return dict.pop(self, agent, *default)
-
-    def popitem(self) -> tuple[str, dict[str, Any]]:
-        self._fill()
-        return dict.popitem(self)
-
-    def update(self, *args: Any, **kwargs: Any) -> None:
-        for agent in dict(*args, **kwargs):
-            self._stale.discard(agent)
-        dict.update(self, *args, **kwargs)
-
-    def __or__(self, other: Any) -> Any:
-        return self.copy() | other
-
-    def __ror__(self, other: Any) -> Any:
-        return other | self.copy()
-
-    def __ior__(self, other: Any) -> Any:
-        self.update(other)
-        return self
-
-    def get(self, agent: str, default: Any = None) -> Any:
-        if agent not in self:
-            return default
-        return self[agent]
-
-    def __iter__(self) -> Iterator[str]:
-        # Overridden so that dict(infos) and {**infos} read through __getitem__.
-        return iter(list(dict.keys(self)))
-
-    def values(self) -> Any:
-        self._fill()
-        return dict.values(self)
-
-    def items(self) -> Any:
-        self._fill()
-        return dict.items(self)
-
-    def copy(self) -> dict[str, dict[str, Any]]:
-        self._fill()
-        return dict(dict.items(self))
-
-    def __eq__(self, other: object) -> bool:
-        self._fill()
-        if isinstance(other, SeatInfos):
-            other._fill()
-        return dict.__eq__(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = None
-
-    def __repr__(self) -> str:
-        self._fill()
-        return dict.__repr__(self)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (dict, (self.copy(),))
-
-
-class ActionSpace(spaces.Discrete):
+class ActionSpace(spaces.Discrete):  # type: ignore[type-arg, unused-ignore]  # (gymnasium 1.2)
     """``Discrete`` whose ``contains`` answers a plain ``int`` without numpy's help
     (the wrappers ask on every step); every other value is gymnasium's to judge."""
 
@@ -222,17 +116,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self.voters: list[int] = []
         """Seats still to vote in this break between hands (C3), the next first."""
         self._paid = False
-        self.infos = SeatInfos(self.view)
+        self.infos: dict[str, dict[str, Any]] = {}
         self._rng: np.random.Generator | None = None
         # Facts derived from the state, dropped whenever the state changes.
         self._memo: dict[Any, Any] = {}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        # copy.deepcopy and pickle hand ``infos`` over as a plain dict of built views.
-        self.__dict__.update(state)
-        infos = SeatInfos(self.view)
-        dict.update(infos, state["infos"])
-        self.infos = infos
+        self._hand_facts: tuple[Hand, TableFacts] | None = None
 
     # ----------------------------------------------------------------- spaces
 
@@ -278,7 +166,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             raise ValueError(
                 f"reset options {', '.join(TABLE_CARD_FIELDS)} need 'cards'"
             )
-        validate_table(self.rules, stacks, 0, self.rules.num_players)
+        if "stacks" in options:  # the environment's own stacks were checked when it was made
+            validate_table(self.rules, stacks, 0, self.rules.num_players)
         if stacks is None:
             stacks = [self.rules.starting_stack] * self.rules.num_players
         saved = rng.bit_generator.state
@@ -307,7 +196,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos.reset_keys(self.agents)
+        self.infos = {agent: {} for agent in self.agents}
         self.agent_selection = self.agents[0]  # replaced below unless the deal ends the hand
         self._skip_agent_selection = None
         self._memo = {}
@@ -359,7 +248,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             return
         try:
             engine_action = self.layout.decode(hand, seat, action)
-            hand.apply(engine_action)
+            if self._mask_allows(agent, action):
+                hand.apply_checked(engine_action)
+            else:
+                hand.apply(engine_action)  # raises, saying why
         except ValueError as error:
             reason = hand.illegal_reason(engine_action) if "engine_action" in locals() else error
             shown = action if not isinstance(action, (int, np.integer)) else int(action)
@@ -429,9 +321,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self._after_action(agent)
 
     def _state_changed(self) -> None:
-        """Drop what was derived from the state: legal actions, facts, built views."""
+        """Drop what was derived from the state: legal actions and facts."""
         self._memo = {}
-        self.infos.invalidate()
 
     # PettingZoo calls these two after every change of state or of the selected agent
     # (its TerminateIllegal wrapper too), so derived facts are dropped there.
@@ -508,8 +399,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         if facts is not None:
             return facts
         session = self.session
-        if session is None:
-            facts = TableFacts(in_session=tuple(self._running_hand().dealt_in))
+        if session is None:  # one hand an episode: the facts of the whole hand
+            hand = self._running_hand()
+            if self._hand_facts is None or self._hand_facts[0] is not hand:
+                self._hand_facts = (hand, TableFacts(in_session=tuple(hand.dealt_in)))
+            facts = self._hand_facts[1]
         else:
             limit = self.rules.max_hands
             played = session.hands_played
@@ -540,6 +434,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             self._memo[key] = legal
         return legal
 
+    def _mask_allows(self, agent: str, index: Any) -> bool:
+        """Whether ``agent``'s mask, already built for this state, allows ``index`` (a
+        set index decodes to a legal engine action: the mask is built from them)."""
+        legal = self._memo.get(("legal", agent))
+        return legal is not None and type(index) is int and bool(self.layout.allows(legal, index))
+
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         """``agent``'s action mask: exactly the indices that decode to a legal engine
         action; all zeros unless ``agent`` is the one to act."""
@@ -555,7 +455,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         }
 
     def view(self, agent: str) -> dict[str, Any]:
-        """A new info view of ``agent`` (what ``infos[agent]`` holds), built now."""
+        """A new JSON-able view of what ``agent`` knows now (its cards, the seats, the pot,
+        its legal actions by name, ...), built on this call; ``infos[agent]`` stays empty
+        so that every RL library can store it."""
         legal = self._legal(agent)
         return self.obs_layout.view(
             self._running_hand(),

@@ -109,11 +109,11 @@ def _command_demo(args: argparse.Namespace) -> None:
             print(f"\nHand {session.hands_played + 1}  stacks {list(session.stacks)}")
             for agent in agents.values():
                 agent.reset()
-        observation, _, terminated, truncated, info = env.last()
+        observation, _, terminated, truncated, _ = env.last()
         action = None
         if not (terminated or truncated):
             action = agents[name].act(
-                observation["observation"], observation["action_mask"], info
+                observation["observation"], observation["action_mask"], env.view(name)
             )
         env.step(action)
     if current is not None:
@@ -151,6 +151,7 @@ def _command_arena(args: argparse.Namespace) -> None:
             workers=args.workers,
             progress=not args.quiet,
             engine=args.engine.replace("-", "_"),
+            ray_address=args.ray,
         )
     except ValueError as error:
         raise CommandError(str(error)) from error
@@ -402,6 +403,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "whatever the number of workers")
     arena.add_argument(
         "--workers", type=_positive_int, default=None, help="processes (default: every core)"
+    )
+    arena.add_argument(
+        "--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+        help="play the deals as Ray tasks on the cluster at ADDRESS (without one: the "
+             "cluster Ray finds, else a new local instance); needs the ray extra",
     )
     arena.add_argument(
         "--independent", action="store_true", help="independent deals, no duplicate dealing"

@@ -840,6 +840,14 @@ class Hand:
         """Whether the seat's stack is below the smallest bet its status allows."""
         return self._is_short(self._seat(seat))
 
+    def open_bet_range(self, seat: int) -> tuple[int, int] | None:
+        """:meth:`bet_range` of a seat that takes betting turns and is not held at the
+        blind-bet limit, else ``None``."""
+        self._seat(seat)
+        if not self._can_bet(seat) or self._at_blind_limit(seat):
+            return None
+        return self._bet_range(seat)
+
     def bet_range(self, seat: int, keep: int = 0) -> tuple[int, int] | None:
         """``(min, max)`` of a legal bet leaving at least ``keep`` chips, or ``None``.
 
@@ -1038,6 +1046,13 @@ class Hand:
         if problem is not None:
             shown = f" {amount}" if amount is not None else ""
             raise IllegalActionError(f"seat {seat} cannot {kind}{shown}: {problem}")
+        self.apply_checked(action)
+
+    def apply_checked(self, action: dict[str, Any]) -> None:
+        """Apply ``action`` (with its seat), already known to be legal now, without
+        checking it again: what :meth:`apply` does once its checks pass. For a caller
+        that took the action from :meth:`legal_actions` of this very state."""
+        seat, kind, amount = action["seat"], action["type"], action.get("amount")
         if kind in PHASE_TYPES or kind in ("buy_joker", "choose_variant"):
             getattr(self, "_do_" + kind)(seat, amount, action)
         else:
@@ -1418,7 +1433,7 @@ class Hand:
     def knows_own_hand(self, seat: int) -> bool:
         """Whether ``seat`` has seen every one of its private cards (a seen seat, not in
         all_open until the hand is over)."""
-        known = self._known(self._seat(seat)).get(seat)
+        known = self._known_entry(self._seat(seat))[3].get(seat)
         cards = self.hands[seat]
         return known is not None and cards is not None and len(known) == len(cards)
 

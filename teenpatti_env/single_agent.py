@@ -1,7 +1,7 @@
 """A Gymnasium single-agent view (``gymnasium.make("TeenPatti-v0")``) for SB3 and the like.
 
 One seat is the learner; every other seat is played by an opponent policy. A policy is
-either an object with ``act(observation, action_mask, info) -> int`` (the agents of
+either an object with ``act(observation, action_mask, view) -> int`` (the agents of
 ``agents/``) or a callable ``policy(observation, action_mask) -> int``. The default
 opponent picks uniformly among its legal actions with the environment's seeded generator.
 
@@ -11,6 +11,11 @@ packed in its only hand) holds no decision of the learner's and is dealt again;
 ``info["redealt"]`` counts those deals and ``info["redealt_reward"]`` sums what they paid
 the learner. Within a session, chips of hands that end before the learner's first
 decision are added to its first reward.
+
+Every info holds the same keys with the same types, so that vector environments can
+stack them: ``action_mask`` (int8), ``redealt`` (int), ``redealt_reward`` (float) and
+``illegal_action`` (why an illegal action ended the episode; empty otherwise). The
+learner's JSON-able view of the table is ``env.unwrapped.view()``.
 """
 
 from __future__ import annotations
@@ -139,9 +144,7 @@ class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
                 )
         self._carry = reward
         self._done = False
-        info = self._info()
-        info["redealt"] = redealt
-        info["redealt_reward"] = redealt_reward
+        info = self._info(redealt=redealt, redealt_reward=redealt_reward)
         if self.render_mode == "human":
             self.render()
         return self._observation(), info
@@ -170,11 +173,10 @@ class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             assert self.game.hand is not None
             reason = self.game.hand.illegal_reason(engine_action)
             self._done = True
-            info = self._info()
-            info["illegal_action"] = (
+            info = self._info(illegal_action=(
                 f"{self.learner_agent} cannot take action {int(action)} "
                 f"({self.game.layout.names[int(action)]}): {reason}"
-            )
+            ))
             return self._observation(), self.illegal_reward, True, False, info
         self.game.step(int(action))
         reward, done = self._play_opponents()
@@ -221,18 +223,29 @@ class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         if policy is None:
             return int(self.np_random.choice(np.flatnonzero(mask)))
         if hasattr(policy, "act"):
-            return int(policy.act(observation["observation"], mask, self.game.infos[agent]))
+            return int(policy.act(observation["observation"], mask, self.game.view(agent)))
         return int(policy(observation["observation"], mask))
 
     def _observation(self) -> NDArray[np.float32]:
         return self.game.observe(self.learner_agent)["observation"]
 
-    def _info(self) -> dict[str, Any]:
-        view = self.game.view(self.learner_agent)  # a new dict: callers keep what they get
-        view["action_mask"] = self.game.action_mask(self.learner_agent)
-        return view
+    def _info(
+        self, redealt: int = 0, redealt_reward: float = 0.0, illegal_action: str = ""
+    ) -> dict[str, Any]:
+        """The info of every step: the same keys of the same types each time, so that
+        vector environments can stack them."""
+        return {
+            "action_mask": self.game.action_mask(self.learner_agent),
+            "redealt": int(redealt),
+            "redealt_reward": float(redealt_reward),
+            "illegal_action": illegal_action,
+        }
 
-    def render(self) -> str | None:
+    def view(self) -> dict[str, Any]:
+        """The learner's JSON-able view (see :meth:`raw_env.view`), built now."""
+        return self.game.view(self.learner_agent)
+
+    def render(self) -> str | None:  # type: ignore[override, unused-ignore]  # (gymnasium 1.2)
         """The table as text (``"ansi"``) or printed (``"human"``)."""
         if self.render_mode is None:
             return self.game.render()  # warns, as gymnasium expects

@@ -5,17 +5,33 @@ Imported as a plain module: pytest puts tests/ on sys.path.
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
+import pytest
 
 from teenpatti_env import Rules
 from teenpatti_env.cards import DECK, format_cards
 
 PRESETS = ("classic", "pagat", "flash", "tabletop")
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
+
+
+def client(name: str) -> ModuleType:
+    """Import the RL library ``name`` (an optional extra), or skip the test; under
+    ``TEENPATTI_REQUIRE_CLIENTS=1`` (CI) a missing library fails it instead."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        if os.environ.get("TEENPATTI_REQUIRE_CLIENTS") == "1":
+            pytest.fail(f"TEENPATTI_REQUIRE_CLIENTS=1 but {name} is missing: {error}",
+                        pytrace=False)
+        pytest.skip(f"{name} is not installed (pip install -e '.[clients,ray]')")
 
 
 def pick(mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -61,17 +77,17 @@ def same_view(a: Any, b: Any, agent: str, where: str) -> None:
     oa, ob = a.observe(agent), b.observe(agent)
     np.testing.assert_array_equal(oa["observation"], ob["observation"], err_msg=where)
     np.testing.assert_array_equal(oa["action_mask"], ob["action_mask"], err_msg=where)
-    ia, ib = a.infos[agent], b.infos[agent]
+    ia, ib = a.view(agent), b.view(agent)
     assert json.dumps(ia, sort_keys=True) == json.dumps(ib, sort_keys=True), where
     assert a.events(agent) == b.events(agent), where
 
 
 def decisions(env: Any, max_iter: int = 2**63) -> Any:
-    """The AEC loop: yields ``(agent, observation, info)`` for every live decision (the
+    """The AEC loop: yields ``(agent, observation, view)`` for every live decision (the
     caller then steps); terminated agents are stepped with ``None`` here."""
     for agent in env.agent_iter(max_iter=max_iter):
-        observation, _, terminated, truncated, info = env.last()
+        observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
             continue
-        yield agent, observation, info
+        yield agent, observation, env.unwrapped.view(agent)

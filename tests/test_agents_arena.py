@@ -54,7 +54,8 @@ def play(env: Any, choose: Chooser, on_new_hand: Callable[[], None] | None = Non
     hand = None
     hands = 0
     for agent in env.agent_iter():
-        observation, _, terminated, truncated, info = env.last()
+        observation, _, terminated, truncated, _ = env.last()
+        info = env.unwrapped.view(agent)
         if terminated or truncated:
             env.step(None)
             continue
@@ -265,7 +266,8 @@ def test_the_sweeps_reach_every_kind_of_decision() -> None:
 def test_legal_moves_pair_names_with_mask_indices() -> None:
     env = teenpatti_env.raw_env(rules="classic", raise_multiple=3)
     env.reset(seed=3)
-    observation, _, _, _, info = env.last()
+    observation, _, _, _, _ = env.last()
+    info = env.unwrapped.view(env.agent_selection)
     legal = LegalMoves(observation["action_mask"], info)
     for name, index in legal.by_name.items():
         assert env.action_meanings[index] == name
@@ -483,7 +485,8 @@ def test_reader_counts_seen_bets_made_before_the_first_decision() -> None:
     cards = [["Qs", "Qh", "Qd"], ["2s", "3h", "5d"], ["Ks", "Kh", "Kd"], ["7c", "8c", "Td"]]
     env.reset(options={"cards": cards, "dealer": 0})
     for agent in env.agent_iter():
-        observation, _, _, _, info = env.last()
+        observation, _, _, _, _ = env.last()
+        info = env.unwrapped.view(agent)
         player = players[agent]
         act = player.act if isinstance(player, Agent) else player
         action = act(observation["observation"], observation["action_mask"], info)
@@ -1166,7 +1169,8 @@ def test_easy_looks_before_anything_else() -> None:
         env.reset(seed=hand)
         first: dict[str, str] = {}
         for name in env.agent_iter():
-            observation, _, terminated, truncated, info = env.last()
+            observation, _, terminated, truncated, _ = env.last()
+            info = env.unwrapped.view(name)
             if terminated or truncated:
                 env.step(None)
                 continue

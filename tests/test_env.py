@@ -126,7 +126,7 @@ def test_seat_blocks_are_relative_to_the_observer() -> None:
         previous = hand.previous_player(seat)
         flags = [slot(raw, vector, f"seat{k}.is_previous")[0] for k in range(5)]
         assert flags.index(1.0) == (previous - seat) % 5
-        info = raw.infos[agent]
+        info = raw.view(agent)
         assert info["agent"] == agent and info["seat"] == seat
         assert info["previous_player"] == previous
         assert [s["stack"] for s in info["seats"]] == hand.stacks
@@ -232,7 +232,7 @@ def _sideshow_table(preset: str, deal: list[list[str]]) -> raw_env:
     assert raw.agent_selection == "player_1", "the sideshow target answers"
     mask = raw.action_mask("player_1")
     assert np.flatnonzero(mask).tolist() == [index("accept"), index("refuse")]
-    info = raw.infos["player_1"]
+    info = raw.view("player_1")
     assert info["sideshow"] == {"asker": 2, "target": 1}
     assert info["legal_actions"] == ["accept", "refuse"]
     assert slot(raw, raw.observe("player_1")["observation"], "sideshow_asked")[0] == 1.0
@@ -251,7 +251,7 @@ def test_accepted_sideshow_tells_third_seats_only_who_packed(preset: str) -> Non
         same_view(a, b, third, third)
         seat = a.agent_name_mapping[third]
         vector = a.observe(third)["observation"]
-        info = a.infos[third]
+        info = a.view(third)
         for other in (1, 2):
             k = (other - seat) % 4
             assert not slot(a, vector, f"seat{k}.cards").any()
@@ -262,7 +262,7 @@ def test_accepted_sideshow_tells_third_seats_only_who_packed(preset: str) -> Non
             assert f'"{card}"' not in text
     # The two sideshow players learn each other's hand only under sideshow_reveal="private".
     for me, other in ((1, 2), (2, 1)):
-        info = a.infos[f"player_{me}"]
+        info = a.view(f"player_{me}")
         vector = a.observe(f"player_{me}")["observation"]
         k = (other - me) % 4
         one_hot = np.flatnonzero(slot(a, vector, f"seat{k}.cards")).tolist()
@@ -286,7 +286,7 @@ def test_sideshow_loser_is_never_shown_later(preset: str) -> None:
     assert hand.over and hand.end == "show"
     assert sorted(hand.shown) == [0, 2]
     for agent in ("player_0", "player_3"):
-        info = raw.infos[agent]
+        info = raw.view(agent)
         assert info["seats"][1]["cards"] is None
         assert info["seats"][0]["cards"] == SIDESHOW_DEAL[0]
         assert info["seats"][2]["cards"] == SIDESHOW_DEAL[2]
@@ -299,12 +299,12 @@ def test_blind_seat_info_has_no_cards_until_it_looks() -> None:
     agent = raw.agent_selection
     seat = raw.agent_name_mapping[agent]
     vector = raw.observe(agent)["observation"]
-    info = raw.infos[agent]
+    info = raw.view(agent)
     assert info["seen"] is False and info["cards"] is None and info["category"] is None
     assert not slot(raw, vector, "seat0.cards").any()
     raw.step(raw.layout.index("look"))
     vector = raw.observe(agent)["observation"]
-    info = raw.infos[agent]
+    info = raw.view(agent)
     mine = raw.hand.card_texts(seat)
     assert info["seen"] is True and info["cards"] == mine
     assert info["category"] == teenpatti_env.hand_category(mine)
@@ -312,8 +312,8 @@ def test_blind_seat_info_has_no_cards_until_it_looks() -> None:
     assert 0.0 <= info["strength"] <= 1.0
     for other in raw.possible_agents:
         if other != agent:
-            assert raw.infos[other]["seats"][seat]["cards"] is None
-            assert raw.infos[other]["seats"][seat]["seen"] is True
+            assert raw.view(other)["seats"][seat]["cards"] is None
+            assert raw.view(other)["seats"][seat]["seen"] is True
 
 
 # --------------------------------------------------------------------- 4. the mask
@@ -387,18 +387,18 @@ def check_mask_exact(raw: raw_env) -> None:
         assert slot(raw, vector, "max_bet")[0] == pytest.approx(by_type["bet"]["max"] / boot)
     if "sideshow" in by_type:
         assert decoded[raw.layout.index("sideshow")]["amount"] == by_type["sideshow"]["min"]
-    info = raw.infos[agent]
+    info = raw.view(agent)
     assert info["my_turn"] is True and info["to_act"] == seat
     assert info["legal"] == jsonable(legal_actions)
     assert info["legal_actions"] == [raw.action_meanings[i] for i in np.flatnonzero(mask)]
     for other in raw.agents:
-        assert set(raw.infos[other]) >= INFO_KEYS
-        assert jsonable(raw.infos[other]) == json.loads(json.dumps(raw.infos[other]))
+        assert set(raw.view(other)) >= INFO_KEYS
+        assert jsonable(raw.view(other)) == json.loads(json.dumps(raw.view(other)))
         if other != agent:
-            assert raw.infos[other]["my_turn"] is False
+            assert raw.view(other)["my_turn"] is False
             assert not raw.action_mask(other).any()
             assert not raw.observe(other)["action_mask"].any()
-            assert raw.infos[other]["legal"] == [] and raw.infos[other]["legal_actions"] == []
+            assert raw.view(other)["legal"] == [] and raw.view(other)["legal_actions"] == []
 
 
 @pytest.mark.parametrize(
@@ -745,7 +745,7 @@ def test_reset_options_fix_the_deal(episode: str) -> None:
     assert hand.dealt_in == [True, False, True, True]
     assert raw.agents == ["player_0", "player_2", "player_3"]
     assert raw.agent_selection == "player_3" and hand.to_act == 3
-    assert raw.infos["player_0"]["dealer"] == 2
+    assert raw.view("player_0")["dealer"] == 2
     if episode == "session":
         assert raw.session.stacks == [50, 0, 30, 100]
         assert raw.session.active == [True, False, True, True]

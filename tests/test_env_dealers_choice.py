@@ -55,9 +55,8 @@ def test_random_hands_through_env() -> None:
         assert not hand.choosing and hand.over
         chosen.add(hand.rules.spec.name)
         assert sum(hand.net) == 0
-        for agent in raw.possible_agents:  # the choice is public
-            if agent in raw.infos:
-                assert raw.infos[agent]["variant"] == hand.rules.spec.name
+        for agent in raw.agents:  # the choice is public
+            assert raw.view(agent)["variant"] == hand.rules.spec.name
     assert chosen == set(CHOICES) if HANDS >= 1000 else chosen
 
 

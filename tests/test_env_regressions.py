@@ -29,12 +29,12 @@ def test_a_dead_step_does_not_leave_a_stale_empty_mask() -> None:
     raw.step(raw.layout.index("pack"))  # showdown; seat 0 loses its only chip and leaves
     assert raw.terminations["player_0"] and raw.agent_selection == "player_0"
     raw.observe("player_2")  # read while the leaving seat is selected
-    raw.infos["player_2"]
+    raw.view("player_2")
     raw.step(None)
     agent = raw.agent_selection
     mask = raw.observe(agent)["action_mask"]
     assert mask.any() and mask.tolist() == _engine_mask(raw, agent)
-    assert raw.infos[agent]["legal_actions"]
+    assert raw.view(agent)["legal_actions"]
 
 
 def test_after_an_illegal_move_ends_the_episode_nobody_has_legal_actions() -> None:
@@ -45,21 +45,7 @@ def test_after_an_illegal_move_ends_the_episode_nobody_has_legal_actions() -> No
     raw = wrapped.unwrapped
     for agent in raw.agents:
         assert not raw.action_mask(agent).any()
-        assert raw.infos[agent]["legal"] == []
-
-
-def test_seat_infos_compare_and_edit_like_dicts() -> None:
-    a, b = raw_env(), raw_env()
-    a.reset(seed=0)
-    b.reset(seed=0)
-    assert a.infos == b.infos
-    assert not a.infos != b.infos  # noqa: SIM202 (__ne__ is what is tested)
-    built = dict(a.infos)
-    assert a.infos.setdefault("player_0", None) == built["player_0"]
-    a.infos.invalidate()
-    assert a.infos.pop("player_1") == built["player_1"]
-    a.infos.invalidate()
-    assert (a.infos | {})["player_2"] == built["player_2"]
+        assert raw.view(agent)["legal"] == []
 
 
 def test_the_single_agent_view_rejects_a_learner_that_gets_no_decision() -> None:
@@ -142,7 +128,7 @@ def test_nobody_is_shown_a_bet_while_a_sideshow_waits() -> None:
         raw.step(index(name))
     assert raw.hand is not None and raw.hand.pending_sideshow == (2, 1)
     for agent in raw.agents:
-        info = raw.infos[agent]
+        info = raw.view(agent)
         assert info["min_bet"] is None and info["max_bet"] is None
         vector = raw.observe(agent)["observation"]
         assert vector[2] == 0 and vector[3] == 0  # the min_bet and max_bet slots
@@ -160,7 +146,8 @@ def test_a_copied_environment_plays_on_exactly_like_the_original(make: Any, clon
         rng = np.random.default_rng(0)
         seen = []
         for agent in game.agent_iter():
-            observation, reward, terminated, truncated, info = game.last()
+            observation, reward, terminated, truncated, _ = game.last()
+            info = game.unwrapped.view(agent)
             seen.append((agent, reward, observation["observation"].tobytes(), info["pot"]))
             mask = observation["action_mask"]
             done = terminated or truncated

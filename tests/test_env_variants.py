@@ -550,7 +550,7 @@ def test_all_open_seat_sees_every_other_hand_and_never_its_own() -> None:
             running = not hand.over
             for agent in raw.agents:
                 s = agent_seat(raw, agent)
-                info = raw.infos[agent]
+                info = raw.view(agent)
                 vector = raw.observe(agent)["observation"]
                 own = hand.card_texts(s)
                 for other in range(n):
@@ -605,7 +605,7 @@ def test_all_open_private_sideshow_shows_nothing_of_ones_own() -> None:
     assert hand.packed == [False, True, False, False] and not hand.over
     for seat in (1, 2):
         agent = f"player_{seat}"
-        info = raw.infos[agent]
+        info = raw.view(agent)
         assert info["cards"] is None and info["seats"][seat]["cards"] is None
         assert not ones(raw, raw.observe(agent)["observation"], "seat0.cards")
         text = json.dumps(info) + json.dumps(raw.events(agent))
@@ -624,7 +624,7 @@ def test_two_cards_open_every_seat_sees_the_first_two_cards() -> None:
         def check(raw: raw_env = raw, hand: Any = hand, n: int = n, seed: int = seed) -> None:
             for agent in raw.agents:
                 s = agent_seat(raw, agent)
-                info = raw.infos[agent]
+                info = raw.view(agent)
                 vector = raw.observe(agent)["observation"]
                 told = {e["seat"] for e in raw.events(agent) if e["type"] == "sideshow_reveal"}
                 for other in range(n):
@@ -664,7 +664,7 @@ def check_own_view(
     checked[hand.phase] += 1
     for agent in raw.agents:
         s = agent_seat(raw, agent)
-        info = raw.infos[agent]
+        info = raw.view(agent)
         vector = raw.observe(agent)["observation"]
         if raw.rules.spec.phase in SEEN_FROM_DEAL:
             assert hand.seen[s] and info["seen"]
@@ -767,7 +767,7 @@ def test_personal_joker_wild_rank_is_known_only_once_looked() -> None:
 
     def wilds(seat: int) -> tuple[list[str], list[int]]:
         agent = f"player_{seat}"
-        return raw.infos[agent]["wild_ranks"], ones(
+        return raw.view(agent)["wild_ranks"], ones(
             raw, raw.observe(agent)["observation"], "wild_ranks"
         )
 
@@ -800,7 +800,7 @@ def test_personal_joker_wild_ranks_in_random_play() -> None:
                 s = agent_seat(raw, agent)
                 knows = hand.seen[s] or s in hand.shown
                 lowest = RANKS[min(rank(c) for c in hand.card_texts(s))]
-                assert raw.infos[agent]["wild_ranks"] == ([lowest] if knows else [])
+                assert raw.view(agent)["wild_ranks"] == ([lowest] if knows else [])
                 checked["known" if knows else "unknown"] += 1
 
         play_random_hand(raw, rng, check)
@@ -848,7 +848,7 @@ def check_public_cards(raw: raw_env, options: dict[str, Any]) -> None:
     indicators, ranks, colours, burst = table_knowledge(raw.hand)
     hidden = [card for card in options.get("indicators", []) if card not in indicators]
     for agent in raw.agents:
-        info = raw.infos[agent]
+        info = raw.view(agent)
         vector = raw.observe(agent)["observation"]
         # Blind at the deal but in discard_one and passing, seen from the deal (P1).
         assert info["seen"] == (spec.phase in SEEN_FROM_DEAL)
@@ -898,7 +898,7 @@ def test_public_cards_are_in_every_blind_seats_view(name: str) -> None:
             assert names[0] == "pack" and all(n.startswith("pass_") for n in names[1:])
             raw.step(int(rng.choice(legal[1:])))
             check_public_cards(raw, options)
-        assert passing_over(raw.hand) and raw.infos["player_0"]["indicators"]
+        assert passing_over(raw.hand) and raw.view("player_0")["indicators"]
         check_public_cards(raw, options)
 
 
@@ -918,7 +918,7 @@ def test_who_burst_is_public_and_nothing_else(name: str) -> None:
     while True:
         for agent in raw.agents:
             s = agent_seat(raw, agent)
-            info = raw.infos[agent]
+            info = raw.view(agent)
             vector = raw.observe(agent)["observation"]
             assert [seat["burst"] for seat in info["seats"]] == [False, True, False, False]
             assert info["burst_rank"] == "2"
@@ -1074,7 +1074,7 @@ def check_phase_mask(raw: raw_env) -> set[str]:
             named[kind] += 1
     legal = hand.legal_actions(seat)
     types = {action["type"] for action in legal}
-    info = raw.infos[agent]
+    info = raw.view(agent)
     assert info["legal"] == jsonable(legal)
     assert info["legal_actions"] == [meanings[i] for i in np.flatnonzero(mask)]
     assert {kind_of(meanings[i]) for i in np.flatnonzero(mask)} == types
@@ -1105,7 +1105,7 @@ def check_phase_mask(raw: raw_env) -> set[str]:
         assert info["cards"] == held  # V4: the slots are its cards as its view lists them
     for other in raw.agents:
         if other != agent:
-            assert not raw.action_mask(other).any() and raw.infos[other]["legal"] == []
+            assert not raw.action_mask(other).any() and raw.view(other)["legal"] == []
     return types
 
 
@@ -1195,7 +1195,7 @@ def check_variant_block(raw: raw_env) -> int:
     checked = 0
     for agent in raw.agents:
         s = agent_seat(raw, agent)
-        info = raw.infos[agent]
+        info = raw.view(agent)
         vector = raw.observe(agent)["observation"]
         assert info["community"] == deal.get("community", [])
         assert info["indicators"] == indicators

@@ -1,11 +1,10 @@
-"""``infos`` builds each view when it is read, from the state of that moment, through
-every way of reading a dict; Hand.copy is independent of its original; Session.new_hand
-takes a fixed deal."""
+"""``infos`` stays empty (every RL library can store it) while ``view`` builds the seat's
+view of the moment; Hand.copy is independent of its original; Session.new_hand takes a
+fixed deal."""
 
 from __future__ import annotations
 
 import copy
-import json
 import pickle
 
 import numpy as np
@@ -13,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from teenpatti_env import Hand, Rules, Session, raw_env
+from teenpatti_env import Hand, Rules, Session, env, raw_env
 
 CARDS = [["As", "Kd", "2c"], ["Qh", "Qs", "3d"], ["7c", "8c", "9c"], ["2h", "2d", "Js"]]
 
@@ -22,43 +21,49 @@ def _fixed(environment: raw_env) -> None:
     environment.reset(seed=0, options={"cards": CARDS, "dealer": 0})
 
 
-def test_a_view_once_read_is_a_plain_dict_of_its_moment() -> None:
+def test_a_view_is_a_plain_dict_of_its_moment() -> None:
     raw = raw_env()
     _fixed(raw)
-    view = raw.infos["player_1"]
+    view = raw.view("player_1")
     assert type(view) is dict and view["pot"] == 4 and view["my_turn"]
     raw.step(raw.action_meanings.index("bet_max"))  # seat 1 bets 2 blind
     raw.step(raw.action_meanings.index("look"))  # seat 2 looks
     assert view["pot"] == 4 and view["stake"] == 1
-    now = raw.infos["player_1"]
+    now = raw.view("player_1")
     assert now["pot"] == 6 and now["stake"] == 2 and not now["my_turn"]
     assert now["seats"][2]["seen"] and not view["seats"][2]["seen"]
 
 
-def test_every_way_of_reading_infos_builds_current_views() -> None:
+@pytest.mark.parametrize("episode", ["hand", "session"])
+def test_infos_are_empty_dicts_at_every_step(episode: str) -> None:
+    wrapped = env(episode=episode, max_hands=3)
+    wrapped.reset(seed=4)
+    rng = np.random.default_rng(4)
+    steps = 0
+    for agent in wrapped.agent_iter():
+        observation, _, terminated, truncated, info = wrapped.last()
+        assert info == {} and type(info) is dict
+        assert set(wrapped.infos) == set(wrapped.agents)
+        assert all(value == {} for value in wrapped.infos.values())
+        if terminated or truncated:
+            wrapped.step(None)
+            continue
+        assert wrapped.unwrapped.view(agent)["legal_actions"]
+        wrapped.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        steps += 1
+    assert steps > 0
+
+
+def test_a_copied_environment_plays_on_like_the_original() -> None:
     raw = raw_env()
     _fixed(raw)
-    reference = {agent: dict(raw.infos[agent]) for agent in raw.agents}
-    readers = [
-        lambda infos: json.loads(json.dumps(infos)),
-        dict,
-        copy.deepcopy,
-        copy.copy,
-        lambda infos: pickle.loads(pickle.dumps(infos)),
-        lambda infos: dict(infos.items()),
-        lambda infos: {key: infos[key] for key in infos},
-        lambda infos: {**infos},
-        lambda infos: dict(zip(infos.keys(), infos.values(), strict=True)),
-        lambda infos: infos.copy(),
-    ]
-    for read in readers:
-        raw.infos.invalidate()
-        assert read(raw.infos) == reference
-    raw.infos.invalidate()
-    assert raw.infos == reference and len(raw.infos) == 4 and "player_2" in raw.infos
-    raw.infos.invalidate()
-    assert raw.infos.get("player_2") == reference["player_2"]
-    assert raw.infos.get("nobody", 7) == 7
+    for twin in (copy.deepcopy(raw), pickle.loads(pickle.dumps(raw))):
+        assert twin.infos == raw.infos
+        for agent in raw.agents:
+            assert twin.view(agent) == raw.view(agent)
+        twin.step(twin.action_meanings.index("pack"))
+        assert twin.view("player_1")["seats"][1]["packed"]
+        assert not raw.view("player_1")["seats"][1]["packed"]
 
 
 def test_hand_copy_is_independent() -> None:

@@ -67,7 +67,8 @@ def play(
     for _ in range(episodes):
         env.reset(seed=int(rng.integers(2**31)))
         for agent in env.agent_iter(max_iter=100_000):
-            observation, _, terminated, truncated, info = env.last()
+            observation, _, terminated, truncated, _ = env.last()
+            info = env.unwrapped.view(agent)
             if terminated or truncated:
                 env.step(None)
                 continue
@@ -184,8 +185,8 @@ def test_stepping_with_the_protocols_actions_plays_the_same_hands() -> None:
             index = int(rng.choice(np.flatnonzero(observation["action_mask"])))
             by_index.step(index)
             by_action.step_action(request.action_of(index))
-            assert json.dumps(by_index.infos[agent], sort_keys=True) == json.dumps(
-                by_action.infos[agent], sort_keys=True)
+            assert json.dumps(by_index.view(agent), sort_keys=True) == json.dumps(
+                by_action.view(agent), sort_keys=True)
         assert not by_index.agents and not by_action.agents
 
 

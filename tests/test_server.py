@@ -139,7 +139,8 @@ def without_seat(action: dict[str, Any]) -> dict[str, Any]:
 
 def decisions(env: raw_env) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
     for agent in env.agent_iter(max_iter=100_000):
-        observation, _, terminated, truncated, info = env.last()
+        observation, _, terminated, truncated, _ = env.last()
+        info = env.unwrapped.view(agent)
         if terminated or truncated:
             env.step(None)
             continue

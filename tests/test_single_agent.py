@@ -16,6 +16,8 @@ from gymnasium.utils.env_checker import check_env
 from teenpatti_env import TeenPattiEnv
 from teenpatti_env.cards import parse_cards
 
+INFO_KEYS = {"action_mask", "redealt", "redealt_reward", "illegal_action"}
+
 
 def index_of(env: TeenPattiEnv, name: str) -> int:
     return env.game.layout.index(name)
@@ -47,12 +49,39 @@ def test_registered_id_makes_the_env() -> None:
     assert made.observation_space.shape == (inner.game.obs_layout.size,)
     obs, info = made.reset(seed=0)
     assert made.observation_space.contains(obs)
-    assert isinstance(info, dict) and info["agent"] == inner.learner_agent
+    assert inner.view()["agent"] == inner.learner_agent
+    assert set(info) == INFO_KEYS
     obs, reward, terminated, truncated, info = made.step(
         pick(inner.action_masks(), np.random.default_rng(0))
     )
     assert made.observation_space.contains(obs)
     assert isinstance(reward, float) and isinstance(terminated, bool) and truncated is False
+
+
+@pytest.mark.parametrize("episode", ["hand", "session"])
+def test_every_info_holds_the_same_keys_with_the_same_types(episode: str) -> None:
+    env = TeenPattiEnv(rules="classic", episode=episode, max_hands=4)
+    rng = np.random.default_rng(2)
+    types = {"redealt": int, "redealt_reward": float, "illegal_action": str}
+    seen = 0
+    for seed in range(8):
+        _, info = env.reset(seed=seed)
+        done = False
+        while True:
+            assert set(info) == INFO_KEYS
+            assert {key: type(info[key]) for key in types} == types
+            mask = info["action_mask"]
+            assert mask.dtype == np.int8 and mask.shape == (env.action_space.n,)
+            np.testing.assert_array_equal(mask.astype(bool), env.action_masks())
+            seen += 1
+            if done:
+                break
+            _, _, done, _, info = env.step(pick(env.action_masks(), rng))
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    *_, info = env.step(illegal)
+    assert set(info) == INFO_KEYS and info["illegal_action"]
+    assert seen > 16
 
 
 def test_gymnasium_check_env_on_the_registered_env() -> None:
@@ -122,7 +151,8 @@ def test_action_masks_are_the_learners_legal_actions(preset: str, episode: str) 
             np.testing.assert_array_equal(masks, np.asarray(info["action_mask"]).astype(bool))
             np.testing.assert_array_equal(obs, game.observe(learner)["observation"])
             assert env.observation_space.contains(obs)
-            assert info["my_turn"] is True and info["seat"] == env.learner
+            view = env.view()
+            assert view["my_turn"] is True and view["seat"] == env.learner
             for index in range(env.action_space.n):
                 action = game.action_to_engine(learner, index)
                 assert game.hand.is_legal(action) == bool(masks[index]), (index, action)
@@ -181,7 +211,7 @@ def test_hand_episode_reward_is_the_learners_net(preset: str) -> None:
         boot = env.game.rules.boot
         assert all(r == 0.0 for r in rewards[:-1])
         assert rewards[-1] == pytest.approx(hand.net[env.learner] / boot)
-        assert infos[-1]["result"]["net"] == hand.net
+        assert env.view()["result"]["net"] == hand.net
         assert infos[0]["redealt"] >= 0
 
 
@@ -217,11 +247,11 @@ def test_learner_wins_the_pot_when_scripted_opponents_pack() -> None:
     env = TeenPattiEnv(rules="classic", num_players=4, learner_seat=0, opponents=_pack_policy)
     env.reset(options={"cards": CARDS, "dealer": 3})
     assert env.game.hand.to_act == 0
-    _, reward, done, _, info = env.step(index_of(env, "bet_min"))
+    _, reward, done, _, _ = env.step(index_of(env, "bet_min"))
     assert done
     assert env.game.hand.net == [3, -1, -1, -1]
     assert reward == 3.0
-    assert info["result"]["end"] == "last_player"
+    assert env.view()["result"]["end"] == "last_player"
 
 
 def test_learner_gets_only_its_own_loss() -> None:
@@ -233,12 +263,12 @@ def test_learner_gets_only_its_own_loss() -> None:
     assert hand.contributions == [2, 4, 2, 2]  # seat 1 bet blind before the learner
     _, reward, done, _, _ = env.step(index_of(env, "bet_min"))
     assert not done and reward == 0.0
-    _, reward, done, _, info = env.step(index_of(env, "pack"))
+    _, reward, done, _, _ = env.step(index_of(env, "pack"))
     assert done and hand.over
     assert hand.net[2] == -4
     assert reward == -4 / 2
     assert sorted(hand.net) != [hand.net[2]] * 4  # the others' results differ from ours
-    assert info["seats"][2]["packed"] is True
+    assert env.view()["seats"][2]["packed"] is True
 
 
 def test_redealt_hands_are_counted_and_not_rewarded() -> None:
@@ -269,10 +299,11 @@ def test_learner_seat_rotates() -> None:
     env = TeenPattiEnv(rules="classic", num_players=4, learner_seat="rotate")
     seats = []
     for episode in range(9):
-        obs, info = env.reset(seed=0 if episode == 0 else None)
+        obs, _ = env.reset(seed=0 if episode == 0 else None)
         seats.append(env.learner)
         assert env.learner_agent == f"player_{env.learner}"
-        assert info["seat"] == env.learner and info["agent"] == env.learner_agent
+        view = env.view()
+        assert view["seat"] == env.learner and view["agent"] == env.learner_agent
         np.testing.assert_array_equal(obs, env.game.observe(env.learner_agent)["observation"])
     assert seats == [0, 1, 2, 3, 0, 1, 2, 3, 0]
     # A seeded reset restarts the rotation (so that the same seed gives the same episode).
@@ -386,11 +417,11 @@ def test_render_ansi_and_human(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_reset_options_fix_the_deal() -> None:
     env = TeenPattiEnv(rules="classic", num_players=4, learner_seat=3)
-    _, info = env.reset(options={"cards": CARDS, "dealer": 1, "stacks": [40, 50, 60, 70]})
+    env.reset(options={"cards": CARDS, "dealer": 1, "stacks": [40, 50, 60, 70]})
     hand = env.game.hand
     assert hand.cards == [tuple(parse_cards(c)) for c in CARDS]
     assert hand.dealer == 1
     assert [s + c for s, c in zip(hand.stacks, hand.contributions, strict=True)] == [40, 50, 60, 70]
-    assert info["cards"] is None  # the learner has not looked
+    assert env.view()["cards"] is None  # the learner has not looked
     with pytest.raises(ValueError):
         env.reset(options={"dealer": 7})

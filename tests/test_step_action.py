@@ -81,7 +81,7 @@ def test_votes_between_hands():
                   max_hands=3)
     env.reset(seed=2)
     while not env.voters:
-        legal = {a["type"] for a in env.infos[env.agent_selection]["legal"]}
+        legal = {a["type"] for a in env.view(env.agent_selection)["legal"]}
         env.step_action({"type": "pack"} if "pack" in legal else {"type": "refuse"})
     with pytest.raises(IllegalActionError, match="between hands"):
         env.step_action({"type": "pack"})
@@ -98,7 +98,7 @@ def test_a_terminated_agent_is_moved_past_with_step_none():
     env = raw_env()
     env.reset(seed=0)
     while not any(env.terminations.values()):
-        legal = {a["type"] for a in env.infos[env.agent_selection]["legal"]}
+        legal = {a["type"] for a in env.view(env.agent_selection)["legal"]}
         env.step_action({"type": "pack"} if "pack" in legal else {"type": "refuse"})
     with pytest.raises(IllegalActionError, match="step\\(None\\)"):
         env.step_action({"type": "pack"})

@@ -926,7 +926,8 @@ NO_TORCH = textwrap.dedent(
     for hand in range(10):
         env.reset(seed=hand)
         for name in env.agent_iter():
-            observation, _, terminated, truncated, info = env.last()
+            observation, _, terminated, truncated, _ = env.last()
+            info = env.unwrapped.view(name)
             if terminated or truncated:
                 env.step(None)
                 continue

@@ -33,7 +33,7 @@ def test_every_seat_still_in_votes_from_the_next_dealers_left() -> None:
         assert env.agent_selection == agent
         mask = env.action_mask(agent)
         assert [env.layout.names[i] for i in np.flatnonzero(mask)] == ["vote_end", "continue"]
-        assert env.infos[agent]["legal_actions"] == ["vote_end", "continue"]
+        assert env.view(agent)["legal_actions"] == ["vote_end", "continue"]
         for other in env.possible_agents:
             if other != agent:
                 assert not env.action_mask(other).any()

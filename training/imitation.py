@@ -49,25 +49,25 @@ def collect(
     actions: list[int] = []
     returns: list[float] = []
     cumulative: list[float] = []
-    observation, info = env.reset(seed=seed)
+    observation, _ = env.reset(seed=seed)
     while len(actions) < decisions:
         agent.reset()
         start, rewards = len(actions), []
         done = False
         while not done:
             mask = env.action_masks()
-            action = agent.act(observation, mask, info)
+            action = agent.act(observation, mask, env.view())
             observations.append(observation)
             masks.append(mask)
             actions.append(action)
-            observation, reward, terminated, truncated, info = env.step(action)
+            observation, reward, terminated, truncated, _ = env.step(action)
             rewards.append(reward)
             done = terminated or truncated
         # Reward to go (undiscounted) for each decision of the hand.
         returns.extend(np.cumsum(rewards[::-1])[::-1].tolist())
         cumulative.extend(np.cumsum(rewards).tolist())
         assert len(returns) == len(actions) and start < len(actions)
-        observation, info = env.reset()
+        observation, _ = env.reset()
     return Demonstrations(
         np.asarray(observations, dtype=np.float32),
         np.asarray(masks, dtype=bool),

@@ -1,0 +1,177 @@
+"""Ray: the RLlib environment (every seat's result delivered, masks respected), one
+iteration of self-play PPO, export of the trained module to the arena, and the arena's
+deals as Ray tasks giving the local report.
+
+One local Ray instance (2 CPUs) serves the module. Needs the ``ray`` extra; skipped
+without it unless ``TEENPATTI_REQUIRE_CLIENTS=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from env_helpers import client
+
+from teenpatti_env import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def ray_instance() -> Iterator[Any]:
+    ray = client("ray")
+    client("ray.rllib")
+    if ray.is_initialized():
+        ray.shutdown()
+    # Ray's workers import this checkout, whatever is installed elsewhere.
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             runtime_env={"env_vars": {"PYTHONPATH": path}})
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def rllib() -> Any:
+    client("ray.rllib")
+    from training import rllib
+
+    return rllib
+
+
+def play_hand(env: Any, rng: np.random.Generator, **reset: Any) -> dict[str, float]:
+    """One episode with random masked actions; checks RLlib's step contract and returns
+    each agent's summed rewards."""
+    observations, _ = env.reset(**reset)
+    returns: dict[str, float] = {}
+    done = False
+    terminated: dict[str, bool] = {}
+    while not done:
+        actions = {}
+        for agent, observation in observations.items():
+            assert env.observation_spaces[agent].contains(observation)
+            if terminated.get(agent):  # its final observation: it acts no more
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            assert legal.size, f"{agent} observes with no legal action"
+            actions[agent] = int(rng.choice(legal))
+        observations, rewards, terminated, truncated, infos = env.step(actions)
+        assert set(infos) == set(observations) and not truncated["__all__"]
+        for agent in actions:  # RLlib needs a reward for every agent that acted
+            assert agent in rewards
+        for agent, reward in rewards.items():
+            returns[agent] = returns.get(agent, 0.0) + reward
+        done = terminated["__all__"]
+    return returns
+
+
+def test_every_seat_gets_its_result_and_returns_sum_to_zero(rllib: Any) -> None:
+    env = rllib.TeenPattiMultiAgentEnv({"rules": "classic"})
+    rng = np.random.default_rng(0)
+    closing = 0
+    for seed in range(150):
+        returns = play_hand(env, rng, seed=seed)
+        hand = env.game.hand
+        assert set(returns) == set(env.game.agents)
+        assert sum(returns.values()) == pytest.approx(0.0, abs=1e-9)
+        for agent, value in returns.items():
+            seat = env.game.agent_name_mapping[agent]
+            assert value == pytest.approx(hand.net[seat] / env.game.rules.boot)
+        closing += len(env.game.agents) - len(env._acted)
+    assert closing > 0, "some hands end before a seat's first turn"
+
+
+def test_a_seat_that_never_acted_gets_a_closing_decision_then_its_result(rllib: Any) -> None:
+    env = rllib.TeenPattiMultiAgentEnv({"rules": "classic"})
+    cards = [["As", "Kd", "2c"], ["Qh", "Qs", "3d"], ["7c", "8c", "9c"], ["2h", "2d", "Js"]]
+    observations, _ = env.reset(options={"cards": cards, "dealer": 0})
+    pack = env.game.layout.index("pack")
+    for _ in range(3):  # seats 1, 2, 3 pack: seat 0 wins without a turn
+        (agent,) = observations
+        observations, rewards, terminated, _, _ = env.step({agent: pack})
+    assert set(observations) == set(env.game.agents) and not terminated["__all__"]
+    assert terminated["player_0"] is False and rewards["player_0"] == 0.0
+    mask = observations["player_0"]["action_mask"]
+    assert np.flatnonzero(mask).tolist() == [rllib.CLOSING_ACTION]
+    observations, rewards, terminated, _, _ = env.step({"player_0": rllib.CLOSING_ACTION})
+    assert rewards == {"player_0": 3.0} and terminated == {"player_0": True, "__all__": True}
+
+
+def test_the_environment_plays_one_hand_an_episode(rllib: Any) -> None:
+    env = rllib.TeenPattiMultiAgentEnv({"num_players": 3, "boot": 2})
+    assert env.game.rules.num_players == 3 and env.game.rules.boot == 2
+    with pytest.raises(ValueError, match="one hand"):
+        rllib.TeenPattiMultiAgentEnv({"episode": "session"})
+
+
+def test_one_selfplay_ppo_iteration_then_export_to_the_arena(
+    ray_instance: Any, rllib: Any, tmp_path: Path
+) -> None:
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    config = rllib.selfplay_config({"rules": "classic"}, hidden=(32, 32), batch_size=400,
+                                   freeze_every=1, seed=1)
+    algorithm = config.build_algo()
+    try:
+        result = algorithm.train()
+        runners = result["env_runners"]
+        assert runners["num_episodes"] > 0
+        # Each episode's return is the sum over its seats: zero in every hand.
+        assert runners["episode_return_min"] == pytest.approx(0.0, abs=1e-6)
+        assert runners["episode_return_max"] == pytest.approx(0.0, abs=1e-6)
+        assert result["frozen_at_iteration"] == 1
+        episodes = algorithm.env_runner.sample(num_episodes=20, explore=True, force_reset=True)
+        for episode in episodes:
+            assert episode.get_return() == pytest.approx(0.0, abs=1e-6)
+            assert len(episode.agent_episodes) == 4  # every seat in every hand
+            for single in episode.agent_episodes.values():
+                masks = np.asarray(single.get_observations()["action_mask"])
+                actions = np.asarray(single.get_actions())
+                assert masks[np.arange(len(actions)), actions].all(), "an illegal action"
+        module = algorithm.get_module(rllib.TRAINED)
+        policy = rllib.export_module(module, "classic")
+        path = policy.save(tmp_path / "rllib.npz")
+    finally:
+        algorithm.stop()
+    # The exported numpy policy computes the module's masked logits.
+    env = rllib.TeenPattiMultiAgentEnv({"rules": "classic"})
+    observations, _ = env.reset(seed=4)
+    (observation,) = observations.values()
+    batch = {Columns.OBS: {key: torch.as_tensor(value[None])
+                           for key, value in observation.items()}}
+    with torch.no_grad():
+        expected = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].numpy()[0]
+    legal = observation["action_mask"] > 0
+    got = policy.masked_logits(observation["observations"], observation["action_mask"])
+    np.testing.assert_allclose(np.asarray(got)[legal], expected[legal], rtol=1e-4, atol=1e-4)
+    # ... and the arena plays it.
+    assert cli.main(["arena", "--agents", f"ppo:{path},random", "--hands", "40",
+                     "--quiet", "--workers", "1", "--out", str(tmp_path / "out")]) == 0
+    report = json.loads((tmp_path / "out" / "arena.json").read_text())
+    assert report["hands"] == 40 and set(report["results"]) == {f"ppo:{path}", "random"}
+
+
+def test_arena_on_ray_gives_the_local_report(
+    ray_instance: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    common = ["arena", "--agents", "random,easy,hard", "--hands", "300", "--seed", "7",
+              "--quiet"]
+    assert cli.main([*common, "--workers", "1", "--out", str(tmp_path / "local")]) == 0
+    local = capsys.readouterr().out
+    assert cli.main([*common, "--ray", "--out", str(tmp_path / "ray")]) == 0
+    on_ray = capsys.readouterr().out
+    assert ray_instance.is_initialized(), "a connected Ray instance is left running"
+    assert local.replace("local", "ray") == on_ray
+    reports = [json.loads((tmp_path / kind / "arena.json").read_text())
+               for kind in ("local", "ray")]
+    assert reports[0] == reports[1]
+    assert reports[0]["hands"] == 300 and reports[0]["deals"] == 75  # three Ray tasks
