@@ -9,7 +9,9 @@ of every table's seat to act. Beside it, in the same run and by the same alterna
 rounds, ``teenpatti_env.env()`` and PettingZoo's ``texas_holdem_no_limit_v6`` are played
 one decision at a time by ``bench_env.py``'s loop. Everything runs on one core (numba
 compiles the kernels single-threaded; the first call compiles or loads them from the
-cache and is not timed). ``--json`` prints one JSON object instead of the table.
+cache and is not timed), and every rate is per second of this process's CPU time, as in
+``bench_env.py``, so other processes on a shared machine do not count. ``--json`` prints
+one JSON object instead of the table. Hold'em needs ``pip install -e ".[bench]"``.
 """
 
 from __future__ import annotations
@@ -41,14 +43,14 @@ def batched(tables: int, seconds: float, seed: int = 0) -> float:
     step = batch.reset()
     batch.step((step.action_masks + rng.random(step.action_masks.shape)).argmax(axis=1))
     decisions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         for _ in range(20):
             masks = step.action_masks
             actions = (masks + rng.random(masks.shape)).argmax(axis=1)
             decisions += int((step.to_act >= 0).sum())
             step = batch.step(actions)
-    return decisions / (time.perf_counter() - start)
+    return decisions / (time.process_time() - start)
 
 
 def main() -> None:
