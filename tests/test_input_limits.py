@@ -238,10 +238,11 @@ def test_a_max_bet_below_twice_the_boot_leaves_no_bet_to_make() -> None:
     rng = np.random.default_rng(3)
     ends: set[str] = set()
     for _agent in env.agent_iter(max_iter=20_000):
-        observation, _, terminated, truncated, info = env.last()
+        observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
             continue
+        info = env.view(env.agent_selection)
         kinds = {action["type"] for action in info["legal"]}
         assert kinds and not kinds & {"bet", "sideshow"}, kinds
         assert info["min_bet"] is None and info["max_bet"] is None
@@ -258,7 +259,7 @@ def test_a_max_bet_of_twice_the_boot_allows_one_seen_bet() -> None:
     env = raw_env(rules=Rules(boot=10, max_bet=20))
     env.reset(seed=3)
     env.step(env.layout.index("look"))
-    assert {"type": "bet", "min": 20, "max": 20} in env.infos[env.agent_selection]["legal"]
+    assert {"type": "bet", "min": 20, "max": 20} in env.view(env.agent_selection)["legal"]
 
 
 @pytest.mark.parametrize("pot_cap", [1, 30, 40])
