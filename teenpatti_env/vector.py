@@ -43,7 +43,7 @@ BatchedPolicy = Callable[[NDArray[np.float32], NDArray[np.int8]], Any]
 MAX_REDEALS = 1000
 
 
-class TeenPattiVectorEnv(VectorEnv):
+class TeenPattiVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any]]):
     """``num_envs`` tables, a learner seat at each, batched opponents in the others.
 
     ``opponents``: one batched policy for every other seat, or a list of ``n - 1``, one
