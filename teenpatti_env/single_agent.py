@@ -20,7 +20,7 @@ learner's JSON-able view of the table is ``env.unwrapped.view()``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
@@ -35,6 +35,24 @@ Policy = Any
 """An opponent: ``act(observation, mask, info) -> int`` or ``f(observation, mask) -> int``."""
 LEARNER_SEATS = ("rotate", "random")
 MAX_REDEALS = 1000
+
+
+def opponent_list(
+    opponents: Any, others: int, valid: Callable[[Any], bool], what: str
+) -> list[Any]:
+    """One policy per other seat: ``opponents`` is ``None`` or one policy (``valid``) for
+    all of them, or a list of exactly ``others``; an entry neither ``None`` nor ``valid``
+    is a ``ValueError`` saying an opponent must be ``what``."""
+    if opponents is None or valid(opponents):
+        policies = [opponents] * others
+    else:
+        policies = list(opponents)
+        if len(policies) != others:
+            raise ValueError(f"give one opponent policy, or {others} (one per other seat)")
+    for policy in policies:
+        if policy is not None and not valid(policy):
+            raise ValueError(f"an opponent must be {what}, got {policy!r}")
+    return policies
 
 
 class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
@@ -73,16 +91,10 @@ class TeenPattiEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             )
         self.learner_seat_mode = learner_seat
         self.illegal_reward = float(illegal_reward)
-        if opponents is None or callable(opponents) or hasattr(opponents, "act"):
-            policies: list[Policy | None] = [opponents] * (n - 1)
-        else:
-            policies = list(opponents)
-            if len(policies) != n - 1:
-                raise ValueError(f"give one opponent policy, or {n - 1} (one per other seat)")
-        for policy in policies:
-            if policy is not None and not (callable(policy) or hasattr(policy, "act")):
-                raise ValueError(f"an opponent must be callable or have act(), got {policy!r}")
-        self.opponents = policies
+        self.opponents = opponent_list(
+            opponents, n - 1, lambda p: callable(p) or hasattr(p, "act"),
+            "callable or have act()",
+        )
         space = self.game.observation_space(self.game.possible_agents[0])
         self.observation_space = space["observation"]  # type: ignore[index]
         self.action_space = ActionSpace(self.game.layout.size)

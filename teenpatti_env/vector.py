@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 
 from teenpatti_env.batched import BatchStep, TableBatch
 from teenpatti_env.rules import Rules
+from teenpatti_env.single_agent import opponent_list
 
 BatchedPolicy = Callable[[NDArray[np.float32], NDArray[np.int8]], Any]
 """An opponent: ``policy(observations[M, D], masks[M, A]) -> actions[M]``."""
@@ -63,15 +64,8 @@ class TeenPattiVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArr
     ) -> None:
         self.batch = TableBatch(num_envs, rules, autoreset=False, **kwargs)
         n = self.batch.num_seats
-        if opponents is None or callable(opponents):
-            policies: list[BatchedPolicy | None] = [opponents] * (n - 1)
-        else:
-            policies = list(opponents)
-            if len(policies) != n - 1:
-                raise ValueError(f"give one opponent policy, or {n - 1} (one per other seat)")
-            for policy in policies:
-                if not callable(policy):
-                    raise ValueError(f"an opponent must be callable, got {policy!r}")
+        policies: list[BatchedPolicy | None] = opponent_list(opponents, n - 1, callable,
+                                                             "callable")
         self.opponents = policies
         self._shared = len({id(policy) for policy in policies}) == 1
         self.num_envs = num_envs

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -16,9 +15,9 @@ from pathlib import Path
 import pytest
 
 import teenpatti_env
-from interfaces.server import BotServer, make_server
-from interfaces.service import BotService
+from interfaces.server import BotServer
 from teenpatti_env.cli import build_parser, main
+from tests.server_helpers import running_server
 
 _ABSENT = (None, False, argparse.SUPPRESS)
 
@@ -93,13 +92,8 @@ def test_every_command_has_a_description(capsys: pytest.CaptureFixture[str]) -> 
 
 @pytest.fixture()
 def server() -> Iterator[BotServer]:
-    bot_server = make_server(BotService("random"), port=0)
-    thread = threading.Thread(target=bot_server.serve_forever, daemon=True)
-    thread.start()
-    yield bot_server
-    bot_server.shutdown()
-    bot_server.server_close()
-    thread.join(10)
+    with running_server("random") as bot_server:
+        yield bot_server
 
 
 @pytest.mark.parametrize(

@@ -10,15 +10,14 @@ import json
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from interfaces.server import BotServer, make_server
-from interfaces.service import BotService
+from interfaces.server import BotServer
 from teenpatti_env.cli import main
+from tests.server_helpers import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 BODY = (ROOT / "docs" / "examples" / "request.json").read_bytes()
@@ -26,13 +25,8 @@ BODY = (ROOT / "docs" / "examples" / "request.json").read_bytes()
 
 @pytest.fixture()
 def server() -> Iterator[BotServer]:
-    bot_server = make_server(BotService("equity"), port=0)
-    thread = threading.Thread(target=bot_server.serve_forever, daemon=True)
-    thread.start()
-    yield bot_server
-    bot_server.shutdown()
-    bot_server.server_close()
-    thread.join(10)
+    with running_server("equity") as bot_server:
+        yield bot_server
 
 
 def raw(server: BotServer, data: bytes, wait: float = 10.0) -> tuple[int, dict[str, str], bytes]:

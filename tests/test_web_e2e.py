@@ -20,7 +20,6 @@ import json
 import os
 import shutil
 import tempfile
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -30,6 +29,7 @@ from typing import Any
 import pytest
 
 from interfaces.table import PlayTable
+from tests.server_helpers import running_server
 
 try:
     from selenium import webdriver
@@ -72,18 +72,8 @@ def _unavailable(reason: str) -> None:
 
 @pytest.fixture(scope="module")
 def server_url() -> Iterator[str]:
-    from interfaces.server import make_server
-    from interfaces.service import BotService
-
-    server = make_server(BotService("equity"), port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with running_server("equity") as server:
         yield server.url
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ replay steps in names, hand-end summaries, standings, the turn timer's missed tu
 from __future__ import annotations
 
 import json
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -14,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from interfaces.server import PRESET_SETTINGS, TABLE_SETTINGS, make_server
-from interfaces.service import BotService
+from interfaces.server import PRESET_SETTINGS, TABLE_SETTINGS
 from interfaces.table import PlayTable, bet_sizes, category_words
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.hands import hand_category
+from tests.server_helpers import running_server
 
 
 def _first(moves: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:
@@ -184,13 +183,8 @@ def test_a_duplicate_bot_is_told_apart_by_its_seat() -> None:
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    server = make_server(BotService("equity"), port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server.url
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=5)
+    with running_server("equity") as server:
+        yield server.url
 
 
 def call(url: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
