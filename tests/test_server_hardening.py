@@ -40,37 +40,23 @@ from interfaces.server import BotServer, make_server
 from interfaces.service import BotService
 from teenpatti_env import raw_env
 from teenpatti_env.protocol import MAX_MESSAGE_BYTES, PROTOCOL, make_request
+from tests.server_helpers import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT = 30.0  # the most any step here may take on a loaded machine
 
 
-def _serve(**limits: Any) -> tuple[BotServer, threading.Thread]:
-    server = make_server(BotService("equity"), port=0, **limits)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    return server, thread
-
-
-def _stop(server: BotServer, thread: threading.Thread) -> None:
-    server.shutdown()
-    server.server_close()
-    thread.join(WAIT)
-
-
 @pytest.fixture()
 def small_server() -> Iterator[BotServer]:
     """A server taking 32 connections, each request within 3 s."""
-    server, thread = _serve(max_connections=32, request_seconds=3.0)
-    yield server
-    _stop(server, thread)
+    with running_server(max_connections=32, request_seconds=3.0) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[BotServer]:
-    server, thread = _serve()
-    yield server
-    _stop(server, thread)
+    with running_server() as server:
+        yield server
 
 
 def decision(seen: bool = True, seed: int = 0) -> dict[str, Any]:

@@ -16,12 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import os
 import shutil
 import tempfile
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +26,7 @@ from typing import Any
 import pytest
 
 from interfaces.table import PlayTable
-from tests.server_helpers import running_server
+from tests.server_helpers import call_json, running_server
 
 try:
     from selenium import webdriver
@@ -130,14 +127,7 @@ def sized(browser: Any, request: Any) -> Any:
 
 def api(url: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
     """One JSON request to the server, without the browser."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+    return call_json(url, method, path, body, timeout=10)
 
 
 def server_state(url: str, game: str) -> dict[str, Any]:

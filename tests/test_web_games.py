@@ -5,9 +5,6 @@ replay steps in names, hand-end summaries, standings, the turn timer's missed tu
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,7 +14,7 @@ from interfaces.server import PRESET_SETTINGS, TABLE_SETTINGS
 from interfaces.table import PlayTable, bet_sizes, category_words
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.hands import hand_category
-from tests.server_helpers import running_server
+from tests.server_helpers import call_json, running_server
 
 
 def _first(moves: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:
@@ -187,15 +184,7 @@ def url() -> Iterator[str]:
         yield server.url
 
 
-def call(url: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=20) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+call = call_json
 
 
 def test_the_server_tells_the_settings_and_the_presets(url: str) -> None:
