@@ -56,8 +56,8 @@ RUNNING, LAST_PLAYER, SHOW, SHOWDOWN = range(4)
 SEAT_FIELDS = CARD0 + 3
 # Rule settings.
 (P_SEATS, P_BOOT, P_RAISE, P_MAX_BLIND, P_MAX_BET, P_POT_CAP, P_POT_LIMIT, P_SIDESHOW,
- P_TARGET_SEEN, P_ALL_SEEN, P_REVEAL, P_LOOK_ANYTIME, P_SHORT, P_ENTRY, P_BET_LEVELS) = range(15)
-PARAMS = 15
+ P_TARGET_SEEN, P_ALL_SEEN, P_REVEAL, P_SHORT, P_ENTRY, P_BET_LEVELS) = range(14)
+PARAMS = 14
 NONE = -1
 """An unset optional setting (``max_bet``, ``pot_cap``, ``max_blind_bets``) or no seat."""
 SHORT_ALL_IN, SHORT_PACK, SHORT_SHOWDOWN = range(3)
@@ -252,6 +252,8 @@ def legal_kinds(params: Any, tab: Any, seat: Any, t: int, out: Any) -> None:
         out[K_ACCEPT] = True
         out[K_REFUSE] = True
         return
+    # Only the seat to act takes actions here, so look_anytime (off-turn looks) never
+    # matters: a blind seat to act may always look.
     out[K_LOOK] = seat[t, SEEN, s] == 0
     out[K_PACK] = True
     if at_blind_limit(params, seat, t, s):

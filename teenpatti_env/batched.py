@@ -141,7 +141,6 @@ class TableBatch:
         params[k.P_TARGET_SEEN] = rules.sideshow_target == "previous_seen"
         params[k.P_ALL_SEEN] = rules.sideshow_requires_all_seen
         params[k.P_REVEAL] = rules.sideshow_reveal == "private"
-        params[k.P_LOOK_ANYTIME] = rules.look_anytime
         params[k.P_SHORT] = ("all_in", "pack", "showdown").index(rules.short_stack)
         params[k.P_ENTRY] = rules.entry_chips
         params[k.P_BET_LEVELS] = self.layout.bet_levels
@@ -242,18 +241,13 @@ class TableBatch:
         """The stacks ``[N, n]`` and, when given, the cards ``[N, n, 3]`` and dealers of
         the first hand, each table checked by the engine itself."""
         size, n = self.num_tables, self.num_seats
-        stacks = self._per_table(options.get("stacks", self.stacks), "stacks")
+        stacks = self._per_table(options.get("stacks", self.stacks))
         cards = options.get("cards")
         dealers = options.get("dealer")
         if cards is None:
             if dealers is not None:
                 raise ValueError("reset option 'dealer' needs 'cards' (without cards the "
                                  "dealer is drawn with the deal)")
-            for t in range(size):
-                _check_table(t, lambda t=t: validate_table(self.rules, stacks[t], 0, n))
-                if sum(chips >= self.rules.entry_chips for chips in stacks[t]) < 2:
-                    raise ValueError(f"table {t}: fewer than two seats hold the "
-                                     f"{self.rules.entry_chips} chips needed to enter")
             return {"stacks": np.array(stacks, dtype=np.int64), "cards": None}
         if isinstance(cards, np.ndarray):
             if cards.shape != (size, n, 3) or not np.issubdtype(cards.dtype, np.integer):
@@ -286,23 +280,24 @@ class TableBatch:
                 chosen[t] = dealer
         return {"stacks": np.array(stacks, dtype=np.int64), "cards": out, "dealer": chosen}
 
-    def _per_table(self, stacks: Any, what: str) -> list[list[int]]:
-        """One stack list per table from one list for all or one per table."""
+    def _per_table(self, stacks: Any) -> list[list[int]]:
+        """One stack list per table from one list for all or one per table, each checked
+        (a list shared by every table once)."""
         size, n = self.num_tables, self.num_seats
         if isinstance(stacks, np.ndarray):
             stacks = stacks.tolist()
         if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Sequence) or not stacks:
-            raise ValueError(f"reset option {what!r} must be a list of {n} ints or one such "
+            raise ValueError(f"reset option 'stacks' must be a list of {n} ints or one such "
                              f"list per table, got {stacks!r}")
-        if all(isinstance(row, (list, tuple)) for row in stacks):
-            if len(stacks) != size:
-                raise ValueError(f"reset option {what!r} lists {len(stacks)} tables, "
-                                 f"not {size}")
-            rows = [list(row) for row in stacks]
-        else:
-            rows = [list(stacks)] * size
-        for t, row in enumerate(rows):
+        per_table = all(isinstance(row, (list, tuple)) for row in stacks)
+        if per_table and len(stacks) != size:
+            raise ValueError(f"reset option 'stacks' lists {len(stacks)} tables, not {size}")
+        rows = [list(row) for row in stacks] if per_table else [list(stacks)] * size
+        for t, row in enumerate(rows if per_table else rows[:1]):
             _check_table(t, lambda row=row: validate_table(self.rules, row, 0, n))
+            if sum(chips >= self.rules.entry_chips for chips in row) < 2:
+                raise ValueError(f"table {t}: fewer than two seats hold the "
+                                 f"{self.rules.entry_chips} chips needed to enter")
         return rows
 
     def step(
