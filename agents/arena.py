@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -119,9 +119,8 @@ def play_deals(config: ArenaConfig, first: int, count: int) -> Deals:
     actions = np.zeros((count, rotations, players, len(TRACKED_ACTIONS)), dtype=np.bool_)
     pool = config.agents
     for row in range(count):
-        lineup, deal_options = _deal_options(config, first + row)
-        deal_seed_value = deal_options.pop("seed")
-        agent_seeds = deal_options.pop("rng").integers(2**31, size=(rotations, players))
+        lineup, deal_options, deal_seed_value, rng = _draw_deal(config, first + row)
+        agent_seeds = rng.integers(2**31, size=(rotations, players))
         for rotation in range(rotations):
             seated = [int(lineup[(seat + rotation) % players]) for seat in range(players)]
             agents: dict[str, Agent] = {
@@ -168,19 +167,30 @@ def batch_policies(config: ArenaConfig) -> list[BatchPolicy] | None:
     return policies  # type: ignore[return-value]
 
 
-def _deal_options(config: ArenaConfig, deal: int) -> tuple[NDArray[np.int16], dict[str, Any]]:
-    """The lineup and the deal (``env.reset`` options) of deal number ``deal``: the same
-    draws from the deal's own generator whatever path plays it."""
+class _Deal(NamedTuple):
+    """One deal of a run, drawn the same whatever path plays it."""
+
+    lineup: NDArray[np.int16]
+    options: dict[str, Any]
+    """``env.reset`` options: the dealer and, unless under dealer's choice, the cards."""
+    seed: int | None
+    """``env.reset``'s seed under dealer's choice (C1: dealt after the choice)."""
+    rng: np.random.Generator
+    """The deal's generator, after the deal (the agents' seeds come next)."""
+
+
+def _draw_deal(config: ArenaConfig, deal: int) -> _Deal:
+    """Deal number ``deal`` of ``config``, from the deal's own generator."""
     rng = deal_seed(config, deal)
     lineup = draw_lineup(len(config.agents), config.players, rng)
     dealer = int(rng.integers(config.players))
     stacks = [config.rules.starting_stack] * config.players
     if config.rules.dealers_choice is None:
         dealt = Hand.deal(config.rules, stacks, dealer, rng)  # the variant's whole deal
-        return lineup, {"cards": dealt.cards, "dealer": dealer, **dealt.table_cards(),
-                        "seed": None, "rng": rng}
+        options = {"cards": dealt.cards, "dealer": dealer, **dealt.table_cards()}
+        return _Deal(lineup, options, None, rng)
     # C1: dealt after the dealer's choice, from one shuffle per deal
-    return lineup, {"dealer": dealer, "seed": int(rng.integers(2**63)), "rng": rng}
+    return _Deal(lineup, {"dealer": dealer}, int(rng.integers(2**63)), rng)
 
 
 def play_deals_batched(
@@ -194,7 +204,7 @@ def play_deals_batched(
     cards = np.zeros((count, rotations, players, 3), dtype=np.int64)
     dealers = np.zeros((count, rotations), dtype=np.int64)
     for row in range(count):
-        lineup, options = _deal_options(config, first + row)
+        lineup, options, _, _ = _draw_deal(config, first + row)
         for rotation in range(rotations):
             seated[row, rotation] = [lineup[(seat + rotation) % players]
                                      for seat in range(players)]
