@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
 from dataclasses import dataclass
 
@@ -149,3 +150,108 @@ class TrainConfig:
                 value = ",".join(str(v) for v in value)
             parts += [flag, shlex.quote(str(value))]
         return " ".join(parts)
+
+
+@dataclass
+class SelfPlayConfig:
+    """Everything a self-play run depends on; the same config gives the same run on the
+    same machine (``torch`` threads aside)."""
+
+    preset: str = "classic"
+    players: int | None = None
+    """Seats at the table (default: the preset's)."""
+    timesteps: int = 20_000_000
+    """Learner decisions to train on (the exploiters' decisions not counted)."""
+    tables: int = 1024
+    rollout_steps: int = 64
+    """Engine steps per rollout: about ``tables * rollout_steps`` learner decisions."""
+    epochs: int = 2
+    minibatch_size: int = 8192
+    learning_rate: float = 1e-3
+    anneal_lr: bool = True
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    reward_scale: float = 0.1
+    """Rewards (boots) are multiplied by this for the value targets."""
+    hidden: tuple[int, ...] = (128, 128)
+    activation: str = "tanh"
+    self_play_share: float = 0.5
+    """Share of the hands where every seat is the current policy."""
+    snapshot_every: int = 2_000_000
+    max_snapshots: int = 8
+    exploiter_every: int = 0
+    """Learner decisions between exploiters (0: no exploiters)."""
+    exploiter_steps: int = 2_000_000
+    max_exploiters: int = 4
+    seed: int = 0
+    device: str = "auto"
+    """``auto`` (CUDA where there is one), ``cpu``, ``cuda`` or ``cuda:N``."""
+    threads: int | None = None
+    """torch threads on the CPU (default: every core)."""
+    out: str = "training-runs/selfplay"
+    checkpoint_every: int = 5_000_000
+    progress: bool = True
+    resume: str | None = None
+    """A ``checkpoint.pt`` to continue from."""
+
+    def __post_init__(self) -> None:
+        self.hidden = tuple(int(width) for width in self.hidden)
+        for name in ("timesteps", "tables", "rollout_steps", "epochs", "minibatch_size",
+                     "snapshot_every", "max_snapshots", "exploiter_steps", "max_exploiters",
+                     "checkpoint_every"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        if not isinstance(self.exploiter_every, int) or self.exploiter_every < 0:
+            raise ValueError(f"exploiter_every must be an int >= 0, got {self.exploiter_every!r}")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
+            raise ValueError(f"seed must be an int >= 0, got {self.seed!r}")
+        if not self.hidden or min(self.hidden) < 1:
+            raise ValueError(f"hidden needs at least one positive layer width, got {self.hidden}")
+        if self.activation not in ("tanh", "relu"):
+            raise ValueError(f"activation must be tanh or relu, "
+                             f"got {self.activation!r}")
+        if not 0.0 <= self.self_play_share <= 1.0:
+            raise ValueError(f"self_play_share must be in [0, 1], got {self.self_play_share}")
+        for name in ("learning_rate", "gae_lambda", "clip_range", "reward_scale"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or not 0 < value <= (1 if name ==
+                                                                         "gae_lambda" else 1e6):
+                raise ValueError(f"{name} must be a positive number, got {value!r}")
+        for name in ("ent_coef", "vf_coef", "max_grad_norm"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
+        if self.threads is not None and self.threads < 1:
+            raise ValueError(f"threads must be positive, got {self.threads!r}")
+        _ = self.rules  # an unknown preset or a bad number of seats fails here
+        if not re.fullmatch(r"auto|cpu|cuda(:\d+)?", str(self.device)):
+            raise ValueError(f"device must be auto, cpu or cuda[:N], got {self.device!r}")
+
+    @property
+    def rules(self) -> Rules:
+        """The table the run trains for."""
+        overrides = {} if self.players is None else {"num_players": self.players}
+        return Rules.preset(self.preset, **overrides)
+
+    def command(self) -> str:
+        """The ``teenpatti selfplay`` command line that makes this run."""
+        words = ["teenpatti", "selfplay"]
+        defaults = SelfPlayConfig.__new__(SelfPlayConfig)
+        for item in dataclasses.fields(SelfPlayConfig):
+            default = (item.default_factory() if item.default_factory is not dataclasses.MISSING
+                       else item.default)
+            object.__setattr__(defaults, item.name, default)
+            value = getattr(self, item.name)
+            if value == default or item.name == "progress":
+                continue
+            flag = "--" + item.name.replace("_", "-")
+            if isinstance(value, bool):
+                words.append(flag if value else "--no-" + item.name.replace("_", "-"))
+            elif isinstance(value, tuple):
+                words += [flag, *(str(v) for v in value)]
+            else:
+                words += [flag, str(value)]
+        return shlex.join(words)

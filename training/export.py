@@ -6,6 +6,7 @@ layers of the MLP extractor and the action head. The value network is not needed
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -16,26 +17,13 @@ from torch import nn
 
 from agents.policy import NumpyPolicy, policy_metadata
 from teenpatti_env.actions import ActionLayout
-from teenpatti_env.observation import ObservationLayout
 from teenpatti_env.rules import Rules
+from training.scaling import CHIP_SCALE, CHIP_SLOTS, observation_scale
 
-CHIP_SLOTS = frozenset({
-    "pot", "stake", "min_bet", "max_bet", "hands_played", "hands_remaining",
-    "blind_bets", "stack", "chips_in",
-})  # fmt: skip
-"""Observation slots that count chips (in boots) or hands: scaled down before the MLP."""
-CHIP_SCALE = 0.1
-
-
-def observation_scale(rules: Rules) -> np.ndarray:
-    """The fixed per-slot input scale: :data:`CHIP_SCALE` for counts, 1 for flags."""
-    layout = ObservationLayout(rules)
-    scale = np.ones(layout.size, dtype=np.float32)
-    for name, offset, width, _ in layout.slots:
-        if name.split(".")[-1] in CHIP_SLOTS:
-            scale[offset:offset + width] = CHIP_SCALE
-    return scale
-
+__all__ = [
+    "CHIP_SCALE", "CHIP_SLOTS", "ScaledObservation", "export_policy", "observation_scale",
+    "policy_from_linears",
+]
 
 class ScaledObservation(BaseFeaturesExtractor):
     """Multiplies the observation by a fixed scale (folded into the first layer on export)."""
@@ -52,19 +40,26 @@ class ScaledObservation(BaseFeaturesExtractor):
 ACTIVATION_NAMES: dict[type[nn.Module], str] = {nn.Tanh: "tanh", nn.ReLU: "relu"}
 
 
+def policy_from_linears(linears: Sequence[nn.Linear], scale: torch.Tensor | None,
+                        activation: type[nn.Module] | str, rules: Rules,
+                        **extra: Any) -> NumpyPolicy:
+    """The numpy policy of an MLP given as its linear layers (the action head last), with
+    the fixed input ``scale`` folded into the first layer."""
+    weights = [m.weight.detach().cpu().numpy().T.astype(np.float32) for m in linears]
+    biases = [m.bias.detach().cpu().numpy().astype(np.float32) for m in linears]
+    if scale is not None:
+        weights[0] = weights[0] * scale.detach().cpu().numpy()[:, None]
+    name = activation if isinstance(activation, str) else ACTIVATION_NAMES.get(activation)
+    if name is None:
+        raise ValueError(f"cannot export activation {getattr(activation, '__name__', activation)}")
+    names = ActionLayout(rules).names
+    return NumpyPolicy(weights, biases, policy_metadata(rules, names, name, **extra))
+
+
 def export_policy(model: Any, rules: Rules, **extra: Any) -> NumpyPolicy:
     """The numpy form of ``model``'s action network; ``extra`` goes into the metadata."""
     policy = model.policy
     linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
     linears.append(policy.action_net)
-    weights = [m.weight.detach().cpu().numpy().T.astype(np.float32) for m in linears]
-    biases = [m.bias.detach().cpu().numpy().astype(np.float32) for m in linears]
-    extractor = policy.pi_features_extractor
-    scale = getattr(extractor, "scale", None)
-    if scale is not None:
-        weights[0] = weights[0] * scale.detach().cpu().numpy()[:, None]
-    activation = ACTIVATION_NAMES.get(policy.activation_fn)
-    if activation is None:
-        raise ValueError(f"cannot export activation {policy.activation_fn.__name__}")
-    names = ActionLayout(rules).names
-    return NumpyPolicy(weights, biases, policy_metadata(rules, names, activation, **extra))
+    scale = getattr(policy.pi_features_extractor, "scale", None)
+    return policy_from_linears(linears, scale, policy.activation_fn, rules, **extra)

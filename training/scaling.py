@@ -1,0 +1,26 @@
+"""The fixed input scale of trained policies (torch-free, shared by both trainers)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from teenpatti_env.observation import ObservationLayout
+from teenpatti_env.rules import Rules
+
+CHIP_SLOTS = frozenset({
+    "pot", "stake", "min_bet", "max_bet", "hands_played", "hands_remaining",
+    "blind_bets", "stack", "chips_in",
+})  # fmt: skip
+"""Observation slots that count chips (in boots) or hands: scaled down before the MLP."""
+CHIP_SCALE = 0.1
+
+
+def observation_scale(rules: Rules) -> NDArray[np.float32]:
+    """The fixed per-slot input scale: :data:`CHIP_SCALE` for counts, 1 for flags."""
+    layout = ObservationLayout(rules)
+    scale = np.ones(layout.size, dtype=np.float32)
+    for name, offset, width, _ in layout.slots:
+        if name.split(".")[-1] in CHIP_SLOTS:
+            scale[offset:offset + width] = CHIP_SCALE
+    return scale

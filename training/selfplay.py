@@ -1,0 +1,689 @@
+"""Self-play PPO on the batched engine: thousands of tables, one network call per step.
+
+A single-file, action-masked PPO in the spirit of CleanRL, written for
+:class:`~teenpatti_env.batched.TableBatch`. At every step each table shows the seat to act;
+the rows whose seat is played by the learner go through the policy and value networks in
+one batch, the rows of each frozen opponent through that opponent in one batch, and one
+call of the batched engine applies every action.
+
+Who sits where is drawn for each table at every new hand (:class:`SeatPlan`):
+
+* a share of the tables (``self_play_share``) is pure self-play: every seat is the current
+  policy and every seat's decisions are learned from;
+* at the others one seat is the learner and every other seat is one opponent drawn from
+  the pool: frozen snapshots of the learner taken every ``snapshot_every`` decisions, and
+  exploiters (below).
+
+Every ``exploiter_every`` decisions an exploiter is trained: a copy of the current policy
+that learns, for ``exploiter_steps`` decisions, against the frozen current policy in every
+other seat (a best response, as in league training and PSRO). It then joins the pool, so
+the main policy learns to stop conceding what it exploited.
+
+Credit: a seat's reward is its own net result of the hand in boots, given to that seat's
+last decision of the hand; the returns are undiscounted (``gamma = 1``) with GAE over that
+seat's own decisions only. A decision whose hand is still running when a rollout ends is
+bootstrapped from its own value.
+
+The same machinery trains a best response against any fixed agent
+(:mod:`training.exploit`): see :class:`Learner` and :func:`ppo_round`.
+
+A run writes to its output folder: ``policy.npz`` (the torch-free ``teenpatti-policy/1``
+export, a ``ppo:PATH`` agent everywhere), ``checkpoint.pt`` (resume with ``--resume``),
+``progress.csv`` and TensorBoard events, and ``run.json`` (the config and the command).
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import dataclasses
+import itertools
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import torch
+from numpy.typing import NDArray
+from torch import nn
+
+from agents.policy import NumpyPolicy
+from teenpatti_env.actions import ActionLayout
+from teenpatti_env.batched import BatchStep, TableBatch
+from teenpatti_env.rules import Rules
+from training.config import SelfPlayConfig
+from training.export import policy_from_linears
+from training.scaling import observation_scale
+
+
+class Tables(Protocol):
+    """What a :class:`Learner` plays at: :class:`TableBatch`, or
+    :class:`training.exploit.PerTableBatch` (scripted opponents, one table each)."""
+
+    num_tables: int
+    num_seats: int
+    observation_size: int
+    action_size: int
+
+    def reset(self, seed: int | None = None) -> BatchStep: ...
+
+    def step(self, actions: Any) -> BatchStep: ...
+
+
+BatchActor = Callable[[NDArray[np.float32], NDArray[Any]], NDArray[np.int64]]
+"""An opponent at the batched tables: ``actor(observations[M, D], masks[M, A]) -> actions[M]``."""
+
+ACTIVATIONS: dict[str, type[nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
+
+
+# ----------------------------------------------------------------------------- config
+
+
+def resolve_device(name: str) -> torch.device:
+    """``auto``: the first CUDA device if torch sees one, else the CPU. A CUDA device that
+    is not there is a ``ValueError``."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(name)
+    except RuntimeError as error:
+        raise ValueError(f"device must be auto, cpu or cuda[:N], got {name!r}") from error
+    if device.type not in ("cpu", "cuda"):
+        raise ValueError(f"device must be auto, cpu or cuda[:N], got {name!r}")
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {name!r}: torch sees no CUDA device here")
+    return device
+
+
+# ----------------------------------------------------------------------------- network
+
+
+def _linear(width_in: int, width_out: int, gain: float) -> nn.Linear:
+    linear = nn.Linear(width_in, width_out)
+    nn.init.orthogonal_(linear.weight, gain)
+    nn.init.zeros_(linear.bias)
+    return linear
+
+
+class ActorCritic(nn.Module):
+    """An MLP body over the scaled observation with a policy head and a value head.
+
+    One body serves both heads, so a decision costs one pass through the hidden layers
+    (the first layer, 277 inputs wide, is most of the arithmetic)."""
+
+    def __init__(self, observation_size: int, action_size: int, hidden: Sequence[int],
+                 activation: str, scale: NDArray[np.float32]) -> None:
+        super().__init__()
+        self.activation = activation
+        self.scale: torch.Tensor
+        self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float32))
+        layers: list[nn.Module] = []
+        for width_in, width_out in itertools.pairwise([observation_size, *hidden]):
+            layers += [_linear(width_in, width_out, math.sqrt(2)), ACTIVATIONS[activation]()]
+        self.body = nn.Sequential(*layers)
+        self.policy_head = _linear(hidden[-1], action_size, 0.01)
+        self.value_head = _linear(hidden[-1], 1, 1.0)
+
+    def forward(self, observations: torch.Tensor,
+                masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked action logits (illegal actions at a large negative number) and values."""
+        features = self.body(observations * self.scale)
+        raw = self.policy_head(features)
+        logits = torch.where(masks, raw, torch.full_like(raw, -1e9))
+        return logits, self.value_head(features).squeeze(-1)
+
+    def to_numpy_policy(self, rules: Rules, **extra: Any) -> NumpyPolicy:
+        """The torch-free ``teenpatti-policy/1`` form of the body and the policy head."""
+        linears = [m for m in self.body if isinstance(m, nn.Linear)] + [self.policy_head]
+        return policy_from_linears(linears, self.scale, self.activation, rules, **extra)
+
+
+class FrozenActor:
+    """A copy of a policy network that samples its actions (a pool opponent)."""
+
+    def __init__(self, model: ActorCritic, device: torch.device, seed: int) -> None:
+        self.model = copy.deepcopy(model).to(device).eval()
+        for parameter in self.model.parameters():
+            parameter.requires_grad_(False)
+        self.device = device
+        self.generator = torch.Generator(device=device)
+        self.generator.manual_seed(seed)
+
+    @torch.no_grad()
+    def __call__(self, observations: NDArray[np.float32], masks: NDArray[Any]) -> NDArray[np.int64]:
+        obs = torch.as_tensor(observations, device=self.device)
+        legal = torch.as_tensor(masks, device=self.device).bool()
+        probs = torch.softmax(self.model(obs, legal)[0], dim=-1)
+        return torch.multinomial(probs, 1, generator=self.generator).squeeze(-1).cpu().numpy()
+
+
+# ----------------------------------------------------------------------------- rollouts
+
+
+@dataclass
+class Rollout:
+    """The learner's decisions of one rollout, in the order they were taken."""
+
+    capacity: int
+    observation_size: int
+    action_size: int
+    size: int = 0
+    observations: NDArray[np.float32] = field(init=False)
+    masks: NDArray[np.bool_] = field(init=False)
+    actions: NDArray[np.int64] = field(init=False)
+    log_probs: NDArray[np.float32] = field(init=False)
+    values: NDArray[np.float32] = field(init=False)
+    rewards: NDArray[np.float32] = field(init=False)
+    done: NDArray[np.bool_] = field(init=False)
+    following: NDArray[np.int64] = field(init=False)
+    """The index of the same seat's next decision in the same hand (-1: none yet)."""
+    tables: NDArray[np.int64] = field(init=False)
+    seats: NDArray[np.int64] = field(init=False)
+    """Where each decision was taken."""
+    step_starts: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.observations = np.zeros((self.capacity, self.observation_size), np.float32)
+        self.masks = np.zeros((self.capacity, self.action_size), np.bool_)
+        self.actions = np.zeros(self.capacity, np.int64)
+        self.log_probs = np.zeros(self.capacity, np.float32)
+        self.values = np.zeros(self.capacity, np.float32)
+        self.rewards = np.zeros(self.capacity, np.float32)
+        self.done = np.zeros(self.capacity, np.bool_)
+        self.following = np.full(self.capacity, -1, np.int64)
+        self.tables = np.zeros(self.capacity, np.int64)
+        self.seats = np.zeros(self.capacity, np.int64)
+
+    def clear(self) -> None:
+        self.size = 0
+        self.rewards[:] = 0.0
+        self.done[:] = False
+        self.following[:] = -1
+        self.step_starts = []
+
+    def add(self, tables: NDArray[np.int64], seats: NDArray[np.int64],
+            observations: NDArray[np.float32], masks: NDArray[Any],
+            actions: NDArray[np.int64], log_probs: NDArray[np.float32],
+            values: NDArray[np.float32]) -> NDArray[np.int64]:
+        """Store one step's decisions; returns their indices."""
+        count = len(actions)
+        start = self.size
+        if start + count > self.capacity:
+            raise RuntimeError("rollout buffer full")
+        rows = slice(start, start + count)
+        self.tables[rows] = tables
+        self.seats[rows] = seats
+        self.observations[rows] = observations
+        self.masks[rows] = masks
+        self.actions[rows] = actions
+        self.log_probs[rows] = log_probs
+        self.values[rows] = values
+        self.step_starts.append(start)
+        self.size = start + count
+        return np.arange(start, start + count)
+
+    def advantages(self, gae_lambda: float) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """GAE over each seat's own decisions (``gamma = 1``): advantages and returns."""
+        size = self.size
+        values, rewards = self.values[:size], self.rewards[:size]
+        done, following = self.done[:size], self.following[:size]
+        advantages = np.zeros(size, np.float32)
+        bounds = [*self.step_starts, size]
+        for k in range(len(self.step_starts) - 1, -1, -1):
+            rows = slice(bounds[k], bounds[k + 1])
+            nxt = following[rows]
+            has_next = nxt >= 0
+            # A decision whose hand goes on past the rollout is bootstrapped from itself.
+            next_value = np.where(has_next, values[np.maximum(nxt, 0)],
+                                  np.where(done[rows], 0.0, values[rows]))
+            delta = rewards[rows] + next_value - values[rows]
+            carried = np.where(has_next, advantages[np.maximum(nxt, 0)], 0.0)
+            advantages[rows] = delta + gae_lambda * carried
+        return advantages, advantages + values
+
+
+class SeatPlan:
+    """Who plays each seat of each table this hand: 0 the learner, k the pool's k-th
+    opponent (1-based). Drawn again for a table at each of its new hands."""
+
+    def __init__(self, tables: int, seats: int, self_play_share: float,
+                 rng: np.random.Generator) -> None:
+        self.roles = np.zeros((tables, seats), np.int64)
+        self.self_play_share = self_play_share
+        self.rng = rng
+
+    def draw(self, tables: NDArray[np.int64], pool_size: int) -> None:
+        count = len(tables)
+        if count == 0:
+            return
+        seats = self.roles.shape[1]
+        if pool_size == 0:
+            self.roles[tables] = 0
+            return
+        versus = self.rng.random(count) >= self.self_play_share
+        opponent = self.rng.integers(1, pool_size + 1, count)
+        learner_seat = self.rng.integers(0, seats, count)
+        roles = np.where(versus[:, None], opponent[:, None], 0) * np.ones(seats, np.int64)
+        roles[np.arange(count), learner_seat] = 0
+        self.roles[tables] = roles
+
+
+@dataclass
+class RolloutStats:
+    """What the learner won per hand in one rollout."""
+
+    hands: int = 0
+    reward_sum: float = 0.0
+    versus_hands: int = 0
+    versus_reward_sum: float = 0.0
+
+
+class Learner:
+    """A network that learns at a :class:`TableBatch` against a pool of batched actors."""
+
+    def __init__(self, model: ActorCritic, batch: Tables, config: SelfPlayConfig,
+                 device: torch.device, seed: int,
+                 pool: Sequence[BatchActor] = (), names: Sequence[str] = ()) -> None:
+        self.model = model
+        self.batch = batch
+        self.config = config
+        self.device = device
+        self.pool = list(pool)
+        self.pool_names = list(names)
+        rng = np.random.default_rng([seed, 1])
+        self.plan = SeatPlan(batch.num_tables, batch.num_seats, config.self_play_share, rng)
+        self.step: BatchStep = batch.reset(seed=seed)
+        self.plan.draw(np.arange(batch.num_tables), len(self.pool))
+        self.last = np.full((batch.num_tables, batch.num_seats), -1, np.int64)
+        self.rollout = Rollout(batch.num_tables * config.rollout_steps, batch.observation_size,
+                               batch.action_size)
+        self.generator = torch.Generator(device=device)
+        self.generator.manual_seed(seed)
+        self.optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate, eps=1e-5)
+
+    def set_pool(self, actors: Sequence[BatchActor], names: Sequence[str]) -> None:
+        """The opponents; every table draws again at its next hand."""
+        self.pool = list(actors)
+        self.pool_names = list(names)
+
+    def _replan(self, tables: NDArray[np.int64]) -> None:
+        self.plan.draw(tables, len(self.pool))
+
+    @torch.no_grad()
+    def collect(self) -> RolloutStats:
+        """Play ``rollout_steps`` engine steps and keep the learner's decisions."""
+        rollout, batch, model = self.rollout, self.batch, self.model
+        rollout.clear()
+        self.last[:] = -1
+        stats = RolloutStats()
+        rows_all = np.arange(batch.num_tables)
+        scale = self.config.reward_scale
+        for _ in range(self.config.rollout_steps):
+            step = self.step
+            active = step.to_act >= 0
+            seat = np.where(active, step.to_act, 0)
+            role = self.plan.roles[rows_all, seat]
+            actions = np.zeros(batch.num_tables, np.int64)
+            learn = np.flatnonzero(active & (role == 0))
+            if len(learn):
+                obs_np = step.observations[learn]
+                mask_np = step.action_masks[learn].astype(np.bool_)
+                obs = torch.as_tensor(obs_np, device=self.device)
+                mask = torch.as_tensor(mask_np, device=self.device)
+                logits, value = model(obs, mask)
+                probs = torch.softmax(logits, dim=-1)
+                chosen = torch.multinomial(probs, 1, generator=self.generator).squeeze(-1)
+                log_prob = torch.log_softmax(logits, -1).gather(1, chosen[:, None]).squeeze(-1)
+                chosen_np = chosen.cpu().numpy()
+                seats = seat[learn]
+                index = rollout.add(learn, seats, obs_np, mask_np, chosen_np,
+                                    log_prob.cpu().numpy(), value.cpu().numpy())
+                previous = self.last[learn, seats]
+                linked = previous >= 0
+                rollout.following[previous[linked]] = index[linked]
+                self.last[learn, seats] = index
+                actions[learn] = chosen_np
+            for k, actor in enumerate(self.pool, start=1):
+                rows = np.flatnonzero(active & (role == k))
+                if len(rows):
+                    actions[rows] = actor(step.observations[rows], step.action_masks[rows])
+            step = batch.step(actions)
+            self.step = step
+            finished = np.flatnonzero(step.finished)
+            if len(finished) == 0:
+                continue
+            learner_seats = self.plan.roles[finished] == 0
+            paid = step.rewards[finished]
+            last = self.last[finished]
+            credited = last >= 0
+            rollout.rewards[last[credited]] = paid[credited] * scale
+            rollout.done[last[credited]] = True
+            self.last[finished] = -1
+            versus = ~learner_seats.all(axis=1)
+            stats.hands += int(learner_seats.sum())
+            stats.reward_sum += float(paid[learner_seats].sum())
+            stats.versus_hands += int(versus.sum())
+            stats.versus_reward_sum += float(paid[versus][learner_seats[versus]].sum())
+            self._replan(finished)
+        return stats
+
+    def update(self, learning_rate: float) -> dict[str, float]:
+        """PPO's clipped update over the last rollout."""
+        config, model, rollout = self.config, self.model, self.rollout
+        for group in self.optimizer.param_groups:
+            group["lr"] = learning_rate
+        advantages_np, returns_np = rollout.advantages(config.gae_lambda)
+        size = rollout.size
+        device = self.device
+        obs = torch.as_tensor(rollout.observations[:size], device=device)
+        masks = torch.as_tensor(rollout.masks[:size], device=device)
+        actions = torch.as_tensor(rollout.actions[:size], device=device)
+        old_log_probs = torch.as_tensor(rollout.log_probs[:size], device=device)
+        advantages = torch.as_tensor(advantages_np, device=device)
+        returns = torch.as_tensor(returns_np, device=device)
+        logs: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "entropy": [],
+                                        "approx_kl": [], "clip_fraction": []}
+        for _ in range(config.epochs):
+            order = torch.randperm(size, generator=self.generator, device=device)
+            for start in range(0, size, config.minibatch_size):
+                rows = order[start:start + config.minibatch_size]
+                logits, values = model(obs[rows], masks[rows])
+                log_all = torch.log_softmax(logits, -1)
+                log_prob = log_all.gather(1, actions[rows, None]).squeeze(-1)
+                entropy = -(log_all.exp() * log_all).sum(-1).mean()
+                ratio = torch.exp(log_prob - old_log_probs[rows])
+                adv = advantages[rows]
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                policy_loss = torch.max(
+                    -adv * ratio,
+                    -adv * torch.clamp(ratio, 1 - config.clip_range, 1 + config.clip_range),
+                ).mean()
+                value_loss = 0.5 * (values - returns[rows]).pow(2).mean()
+                loss = policy_loss - config.ent_coef * entropy + config.vf_coef * value_loss
+                self.optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                nn.utils.clip_grad_norm_(model.parameters(), config.max_grad_norm)
+                self.optimizer.step()
+                with torch.no_grad():
+                    log_ratio = log_prob - old_log_probs[rows]
+                    logs["approx_kl"].append(float(((ratio - 1) - log_ratio).mean()))
+                    logs["clip_fraction"].append(
+                        float(((ratio - 1).abs() > config.clip_range).float().mean()))
+                logs["policy_loss"].append(float(policy_loss.detach()))
+                logs["value_loss"].append(float(value_loss.detach()))
+                logs["entropy"].append(float(entropy.detach()))
+        return {key: float(np.mean(values)) for key, values in logs.items()}
+
+
+def ppo_round(learner: Learner, learning_rate: float) -> tuple[int, RolloutStats,
+                                                               dict[str, float]]:
+    """One rollout and one update: the decisions learned from, the rollout's results and
+    the update's losses."""
+    stats = learner.collect()
+    decisions = learner.rollout.size
+    losses = learner.update(learning_rate)
+    return decisions, stats, losses
+
+
+# ----------------------------------------------------------------------------- the run
+
+
+@dataclass
+class SelfPlayResult:
+    """What :func:`train_selfplay` made."""
+
+    out: Path
+    policy: NumpyPolicy
+    decisions: int
+    updates: int
+    seconds: float
+    learning_seconds: float
+    """Seconds in the main policy's rollouts and updates (exploiters and saving left out)."""
+    exploiter_seconds: float
+
+    @property
+    def steps_per_second(self) -> float:
+        """Learner decisions per second of rollouts and updates."""
+        return self.decisions / max(self.learning_seconds, 1e-9)
+
+
+def new_model(config: SelfPlayConfig, rules: Rules) -> ActorCritic:
+    """A freshly initialised network for ``rules``."""
+    observation_size = int(observation_scale(rules).shape[0])
+    return ActorCritic(observation_size, ActionLayout(rules).size, config.hidden,
+                       config.activation, observation_scale(rules))
+
+
+def configure_torch(config: SelfPlayConfig) -> torch.device:
+    """Seed torch, set its CPU threads and pick the device."""
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(config.threads or os.cpu_count() or 1)
+    return resolve_device(config.device)
+
+
+def learn(learner: Learner, decisions: int, learning_rate: Callable[[int], float],
+          on_round: Callable[[int, RolloutStats, dict[str, float]], None] | None = None) -> int:
+    """PPO rounds until ``decisions`` learner decisions; returns how many were made."""
+    made = 0
+    while made < decisions:
+        count, stats, losses = ppo_round(learner, learning_rate(made))
+        made += count
+        if on_round is not None:
+            on_round(count, stats, losses)
+    return made
+
+
+def train_exploiter(main: ActorCritic, config: SelfPlayConfig, device: torch.device,
+                    seed: int) -> tuple[ActorCritic, float]:
+    """A best response to the frozen ``main`` (a copy of it that learns against it in
+    every other seat); returns it and what it won per hand in its last rounds."""
+    exploiter = copy.deepcopy(main)
+    rules = config.rules
+    settings = dataclasses.replace(config, self_play_share=0.0, anneal_lr=False)
+    batch = TableBatch(config.tables, rules, seed=seed)
+    learner = Learner(exploiter, batch, settings, device, seed,
+                      pool=[FrozenActor(main, device, seed)], names=["main"])
+    recent: list[tuple[int, float]] = []
+
+    def record(count: int, stats: RolloutStats, losses: dict[str, float]) -> None:
+        recent.append((stats.versus_hands, stats.versus_reward_sum))
+
+    learn(learner, config.exploiter_steps, lambda made: config.learning_rate, record)
+    tail = recent[-max(1, len(recent) // 4):]
+    hands = sum(h for h, _ in tail)
+    return exploiter, sum(r for _, r in tail) / max(hands, 1)
+
+
+class RunLog:
+    """``progress.csv`` and, where tensorboard is installed, TensorBoard events."""
+
+    def __init__(self, out: Path) -> None:
+        self.path = out / "progress.csv"
+        self.fields: list[str] | None = None
+        self.writer: Any = None
+        try:
+            from torch.utils.tensorboard import SummaryWriter
+        except ImportError:  # pragma: no cover - tensorboard is in the train extra
+            return
+        self.writer = SummaryWriter(str(out))
+
+    def write(self, row: dict[str, float]) -> None:
+        if self.fields is None:
+            self.fields = list(row)
+            new = not self.path.exists()
+            with self.path.open("a", newline="") as handle:
+                if new:
+                    csv.DictWriter(handle, self.fields).writeheader()
+        with self.path.open("a", newline="") as handle:
+            csv.DictWriter(handle, self.fields, extrasaction="ignore").writerow(row)
+        if self.writer is not None:
+            step = int(row["decisions"])
+            for key, value in row.items():
+                if key != "decisions":
+                    self.writer.add_scalar(key, value, step)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="decision", unit_scale=True,
+                disable=not enabled, dynamic_ncols=True)
+
+
+def train_selfplay(config: SelfPlayConfig,
+                   say: Callable[[str], None] | None = None) -> SelfPlayResult:
+    """Train from scratch (or from ``config.resume``) and export ``policy.npz``.
+
+    ``say`` receives one line at each change of phase (an exploiter starts or joins the
+    pool, a snapshot is taken, a checkpoint is written)."""
+    tell = say or (lambda line: None)
+    started = time.perf_counter()
+    device = configure_torch(config)
+    rules = config.rules
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    model = new_model(config, rules).to(device)
+    batch = TableBatch(config.tables, rules, seed=config.seed)
+    learner = Learner(model, batch, config, device, config.seed)
+    snapshots: list[ActorCritic] = []
+    exploiters: list[ActorCritic] = []
+    decisions = updates = 0
+    if config.resume:
+        decisions, updates = _load_checkpoint(Path(config.resume), learner, snapshots,
+                                              exploiters, config, rules, device)
+        tell(f"resumed from {config.resume} at {decisions:,} decisions")
+
+    def refresh_pool() -> None:
+        members = [("snapshot", m) for m in snapshots] + [("exploiter", m) for m in exploiters]
+        actors = [FrozenActor(m, device, config.seed + 7919 * (k + 1) + updates)
+                  for k, (_, m) in enumerate(members)]
+        learner.set_pool(actors, [name for name, _ in members])
+
+    refresh_pool()
+    (out / "run.json").write_text(json.dumps(
+        {"config": dataclasses.asdict(config), "command": config.command()}, indent=2) + "\n")
+    log = RunLog(out)
+    learning = exploiting = 0.0
+    next_snapshot = (decisions // config.snapshot_every + 1) * config.snapshot_every
+    next_exploiter = ((decisions // config.exploiter_every + 1) * config.exploiter_every
+                      if config.exploiter_every else None)
+    next_checkpoint = (decisions // config.checkpoint_every + 1) * config.checkpoint_every
+    bar = _progress_bar(config.timesteps, decisions, config.progress)
+    try:
+        while decisions < config.timesteps:
+            fraction = decisions / config.timesteps if config.anneal_lr else 0.0
+            rate = config.learning_rate * max(1.0 - fraction, 0.05)
+            round_started = time.perf_counter()
+            count, stats, losses = ppo_round(learner, rate)
+            learning += time.perf_counter() - round_started
+            decisions += count
+            updates += 1
+            bar.update(count)
+            log.write({
+                "decisions": decisions, "seconds": time.perf_counter() - started,
+                "steps_per_second": decisions / max(learning, 1e-9), "learning_rate": rate,
+                "reward_per_hand": stats.reward_sum / max(stats.hands, 1),
+                "versus_pool_per_hand": stats.versus_reward_sum / max(stats.versus_hands, 1),
+                "pool_size": len(learner.pool), **losses,
+            })
+            if decisions >= next_snapshot:
+                next_snapshot += config.snapshot_every
+                snapshots.append(copy.deepcopy(model))
+                del snapshots[:-config.max_snapshots]
+                refresh_pool()
+                model.to_numpy_policy(rules, trained_by="teenpatti selfplay",
+                                      decisions=decisions).save(
+                    out / "snapshots" / f"step_{decisions}.npz")
+            if next_exploiter is not None and decisions >= next_exploiter:
+                next_exploiter += config.exploiter_every
+                tell(f"{decisions:,} decisions: training exploiter {len(exploiters) + 1} "
+                     f"({config.exploiter_steps:,} decisions against the current policy)")
+                exploit_started = time.perf_counter()
+                exploiter, edge = train_exploiter(model, config, device,
+                                                  config.seed + 1000 + updates)
+                exploiting += time.perf_counter() - exploit_started
+                exploiters.append(exploiter)
+                del exploiters[:-config.max_exploiters]
+                refresh_pool()
+                tell(f"exploiter joined the pool: it won {edge:+.3f} boots per hand from "
+                     "the policy it trained against; back to the main policy")
+                log.write({"decisions": decisions, "exploiter_edge": edge})
+            if decisions >= next_checkpoint or decisions >= config.timesteps:
+                next_checkpoint += config.checkpoint_every
+                _save_checkpoint(out / "checkpoint.pt", learner, snapshots, exploiters,
+                                 config, decisions, updates)
+    finally:
+        bar.close()
+        log.close()
+    policy = model.to_numpy_policy(rules, trained_by="teenpatti selfplay",
+                                   decisions=decisions, command=config.command())
+    policy.save(out / "policy.npz")
+    seconds = time.perf_counter() - started
+    summary = {"config": dataclasses.asdict(config), "command": config.command(),
+               "decisions": decisions, "updates": updates, "seconds": seconds,
+               "learning_seconds": learning, "exploiter_seconds": exploiting,
+               "steps_per_second": decisions / max(learning, 1e-9)}
+    (out / "run.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return SelfPlayResult(out, policy, decisions, updates, seconds, learning, exploiting)
+
+
+CHECKPOINT_FORMAT = "teenpatti-selfplay-checkpoint/1"
+
+
+def _save_checkpoint(path: Path, learner: Learner, snapshots: Sequence[ActorCritic],
+                     exploiters: Sequence[ActorCritic], config: SelfPlayConfig,
+                     decisions: int, updates: int) -> None:
+    state = {
+        "format": CHECKPOINT_FORMAT,
+        "config": dataclasses.asdict(config),
+        "model": learner.model.state_dict(),
+        "optimizer": learner.optimizer.state_dict(),
+        "snapshots": [m.state_dict() for m in snapshots],
+        "exploiters": [m.state_dict() for m in exploiters],
+        "decisions": decisions,
+        "updates": updates,
+    }
+    partial = path.with_suffix(".tmp")
+    torch.save(state, partial)
+    partial.replace(path)
+
+
+def _load_checkpoint(path: Path, learner: Learner, snapshots: list[ActorCritic],
+                     exploiters: list[ActorCritic], config: SelfPlayConfig, rules: Rules,
+                     device: torch.device) -> tuple[int, int]:
+    if not path.is_file():
+        raise ValueError(f"no checkpoint at {str(path)!r}")
+    try:
+        state = torch.load(path, map_location=device, weights_only=True)
+    except Exception as error:  # torch raises many kinds for a damaged file
+        raise ValueError(f"{str(path)!r} is not a self-play checkpoint: {error}") from None
+    if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{str(path)!r} is not a {CHECKPOINT_FORMAT} file")
+    saved = state["config"]
+    for key in ("preset", "players", "hidden", "activation"):
+        mine = getattr(config, key)
+        theirs = tuple(saved[key]) if key == "hidden" else saved[key]
+        if mine != theirs:
+            raise ValueError(f"{str(path)!r} was trained with {key}={theirs!r}, this run "
+                             f"asks for {mine!r}")
+    try:
+        learner.model.load_state_dict(state["model"])
+        learner.optimizer.load_state_dict(state["optimizer"])
+        for target, states in ((snapshots, state["snapshots"]),
+                               (exploiters, state["exploiters"])):
+            for weights in states:
+                member = new_model(config, rules).to(device)
+                member.load_state_dict(weights)
+                target.append(member)
+    except (KeyError, RuntimeError) as error:
+        raise ValueError(f"{str(path)!r} is damaged: {error}") from None
+    return int(state["decisions"]), int(state["updates"])
