@@ -1,18 +1,20 @@
-"""Training speed: environment steps per second, and wall time until the learner beats `hard`.
+"""Training speed: the batched self-play trainer next to the sb3-contrib MaskablePPO path.
 
-    python benchmarks/bench_train.py [--envs 8] [--max-timesteps 1000000]
-                                     [--eval-every 50000] [--eval-hands 2000]
+    python benchmarks/bench_train.py [--decisions 1000000] [--sb3-steps 40000]
+                                     [--time-to-beat] [--max-decisions 20000000]
+                                     [--eval-every 1000000] [--eval-hands 2000]
 
-Three figures, one run:
+Figures, one run (so the ratio compares like with like on a shared machine):
 
-* the pool environments alone, stepped with random legal actions through the same
-  vectorised environment training uses (scripted opponents included): steps/s;
-* training throughput: learner steps per second of wall time while MaskablePPO trains
-  (rollouts and updates; the warm start and the evaluations are timed apart and left out);
-* time to beat ``hard``: a training run with the default settings that evaluates every
-  ``--eval-every`` steps in a ``--eval-hands`` duplicate arena and stops at the first
-  evaluation where the learner beats ``hard`` with the whole 95% interval above zero. The
-  wall time includes the evaluations.
+* learner steps per second of wall time while each trainer trains (rollouts and updates;
+  the sb3 path's warm start is off and its evaluations are off; the self-play trainer's
+  exploiters are off), and their ratio;
+* with ``--time-to-beat``: the wall time until a self-play run from scratch, with the
+  default settings, gives a policy that beats ``hard`` and ``equity`` head to head. Every
+  ``--eval-every`` decisions the current policy plays a ``--eval-hands`` duplicate arena in
+  2v2 tables against each of them (on seeds apart from the training's); the clock stops at
+  the first evaluation where both whole 95% intervals are above zero. The wall time
+  includes the evaluations.
 
 Needs the ``train`` extra (``pip install torch==2.13.0 && pip install -e ".[train]"``).
 """
@@ -20,52 +22,87 @@ Needs the ``train`` extra (``pip install torch==2.13.0 && pip install -e ".[trai
 from __future__ import annotations
 
 import argparse
+import json
 import tempfile
 import time
+from pathlib import Path
 
-import numpy as np
+from agents.arena import head_to_head
+from training.config import SelfPlayConfig, TrainConfig
+from training.selfplay import train_selfplay
+from training.train import train
 
-from training.config import TrainConfig
-from training.train import make_vec_env, steps_per_second, train
+
+def selfplay_rate(decisions: int, seed: int, folder: str) -> float:
+    config = SelfPlayConfig(timesteps=decisions, seed=seed, out=folder, progress=False,
+                            checkpoint_every=10**12, snapshot_every=10**12)
+    result = train_selfplay(config)
+    return result.steps_per_second
+
+
+def sb3_rate(steps: int, seed: int, folder: str) -> float:
+    config = TrainConfig(timesteps=steps, seed=seed, out=folder, warm_start=None,
+                         eval_every=0, final_eval_hands=0, checkpoint_every=0,
+                         progress=False)
+    started = time.perf_counter()
+    result = train(config)
+    wall = time.perf_counter() - started
+    return result.timesteps / (wall - sum(result.timings.values()))
+
+
+def time_to_beat(args: argparse.Namespace, folder: str) -> dict[str, object]:
+    """Train in chunks of ``eval_every`` decisions (resuming each time) and evaluate."""
+    started = time.perf_counter()
+    out = Path(folder) / "to-beat"
+    done = 0
+    while done < args.max_decisions:
+        done += args.eval_every
+        checkpoint = out / "checkpoint.pt"
+        config = SelfPlayConfig(timesteps=done, seed=args.seed, out=str(out), progress=False,
+                                resume=str(checkpoint) if checkpoint.exists() else None)
+        train_selfplay(config)
+        policy = f"ppo:{out / 'policy.npz'}"
+        report = head_to_head(policy, ["hard", "equity"], tables=("2v2",),
+                              hands=args.eval_hands, seed=10_000 + args.seed, workers=None)
+        edges = {row.opponent: row.result for row in report.rows}
+        wall = time.perf_counter() - started
+        line = ", ".join(f"{name} {edge.mean:+.3f} [{edge.low:+.3f}, {edge.high:+.3f}]"
+                         for name, edge in edges.items())
+        print(f"  {done:,} decisions, {wall:.0f} s: {line}", flush=True)
+        if all(edge.low > 0 for edge in edges.values()):
+            return {"decisions": done, "seconds": wall}
+    return {"decisions": None, "seconds": time.perf_counter() - started}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--envs", type=int, default=TrainConfig.envs)
-    parser.add_argument("--max-timesteps", type=int, default=1_000_000)
-    parser.add_argument("--eval-every", type=int, default=50_000)
+    parser.add_argument("--decisions", type=int, default=1_000_000,
+                        help="decisions the self-play trainer trains for in the speed run")
+    parser.add_argument("--sb3-steps", type=int, default=40_000,
+                        help="learner steps of the sb3-contrib path in the speed run")
+    parser.add_argument("--time-to-beat", action="store_true",
+                        help="also time a run from scratch until it beats hard and equity")
+    parser.add_argument("--max-decisions", type=int, default=20_000_000)
+    parser.add_argument("--eval-every", type=int, default=1_000_000)
     parser.add_argument("--eval-hands", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     args = parser.parse_args()
 
-    vec = make_vec_env(TrainConfig(envs=args.envs, seed=args.seed))
-    try:
-        env_rate = steps_per_second(vec, 20_000, np.random.default_rng(args.seed))
-    finally:
-        vec.close()
-    print(f"pool environments, random legal actions: {env_rate:,.0f} steps/s "
-          f"({args.envs} environments, scripted opponents)")
-
     with tempfile.TemporaryDirectory() as folder:
-        config = TrainConfig(
-            timesteps=args.max_timesteps, envs=args.envs, seed=args.seed, out=folder,
-            eval_every=args.eval_every, eval_hands=args.eval_hands, final_eval_hands=0,
-            checkpoint_every=0, stop_when_beating=("hard",), progress=False,
-        )
-        started = time.perf_counter()
-        result = train(config)
-        wall = time.perf_counter() - started
-    timings = result.timings
-    learning = wall - sum(timings.values())
-    print(f"warm start (imitating {config.warm_start}): {timings['warm_start']:.0f} s; "
-          f"evaluations: {timings['evaluation']:.0f} s")
-    print(f"training throughput (rollouts and updates): {result.timesteps / learning:,.0f} "
-          f"steps/s ({result.timesteps:,} steps in {learning:.0f} s)")
-    if result.stopped_at is None:
-        print(f"did not beat hard within {result.timesteps:,} steps ({wall:.0f} s)")
-    else:
-        print(f"beat hard (95% interval above zero, {args.eval_hands} hands) after "
-              f"{result.stopped_at:,} steps: {wall:.0f} s wall time, evaluations included")
+        batched = selfplay_rate(args.decisions, args.seed, f"{folder}/selfplay")
+        print(f"batched self-play trainer: {batched:,.0f} learner steps/s", flush=True)
+        sb3 = sb3_rate(args.sb3_steps, args.seed, f"{folder}/sb3")
+        print(f"sb3-contrib MaskablePPO path: {sb3:,.0f} learner steps/s", flush=True)
+        print(f"ratio: {batched / sb3:.1f}x", flush=True)
+        figures: dict[str, object] = {"selfplay_steps_per_second": batched,
+                                      "sb3_steps_per_second": sb3, "ratio": batched / sb3}
+        if args.time_to_beat:
+            print("time to a policy that beats hard and equity head to head (2v2):")
+            figures["time_to_beat"] = time_to_beat(args, folder)
+            print(f"  {figures['time_to_beat']}")
+    if args.json:
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

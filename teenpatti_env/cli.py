@@ -430,6 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
     arena.set_defaults(run=_command_arena)
 
     _add_train_parser(commands)
+    _add_selfplay_parser(commands)
+    _add_exploit_parser(commands)
     _add_interface_parsers(commands)
     return parser
 
@@ -570,6 +572,185 @@ def _add_train_parser(commands: Any) -> None:
     train.add_argument("--resume", help="a checkpoint .zip to continue from")
     train.add_argument("--quiet", action="store_true", help="no progress bar")
     train.set_defaults(run=_command_train)
+
+
+SELFPLAY_HELP = {
+    "preset": "the table (a preset name)",
+    "players": "seats, 3..7 (default: the preset's)",
+    "timesteps": "learner decisions to train on",
+    "tables": "tables stepped together on the batched engine",
+    "rollout_steps": "engine steps per rollout",
+    "epochs": "passes over each rollout",
+    "minibatch_size": "decisions per gradient step",
+    "learning_rate": "Adam's step size (annealed to 5%% with --anneal-lr)",
+    "anneal_lr": "anneal the learning rate linearly",
+    "gae_lambda": "GAE's lambda",
+    "clip_range": "PPO's clip range",
+    "ent_coef": "weight of the entropy bonus",
+    "vf_coef": "weight of the value loss",
+    "max_grad_norm": "gradient norm clip",
+    "reward_scale": "factor from boots to value targets",
+    "hidden": "hidden layer widths",
+    "activation": "tanh or relu",
+    "self_play_share": "share of hands where every seat is the current policy",
+    "snapshot_every": "decisions between frozen snapshots joining the pool",
+    "max_snapshots": "snapshots kept in the pool",
+    "exploiter_every": "decisions between exploiters (0: none)",
+    "exploiter_steps": "decisions each exploiter trains for",
+    "max_exploiters": "exploiters kept in the pool",
+    "seed": "seeds the network, the deals and the seat plans",
+    "device": "auto (CUDA when torch sees one), cpu, cuda or cuda:N",
+    "threads": "torch threads on the CPU (default: every core)",
+    "out": "output folder",
+    "checkpoint_every": "decisions between checkpoints",
+    "resume": "a checkpoint.pt to continue from",
+}
+
+
+def _add_selfplay_parser(commands: Any) -> None:
+    import dataclasses
+
+    from training.config import SelfPlayConfig
+
+    defaults = SelfPlayConfig()
+    parser = _add_command(
+        commands, "selfplay",
+        "train a policy from scratch by self-play PPO on the batched engine (needs the "
+        "train extra)",
+    )
+    for item in dataclasses.fields(SelfPlayConfig):
+        if item.name == "progress":
+            continue
+        flag = "--" + item.name.replace("_", "-")
+        default = getattr(defaults, item.name)
+        what = f"{SELFPLAY_HELP[item.name]} (default: {default})"
+        if isinstance(default, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, help=what)
+        elif isinstance(default, tuple):
+            parser.add_argument(flag, type=_positive_int, nargs="+", help=what)
+        elif isinstance(default, float):
+            parser.add_argument(flag, type=float, help=what)
+        elif isinstance(default, int) or item.name in ("players", "threads"):
+            parser.add_argument(flag, type=_seed, help=what)
+        else:
+            parser.add_argument(flag, help=what)
+    parser.add_argument("--evaluate", action="store_true",
+                        help="after training: the policy against every scripted agent at 2v2 "
+                             "and 1vN tables, and its approximate exploitability next to "
+                             "hard's and equity's")
+    parser.add_argument("--eval-hands", type=_positive_int, default=2_000,
+                        help="duplicate hands per pairing of --evaluate")
+    parser.add_argument("--exploit-budget", type=_positive_int, default=300_000,
+                        help="decisions each best response of --evaluate trains for")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=_command_selfplay)
+
+
+def _command_selfplay(args: argparse.Namespace) -> None:
+    from training.config import SelfPlayConfig
+
+    options = {key: value for key, value in vars(args).items()
+               if key not in ("command", "run", "quiet", "evaluate", "eval_hands",
+                              "exploit_budget") and value is not None}
+    if "hidden" in options:
+        options["hidden"] = tuple(options["hidden"])
+    try:
+        config = SelfPlayConfig(progress=not args.quiet, **options)
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    try:
+        from training.selfplay import train_selfplay
+    except ImportError as error:
+        raise CommandError(f"{TRAIN_EXTRA_HINT} ({error})") from error
+    _writable_folder(config.out)
+
+    def say(line: str) -> None:
+        print(f"teenpatti selfplay: {line}", file=sys.stderr, flush=True)
+
+    try:
+        result = train_selfplay(config, say=say)
+        policy = result.out / "policy.npz"
+        print(f"trained {result.decisions:,} decisions in {result.seconds:.0f} s "
+              f"({result.steps_per_second:,.0f} learner steps/s); wrote {policy} "
+              f"(arena: ppo:{policy})", flush=True)
+        if args.evaluate:
+            from training.evaluation import evaluate_policy
+
+            evaluation = evaluate_policy(
+                f"ppo:{policy}", preset=config.preset, players=config.players,
+                hands=args.eval_hands, exploit_budget=args.exploit_budget,
+                exploit_hands=args.eval_hands, device=config.device, say=say,
+                curve_path=str(result.out / "exploitability.png"))
+            print()
+            print(evaluation.text())
+            print(f"\nwrote the best-response curves to {result.out / 'exploitability.png'}")
+    except ValueError as error:
+        raise CommandError(str(error).splitlines()[0]) from error
+    except OSError as error:
+        where = error.filename or config.out
+        raise CommandError(f"cannot write to {where}: {error.strerror or error}") from error
+
+
+def _add_exploit_parser(commands: Any) -> None:
+    parser = _add_command(
+        commands, "exploit",
+        "approximate exploitability: train a best response against an agent and measure "
+        "what it wins (needs the train extra)",
+    )
+    parser.add_argument("--agent", required=True,
+                        help="the target: a scripted agent name, ppo:PATH or pretrained:NAME")
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats, 3..7 (default: the preset's)")
+    parser.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES,
+                        help=_PRESET_HELP)
+    parser.add_argument("--budget-steps", type=_positive_int, default=2_000_000,
+                        help="decisions the best response trains for")
+    parser.add_argument("--hands", type=_positive_int, default=20_000,
+                        help="duplicate hands of the final measurement")
+    parser.add_argument("--seed", type=_seed, default=0,
+                        help="seeds the best response's training; the measurement's deals "
+                             "come from a seed apart from it")
+    parser.add_argument("--device", default="auto",
+                        help="auto (CUDA when torch sees one), cpu, cuda or cuda:N")
+    parser.add_argument("--workers", type=_positive_int, default=None,
+                        help="processes for the measurement (default: every core)")
+    parser.add_argument("--out", default="exploit-results",
+                        help="folder for exploit.json, the curve (exploit.png) and the best "
+                             "response (best_response.npz)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object (agent, mean, low, high, ...) instead "
+                             "of a sentence")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=_command_exploit)
+
+
+def _command_exploit(args: argparse.Namespace) -> None:
+    try:
+        from training.exploit import approximate_exploitability
+    except ImportError as error:
+        raise CommandError(f"{TRAIN_EXTRA_HINT} ({error})") from error
+    _writable_folder(args.out)
+    try:
+        report = approximate_exploitability(
+            args.agent, players=args.players, budget_steps=args.budget_steps,
+            hands=args.hands, seed=args.seed, preset=args.preset, device=args.device,
+            workers=args.workers, progress=not args.quiet and not args.json,
+            save_policy=os.path.join(args.out, "best_response.npz"),
+        )
+    except ValueError as error:
+        raise CommandError(str(error).splitlines()[0]) from error
+    try:
+        with open(os.path.join(args.out, "exploit.json"), "w") as handle:
+            json.dump(report.to_dict(), handle, indent=2)
+        report.plot(os.path.join(args.out, "exploit.png"))
+    except OSError as error:
+        raise CommandError(f"cannot write to {args.out}: {error.strerror or error}") from error
+    if args.json:
+        print(json.dumps(report.to_dict()))
+    else:
+        print(report.summary())
+        print(f"wrote {os.path.join(args.out, 'exploit.json')} and "
+              f"{os.path.join(args.out, 'exploit.png')}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

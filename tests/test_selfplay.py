@@ -1,0 +1,262 @@
+"""The batched self-play trainer (training/selfplay.py): credit, advantages, export,
+checkpoints, the command line, and that it learns."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("numba")
+
+import torch  # noqa: E402
+
+from agents.arena import run_arena  # noqa: E402
+from agents.policy import read_policy  # noqa: E402
+from teenpatti_env.batched import TableBatch  # noqa: E402
+from teenpatti_env.cli import main  # noqa: E402
+from training.config import SelfPlayConfig  # noqa: E402
+from training.selfplay import (  # noqa: E402
+    Learner,
+    Rollout,
+    configure_torch,
+    new_model,
+    resolve_device,
+    train_selfplay,
+)
+
+
+def tiny(tmp_path: Path, **overrides: object) -> SelfPlayConfig:
+    settings: dict[str, object] = {
+        "timesteps": 4_000, "tables": 32, "rollout_steps": 32, "minibatch_size": 512,
+        "out": str(tmp_path / "run"), "progress": False, "threads": 1,
+        "snapshot_every": 1_000,
+    }
+    settings.update(overrides)
+    return SelfPlayConfig(**settings)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- advantages
+
+
+def test_advantages_follow_each_seats_own_decisions() -> None:
+    """GAE with gamma 1 over a hand-worked rollout: seat 0 decides twice, seat 1 once."""
+    rollout = Rollout(capacity=8, observation_size=1, action_size=2)
+    zeros = np.zeros((2, 1), np.float32)
+    masks = np.ones((2, 2), np.bool_)
+    first = rollout.add(np.array([0, 0]), np.array([0, 1]), zeros, masks,
+                        np.zeros(2, np.int64), np.zeros(2, np.float32),
+                        np.array([1.0, 0.5], np.float32))
+    second = rollout.add(np.array([0]), np.array([0]), zeros[:1], masks[:1],
+                         np.zeros(1, np.int64), np.zeros(1, np.float32),
+                         np.array([1.5], np.float32))
+    third = rollout.add(np.array([1]), np.array([2]), zeros[:1], masks[:1],
+                        np.zeros(1, np.int64), np.zeros(1, np.float32),
+                        np.array([0.7], np.float32))
+    rollout.following[first[0]] = second[0]
+    rollout.rewards[second[0]], rollout.done[second[0]] = 2.0, True
+    rollout.rewards[first[1]], rollout.done[first[1]] = -2.0, True
+    advantages, returns = rollout.advantages(0.5)
+    # seat 0: last decision 2 - 1.5 = 0.5; first (1.5 - 1.0) + 0.5 * 0.5 = 0.75
+    # seat 1: -2 - 0.5 = -2.5; the unfinished decision at table 1 bootstraps from itself: 0
+    assert advantages.tolist() == pytest.approx([0.75, -2.5, 0.5, 0.0])
+    assert returns.tolist() == pytest.approx([1.75, -2.0, 2.0, 0.7])
+    assert third.tolist() == [3]
+
+
+def test_each_seat_is_credited_its_own_net_at_its_last_decision(tmp_path: Path) -> None:
+    """Replays a self-play rollout: every hand's net of each seat lands on that seat's last
+    decision of the hand and nowhere else; decisions link to the same seat's next one."""
+    config = tiny(tmp_path, tables=6, rollout_steps=120, reward_scale=0.5)
+    device = configure_torch(config)
+    batch = TableBatch(config.tables, config.rules, seed=3)
+    events: list[tuple[np.ndarray, np.ndarray]] = []
+    step = batch.step
+
+    def recording_step(actions: object) -> object:
+        result = step(actions)
+        events.append((result.finished.copy(), result.rewards.copy()))
+        return result
+
+    batch.step = recording_step  # type: ignore[method-assign]
+    learner = Learner(new_model(config, config.rules).to(device), batch, config, device, 3)
+    learner.collect()
+    rollout = learner.rollout
+    bounds = [*rollout.step_starts, rollout.size]
+    assert len(events) == config.rollout_steps
+    last: dict[tuple[int, int], int] = {}
+    credited = np.zeros(rollout.size, np.bool_)
+    hands = 0
+    for k, (finished, rewards) in enumerate(events):
+        for i in range(bounds[k], bounds[k + 1]):
+            key = (int(rollout.tables[i]), int(rollout.seats[i]))
+            if key in last:
+                assert rollout.following[last[key]] == i
+            last[key] = i
+        for table in np.flatnonzero(finished):
+            hands += 1
+            for (t, seat), i in list(last.items()):
+                if t == table:
+                    assert rollout.done[i]
+                    assert rollout.rewards[i] == pytest.approx(rewards[t, seat] * 0.5)
+                    assert rollout.following[i] == -1
+                    credited[i] = True
+                    del last[(t, seat)]
+    assert hands > 20
+    assert not rollout.done[:rollout.size][~credited].any()
+    assert not rollout.rewards[:rollout.size][~credited].any()
+    for i in last.values():  # hands still running at the end
+        assert rollout.following[i] == -1 and not rollout.done[i]
+
+
+# --------------------------------------------------------------------------- export
+
+
+def test_export_plays_as_the_torch_policy(tmp_path: Path) -> None:
+    config = tiny(tmp_path)
+    configure_torch(config)
+    model = new_model(config, config.rules)
+    for parameter in model.policy_head.parameters():
+        torch.nn.init.normal_(parameter, std=1.0)  # make the policy far from uniform
+    batch = TableBatch(64, config.rules, seed=5)
+    step = batch.reset()
+    policy = model.to_numpy_policy(config.rules)
+    observations = torch.as_tensor(step.observations)
+    masks = torch.as_tensor(step.action_masks.astype(bool))
+    with torch.no_grad():
+        logits, _ = model(observations, masks)
+    expected = logits.argmax(-1).numpy()
+    assert (policy.act_batch(step.observations, step.action_masks) == expected).all()
+    legal = step.action_masks.astype(bool)
+    assert np.allclose(policy.logits(step.observations)[legal], logits.numpy()[legal],
+                       atol=1e-4)
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def test_run_writes_policy_log_and_checkpoint_and_resumes(tmp_path: Path) -> None:
+    config = tiny(tmp_path, checkpoint_every=1_000)
+    result = train_selfplay(config)
+    out = Path(config.out)
+    assert result.decisions >= config.timesteps
+    assert (out / "policy.npz").is_file() and (out / "checkpoint.pt").is_file()
+    rows = (out / "progress.csv").read_text().splitlines()
+    assert rows[0].startswith("decisions,") and len(rows) == result.updates + 1
+    summary = json.loads((out / "run.json").read_text())
+    assert summary["command"].startswith("teenpatti selfplay ")
+    assert read_policy(out / "policy.npz").metadata["trained_by"] == "teenpatti selfplay"
+
+    longer = tiny(tmp_path, timesteps=8_000, checkpoint_every=1_000,
+                  resume=str(out / "checkpoint.pt"))
+    resumed = train_selfplay(longer)
+    assert resumed.decisions >= 8_000
+    assert resumed.updates > result.updates
+
+    with pytest.raises(ValueError, match="hidden"):
+        train_selfplay(tiny(tmp_path, hidden=(16,), resume=str(out / "checkpoint.pt")))
+    broken = tmp_path / "broken.pt"
+    broken.write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="not a self-play checkpoint"):
+        train_selfplay(tiny(tmp_path, resume=str(broken)))
+
+
+def test_same_seed_same_weights(tmp_path: Path) -> None:
+    first = train_selfplay(tiny(tmp_path / "a", timesteps=2_000))
+    second = train_selfplay(tiny(tmp_path / "b", timesteps=2_000))
+    for a, b in zip(first.policy.weights, second.policy.weights, strict=True):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize(("setting", "value", "match"), [
+    ("timesteps", 0, "timesteps"), ("tables", -1, "tables"), ("hidden", (), "hidden"),
+    ("activation", "gelu", "activation"), ("self_play_share", 1.5, "self_play_share"),
+    ("device", "tpu", "device"), ("preset", "nope", "preset"), ("players", 9, "players"),
+])
+def test_bad_settings_are_refused(tmp_path: Path, setting: str, value: object,
+                                  match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        tiny(tmp_path, **{setting: value})
+
+
+def test_a_missing_cuda_device_is_a_clear_error() -> None:
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    with pytest.raises(ValueError, match="no CUDA device"):
+        resolve_device("cuda")
+    assert resolve_device("auto").type == "cpu"
+
+
+def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cli"
+    code = main(["selfplay", "--timesteps", "2000", "--tables", "32", "--rollout-steps",
+                 "32", "--minibatch-size", "512", "--hidden", "32", "32", "--threads", "1",
+                 "--out", str(out), "--quiet"])
+    assert code == 0
+    assert "learner steps/s" in capsys.readouterr().out
+    assert read_policy(out / "policy.npz").weights[0].shape[1] == 32
+    assert main(["selfplay", "--device", "tpu", "--out", str(out)]) == 2
+    assert "device must be" in capsys.readouterr().err
+    assert main(["selfplay", "--resume", str(tmp_path / "none.pt"), "--out", str(out),
+                 "--quiet"]) == 2
+    assert "no checkpoint" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- learning
+
+
+def test_self_play_from_scratch_beats_random(tmp_path: Path) -> None:
+    """A tiny self-play run, no imitation, then a duplicate arena on fresh seeds."""
+    config = tiny(tmp_path, timesteps=60_000, tables=256, rollout_steps=32,
+                  minibatch_size=2048, threads=2)
+    result = train_selfplay(config)
+    report = run_arena([f"ppo:{result.out / 'policy.npz'}", "random"], hands=2_000,
+                       seed=12_345, workers=1)
+    assert report.agents[f"ppo:{result.out / 'policy.npz'}"].result.low > 0.0, report.table()
+
+
+# --------------------------------------------------------------------------- exploitability
+
+
+def fixed_bet_policy(path: Path) -> Path:
+    """A policy that always bets the minimum when it may (else: accept, show, look, ...)."""
+    from agents.policy import NumpyPolicy, policy_metadata
+    from teenpatti_env.actions import ActionLayout
+    from teenpatti_env.rules import Rules
+
+    rules = Rules()
+    names = ActionLayout(rules).names
+    order = ["bet_min", "accept", "show", "look", "all_in", "refuse", "bet_max",
+             "bet_level_1", "sideshow", "pack"]
+    bias = np.array([len(order) - order.index(name) for name in names], np.float32)
+    weights = [np.zeros((277, len(names)), np.float32)]
+    policy = NumpyPolicy(weights, [bias], policy_metadata(rules, names, "tanh"))
+    return policy.save(path)
+
+
+def test_a_best_response_finds_a_large_edge_against_a_fixed_bet_agent(tmp_path: Path) -> None:
+    from training.exploit import approximate_exploitability
+
+    target = f"ppo:{fixed_bet_policy(tmp_path / 'fixed.npz')}"
+    report = approximate_exploitability(target, budget_steps=40_000, hands=2_000, seed=3,
+                                        tables=256, threads=2)
+    assert report.engine == "batched"
+    assert report.low > 0.5, report.summary()
+    assert report.curve and report.curve[-1][0] >= 40_000
+
+
+def test_a_best_response_beats_random_through_the_per_table_path(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "exploit"
+    code = main(["exploit", "--agent", "random", "--budget-steps", "10000", "--hands", "1000",
+                 "--seed", "2", "--workers", "1", "--out", str(out), "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["agent"] == "random" and report["engine"] == "per_table"
+    assert report["low"] > 0.5 and report["low"] <= report["mean"] <= report["high"]
+    assert (out / "exploit.png").is_file() and (out / "best_response.npz").is_file()
+    assert main(["exploit", "--agent", "nobody", "--out", str(out)]) == 2
+    assert "nobody" in capsys.readouterr().err

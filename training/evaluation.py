@@ -1,0 +1,69 @@
+"""The evaluation that ends a training run: head to head against every scripted agent at
+2v2 and 1vN tables, and approximate exploitability next to ``hard``'s and ``equity``'s."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from agents import SCRIPTED_AGENTS
+from agents.arena import HeadToHeadReport, head_to_head
+from teenpatti_env.rules import Rules
+from training.exploit import ExploitReport, approximate_exploitability, plot_curves
+
+EXPLOIT_BASELINES = ("hard", "equity")
+"""The scripted agents whose approximate exploitability is shown beside the policy's."""
+EVALUATION_SEED = 900_001
+"""The seed of the evaluation's deals: far from the seeds training runs use."""
+
+
+@dataclass
+class Evaluation:
+    """A trained policy's head-to-head report and the exploitability of it and the
+    baselines (the same budget and seed for each)."""
+
+    head_to_head: HeadToHeadReport
+    exploitability: list[ExploitReport]
+
+    def text(self) -> str:
+        lines = [self.head_to_head.table(), "",
+                 "Approximate exploitability (boots per hand a best response wins; lower is "
+                 "harder to exploit):"]
+        lines += [f"  {report.summary()}" for report in self.exploitability]
+        return "\n".join(lines)
+
+
+def evaluate_policy(
+    agent: str,
+    preset: str = "classic",
+    players: int | None = None,
+    hands: int = 2_000,
+    exploit_budget: int = 300_000,
+    exploit_hands: int = 2_000,
+    seed: int = EVALUATION_SEED,
+    opponents: Sequence[str] = tuple(SCRIPTED_AGENTS),
+    baselines: Sequence[str] = EXPLOIT_BASELINES,
+    device: str = "auto",
+    workers: int | None = None,
+    say: Callable[[str], None] | None = None,
+    curve_path: str | None = None,
+) -> Evaluation:
+    """Measure ``agent`` (a name :func:`agents.make_agent` accepts) at the ``preset``
+    table with ``players`` seats, on deals of ``seed``."""
+    tell = say or (lambda line: None)
+    rules = Rules.preset(preset, **({} if players is None else {"num_players": players}))
+    tell(f"evaluating {agent}: {hands:,} duplicate hands against each of "
+         f"{', '.join(opponents)} at 2v2 and 1v{rules.num_players - 1} tables")
+    report = head_to_head(agent, list(opponents), tables=("2v2", "1vN"), hands=hands,
+                          rules=rules, seed=seed, workers=workers)
+    exploits = []
+    for target in (agent, *baselines):
+        tell(f"approximate exploitability of {target}: a best response trains for "
+             f"{exploit_budget:,} decisions")
+        exploits.append(approximate_exploitability(
+            target, players=players, preset=preset,
+            budget_steps=exploit_budget, hands=exploit_hands, seed=seed, device=device,
+            workers=workers))
+    if curve_path is not None:
+        plot_curves(exploits, curve_path)
+    return Evaluation(report, exploits)
