@@ -96,7 +96,7 @@ FIELD = Composition("field")
 
 TABLE_HELP = "field, 2v2, 1vN or AvB"
 
-_PAIR_TABLE = re.compile(r"([0-9]{1,2})v([0-9]{1,2}|N)")
+_PAIR_TABLE = re.compile(r"([0-9]{1,2})v([0-9]{1,2}|N)", re.IGNORECASE)
 
 
 def parse_table(text: str, players: int) -> Composition:
@@ -110,7 +110,7 @@ def parse_table(text: str, players: int) -> Composition:
         raise ValueError(f"unknown table composition {text!r}: expected {TABLE_HELP} "
                          "(A seats of one agent against B of another)")
     one = int(match[1])
-    other = players - one if match[2] == "N" else int(match[2])
+    other = players - one if match[2].upper() == "N" else int(match[2])
     if one < 1 or other < 1:
         raise ValueError(f"table {text!r} needs at least one seat for each agent, and the "
                          f"table has {players} seats")
