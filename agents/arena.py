@@ -451,6 +451,22 @@ class ArenaReport:
     def hands(self) -> int:
         return self.config.deals * self.config.rotations
 
+    def pairwise_adjusted(self) -> dict[str, dict[str, float]]:
+        """``[a][b]``: the p-value of "a and b are level" after the Holm-Bonferroni
+        adjustment over every pair of agents that shared a table (one comparison per pair,
+        :meth:`pairwise_comparisons` of them)."""
+        pairs = [(a, b) for i, a in enumerate(self.config.agents)
+                 for b in self.config.agents[i + 1:] if b in self.pairwise.get(a, {})]
+        adjusted = holm_adjusted([two_sided_p_value(self.pairwise[a][b]) for a, b in pairs])
+        out: dict[str, dict[str, float]] = {name: {} for name in self.config.agents}
+        for (a, b), q in zip(pairs, adjusted, strict=True):
+            out[a][b] = out[b][a] = q
+        return out
+
+    def pairwise_comparisons(self) -> int:
+        """How many pairs of agents the pairwise matrix compares."""
+        return sum(len(row) for row in self.pairwise.values()) // 2
+
     def ranking(self) -> list[str]:
         """Agent names, best mean result first (agents that played no hand last)."""
 
@@ -478,6 +494,8 @@ class ArenaReport:
                 a: {b: interval.to_dict() for b, interval in row.items()}
                 for a, row in self.pairwise.items()
             },
+            "pairwise_comparisons": self.pairwise_comparisons(),
+            "pairwise_holm_p_value": self.pairwise_adjusted(),
         }
         if self.plain is not None:
             out["plain"] = {name: interval.to_dict() for name, interval in self.plain.items()}
@@ -518,20 +536,26 @@ class ArenaReport:
         lines += [
             "",
             "Pairwise: row minus column, boots per hand at the tables they shared "
-            "(* = 95% CI excludes 0)",
+            "(* = 95% CI excludes 0;",
+            "** = and the gap holds after the Holm-Bonferroni adjustment over the "
+            f"{self.pairwise_comparisons()} pairs)",
         ]
         order = self.ranking()
-        lines.append(" " * width + "".join(f"{short[n]:>{column}}" for n in order))
+        adjusted = self.pairwise_adjusted()
+        lines.append((" " * width + "".join(f"{short[n]:>{column - 2}}  " for n in order))
+                     .rstrip())
         for a in order:
             cells = []
             for b in order:
                 if a == b or b not in self.pairwise.get(a, {}):
-                    cells.append(f"{'-':>{column}}")
+                    cells.append(f"{'-':>{column - 2}}  ")
                     continue
                 interval = self.pairwise[a][b]
-                star = "*" if interval.low > 0 or interval.high < 0 else " "
-                cells.append(f"{interval.mean:>+{column - 1}.3f}{star}")
-            lines.append(f"{a:<{width}}" + "".join(cells))
+                star = "*" if interval.low > 0 or interval.high < 0 else ""
+                if star and adjusted[a][b] < 1 - CONFIDENCE:
+                    star = "**"
+                cells.append(f"{interval.mean:>+{column - 2}.3f}{star:<2}")
+            lines.append((f"{a:<{width}}" + "".join(cells)).rstrip())
         if self.plain is not None:
             lines += ["", "Independent deals, same number of hands (measured):"]
             for name in order:

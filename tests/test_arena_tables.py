@@ -391,3 +391,33 @@ def test_the_help_explains_the_compositions(capsys: pytest.CaptureFixture[str]) 
     assert "--table COMPOSITION" in text and "(default: field)" in text
     for words in ("2v2", "1vN", "every ordered pair", "Holm-Bonferroni"):
         assert words in text
+
+
+def test_the_field_matrix_adjusts_over_its_pairs() -> None:
+    pool = ["random", "auto", "hard", "equity"]
+    field = run_arena(pool, hands=200, seed=11)
+    pairs = [(a, b) for i, a in enumerate(pool) for b in pool[i + 1:]]
+    assert field.pairwise_comparisons() == len(pairs) == 6
+    expected = holm_adjusted([two_sided_p_value(field.pairwise[a][b]) for a, b in pairs])
+    adjusted = field.pairwise_adjusted()
+    for (a, b), q in zip(pairs, expected, strict=True):
+        assert adjusted[a][b] == adjusted[b][a] == q
+    data = field.to_dict()
+    assert data["pairwise_comparisons"] == 6 and data["pairwise_holm_p_value"] == adjusted
+    text = field.table()
+    assert "Holm-Bonferroni adjustment over the 6 pairs" in text
+    header = text.splitlines().index("** = and the gap holds after the Holm-Bonferroni "
+                                     "adjustment over the 6 pairs)")
+    order = field.ranking()
+    for a, line in zip(order, text.splitlines()[header + 2:header + 2 + len(order)],
+                       strict=True):
+        cells = line[len(a):].split()
+        assert len(cells) == len(order)
+        for b, cell in zip(order, cells, strict=True):
+            if a == b:
+                continue
+            interval = field.pairwise[a][b]
+            excludes_zero = interval.low > 0 or interval.high < 0
+            assert cell.endswith("**") == (excludes_zero and adjusted[a][b] < 0.05), cell
+            assert cell.endswith("*") == excludes_zero, cell
+    assert "**" in text and any(q >= 0.05 for q in expected)  # both kinds in this run
