@@ -32,6 +32,7 @@ import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, overload
@@ -373,17 +374,8 @@ def _play_on_ray(
     progress: Callable[[int], None] | None,
 ) -> Deals:
     """The deals of ``tasks`` as Ray tasks, one per task, on the cluster at ``address``
-    ("": the one ``ray.init()`` finds, else a new local instance). A Ray instance that is
-    already connected is used as it is and left running."""
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("the arena on Ray needs the ray extra: pip install "
-                         "'teenpatti-env[ray]'") from None
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address or None, log_to_driver=False)
-    try:
+    (see :func:`_ray_connection`)."""
+    with _ray_connection(address) as ray:
         remote = ray.remote(play_deals)
         firsts = {remote.remote(config, first, count): (first, count) for first, count in tasks}
         parts: dict[int, Deals] = {}
@@ -395,10 +387,27 @@ def _play_on_ray(
                 parts[first] = ray.get(ref)
                 if progress:
                     progress(count * config.rotations)
+    return Deals.concat([parts[first] for first, _ in tasks])
+
+
+@contextmanager
+def _ray_connection(address: str) -> Iterator[Any]:
+    """The ``ray`` module, connected to the cluster at ``address`` ("": the one
+    ``ray.init()`` finds, else a new local instance) for the ``with`` block. A Ray instance
+    that is already connected is used as it is and left running."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("the arena on Ray needs the ray extra: pip install "
+                         "'teenpatti-env[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address or None, log_to_driver=False)
+    try:
+        yield ray
     finally:
         if started:
             ray.shutdown()
-    return Deals.concat([parts[first] for first, _ in tasks])
 
 
 @dataclass
@@ -916,14 +925,19 @@ def _play_reports(
     bar = _progress_bar(total) if progress else None
     update = None if bar is None else bar.update
     reports = []
+    # One Ray connection for every pairing, not one started and stopped per pairing.
+    connection: AbstractContextManager[Any] = (
+        nullcontext() if ray_address is None else _ray_connection(ray_address))
     try:
-        for run, batch in zip(runs, policies, strict=True):
-            results = [play(config, workers, update, batch, ray_address) for config in run]
-            agent_results, pairwise = summarize(run[0], results[0])
-            plain = None
-            if compare_plain:
-                plain = {name: r.result for name, r in summarize(run[1], results[1])[0].items()}
-            reports.append(ArenaReport(run[0], agent_results, pairwise, plain))
+        with connection:
+            for run, batch in zip(runs, policies, strict=True):
+                results = [play(config, workers, update, batch, ray_address) for config in run]
+                agent_results, pairwise = summarize(run[0], results[0])
+                plain = None
+                if compare_plain:
+                    plain = {name: r.result
+                             for name, r in summarize(run[1], results[1])[0].items()}
+                reports.append(ArenaReport(run[0], agent_results, pairwise, plain))
     finally:
         if bar is not None:
             bar.close()
@@ -1057,8 +1071,11 @@ def head_to_head(
     _checked_pool((agent, *opponents))
     _check_settings(hands, seed, duplicate, False, engine, ray_address)
     table_rules = _table_rules(rules, players)
-    if isinstance(tables, str) or not tables:
-        raise ValueError(f"tables must be a non-empty list of compositions, got {tables!r}")
+    if isinstance(tables, str):
+        raise ValueError(f"tables must be a list of compositions, got {tables!r}")
+    tables = tuple(tables)
+    if not tables:
+        raise ValueError("tables must be a non-empty list of compositions")
     compositions = [parse_table(text, table_rules.num_players) for text in tables]
     names = [composition.name for composition in compositions]
     if FIELD.name in names:

@@ -255,6 +255,48 @@ def test_batched_and_per_table_paths_give_the_same_report(tmp_path: Path) -> Non
     assert 0 < rates["pack"] < 1 and rates["look"] > 0  # a real contest
 
 
+class _FakeRay:
+    """Ray's calls the arena makes, played at once in this process: counts connections."""
+
+    class Ref:
+        def __init__(self, value: Any) -> None:
+            self.value = value
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self.up = False
+
+    def is_initialized(self) -> bool:
+        return self.up
+
+    def init(self, address: str | None = None, log_to_driver: bool = True) -> None:
+        self.connections += 1
+        self.up = True
+
+    def shutdown(self) -> None:
+        self.up = False
+
+    def remote(self, function: Any) -> Any:
+        ref = self.Ref
+        return type("Remote", (), {"remote": staticmethod(lambda *a: ref(function(*a)))})()
+
+    def wait(self, pending: list[Any]) -> tuple[list[Any], list[Any]]:
+        return pending[:1], pending[1:]
+
+    def get(self, ref: Any) -> Any:
+        return ref.value
+
+
+def test_every_pairing_shares_one_ray_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    on_ray = run_arena(["random", "auto", "easy"], hands=120, seed=3, table="2v2",
+                       ray_address="")
+    assert fake.connections == 1 and not fake.up  # started once, and stopped
+    local = run_arena(["random", "auto", "easy"], hands=120, seed=3, table="2v2")
+    assert on_ray.to_dict() == local.to_dict()
+
+
 def test_the_batched_engine_is_refused_before_any_pairing_plays() -> None:
     with pytest.raises(ValueError, match="batched form"):
         head_to_head("pretrained:classic", ["hard"], hands=8, engine="batched")
@@ -338,6 +380,7 @@ def test_run_arena_rejects_bad_compositions(kwargs: dict[str, Any], message: str
         ({"opponents": ["random"], "tables": ["1vN", "1v3"]}, "distinct compositions"),
         ({"opponents": ["random"], "tables": "2v2"}, "list of compositions"),
         ({"opponents": ["random"], "tables": []}, "list of compositions"),
+        ({"opponents": ["random"], "tables": iter(["1vN", "1v3"])}, r"\['1vN', '1v3'\]"),
         ({"opponents": ["random"], "hands": 0}, "hands"),
         ({"opponents": ["random"], "seed": -1}, "seed"),
         ({"opponents": ["random"], "engine": "gpu"}, "engine"),
@@ -421,3 +464,13 @@ def test_the_field_matrix_adjusts_over_its_pairs() -> None:
             assert cell.endswith("**") == (excludes_zero and adjusted[a][b] < 0.05), cell
             assert cell.endswith("*") == excludes_zero, cell
     assert "**" in text and any(q >= 0.05 for q in expected)  # both kinds in this run
+
+
+def test_compare_plain_measures_each_pairing() -> None:
+    report = run_arena(["random", "auto"], hands=40, seed=2, table="2v2", compare_plain=True)
+    assert isinstance(report, HeadToHeadReport)
+    (row,) = report.rows
+    plain = row.report.plain
+    assert plain is not None and set(plain) == {"random", "auto"}
+    assert plain["random"].hands == plain["auto"].hands == 80  # 40 hands, two seats each
+    assert row.to_dict()["arena"]["plain"]["auto"]["hands"] == 80
