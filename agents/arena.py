@@ -24,7 +24,6 @@ the number of comparisons (Holm-Bonferroni, :func:`agents.stats.holm_adjusted`).
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import json
 import math
@@ -33,7 +32,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, overload
 
@@ -919,8 +918,8 @@ def _play_reports(
     runs = [[config] for config in configs]
     if compare_plain:
         for config, run in zip(configs, runs, strict=True):
-            run.append(dataclasses.replace(config, hands=config.deals * config.rotations,
-                                           duplicate=False))
+            run.append(replace(config, hands=config.deals * config.rotations,
+                               duplicate=False))
     total = sum(c.deals * c.rotations for run in runs for c in run)
     bar = _progress_bar(total) if progress else None
     update = None if bar is None else bar.update
