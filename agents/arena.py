@@ -9,6 +9,14 @@ cancels within the deal, and the deal is the unit of the confidence intervals
 (:mod:`agents.stats`). Every deal has its own seed derived from the arena's seed, so the
 report does not depend on how many worker processes played it.
 
+The *table composition* says who sits at the tables. The default, the field, draws the
+lineup of every deal from the pool as above, so an agent's result depends on who else is in
+the pool. The pair compositions measure one agent against one other whatever the field:
+``2v2`` seats two copies of each of two agents at a four-seat table, ``1vN`` one seat of
+an agent against copies of another in every other seat (``AvB`` in general). Each pairing
+is its own duplicate arena, and a report over many pairings adjusts its significance for
+the number of comparisons (Holm-Bonferroni, :func:`agents.stats.holm_adjusted`).
+
 >>> report = run_arena(["random", "equity"], hands=16, rules="classic", seed=3)
 >>> report.hands, sorted(report.agents)
 (16, ['equity', 'random'])
@@ -16,21 +24,30 @@ report does not depend on how many worker processes played it.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
 from agents import make_agent
 from agents.base import Agent, BatchPolicy
-from agents.stats import Interval, finite_or_none, ratio_interval
+from agents.stats import (
+    Interval,
+    finite_or_none,
+    holm_adjusted,
+    ratio_interval,
+    two_sided_p_value,
+)
 from teenpatti_env.aec import raw_env
 from teenpatti_env.batch_kernels import HAVE_NUMBA
 from teenpatti_env.batched import TableBatch, classic_family
@@ -45,6 +62,63 @@ DEALS_PER_TASK = 25
 
 ENGINES = ("auto", "batched", "per_table")
 
+CONFIDENCE = 0.95
+"""Confidence of every interval, and one minus the family-wise level of adjusted claims."""
+
+RulesLike = Rules | str | dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Composition:
+    """Who sits at the tables: the field (``seats`` is ``None``: a lineup drawn from the
+    pool for every deal) or ``seats[0]`` seats of one agent against ``seats[1]`` seats of
+    another, in an order drawn for every deal."""
+
+    name: str
+    seats: tuple[int, int] | None = None
+
+    @property
+    def symmetric(self) -> bool:
+        """Both agents hold as many seats (``2v2``): a pairing is the same either way."""
+        return self.seats is not None and self.seats[0] == self.seats[1]
+
+    def describe(self) -> str:
+        if self.seats is None:
+            return "field (a lineup drawn from the pool for every deal)"
+        one, other = self.seats
+        if self.symmetric:
+            return f"{self.name} ({one} seats of each agent)"
+        return (f"{self.name} ({one} seat{'s' if one > 1 else ''} of the agent against "
+                f"{other} cop{'ies' if other > 1 else 'y'} of the opponent)")
+
+
+FIELD = Composition("field")
+
+TABLE_HELP = "field, 2v2, 1vN or AvB"
+
+_PAIR_TABLE = re.compile(r"([0-9]{1,2})v([0-9]{1,2}|N)", re.IGNORECASE)
+
+
+def parse_table(text: str, players: int) -> Composition:
+    """The composition ``text`` names at a table of ``players`` seats: ``field``, or
+    ``AvB``: ``A`` seats of one agent against ``B`` of another, ``A + B = players``, where
+    ``B`` may be ``N``, every seat left (``1vN`` at four seats is ``1v3``)."""
+    if text == FIELD.name:
+        return FIELD
+    match = _PAIR_TABLE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"unknown table composition {text!r}: expected {TABLE_HELP} "
+                         "(A seats of one agent against B of another)")
+    one = int(match[1])
+    other = players - one if match[2].upper() == "N" else int(match[2])
+    if one < 1 or other < 1:
+        raise ValueError(f"table {text!r} needs at least one seat for each agent, and the "
+                         f"table has {players} seats")
+    if one + other != players:
+        raise ValueError(f"table {text!r} seats {one + other} players but the table has "
+                         f"{players} seats")
+    return Composition(f"{one}v{other}", (one, other))
+
 
 @dataclass(frozen=True)
 class ArenaConfig:
@@ -55,6 +129,8 @@ class ArenaConfig:
     hands: int
     seed: int
     duplicate: bool = True
+    table: Composition = FIELD
+    """Who sits at the tables; a pair composition has a pool of its two agents."""
 
     @property
     def players(self) -> int:
@@ -94,11 +170,18 @@ def draw_lineup(pool_size: int, players: int, rng: np.random.Generator) -> NDArr
     """Pool indices for the seats of one deal: distinct when the pool is large enough,
     otherwise each agent ``players // pool_size`` times and a random few once more."""
     if pool_size >= players:
-        chosen = rng.choice(pool_size, size=players, replace=False)
-    else:
-        copies = np.full(pool_size, players // pool_size)
-        copies[rng.choice(pool_size, size=players % pool_size, replace=False)] += 1
-        chosen = rng.permutation(np.repeat(np.arange(pool_size), copies))
+        return np.asarray(rng.choice(pool_size, size=players, replace=False), dtype=np.int16)
+    copies = np.full(pool_size, players // pool_size)
+    copies[rng.choice(pool_size, size=players % pool_size, replace=False)] += 1
+    return shuffled_lineup(copies, rng)
+
+
+def shuffled_lineup(
+    copies: Sequence[int] | NDArray[np.int64], rng: np.random.Generator
+) -> NDArray[np.int16]:
+    """Pool indices for the seats of one deal: agent ``i`` in ``copies[i]`` seats, the
+    seats in random order."""
+    chosen = rng.permutation(np.repeat(np.arange(len(copies)), copies))
     return np.asarray(chosen, dtype=np.int16)
 
 
@@ -182,7 +265,9 @@ class _Deal(NamedTuple):
 def _draw_deal(config: ArenaConfig, deal: int) -> _Deal:
     """Deal number ``deal`` of ``config``, from the deal's own generator."""
     rng = deal_seed(config, deal)
-    lineup = draw_lineup(len(config.agents), config.players, rng)
+    seats = config.table.seats
+    lineup = (draw_lineup(len(config.agents), config.players, rng) if seats is None
+              else shuffled_lineup(seats, rng))
     dealer = int(rng.integers(config.players))
     stacks = [config.rules.starting_stack] * config.players
     if config.rules.dealers_choice is None:
@@ -288,17 +373,8 @@ def _play_on_ray(
     progress: Callable[[int], None] | None,
 ) -> Deals:
     """The deals of ``tasks`` as Ray tasks, one per task, on the cluster at ``address``
-    ("": the one ``ray.init()`` finds, else a new local instance). A Ray instance that is
-    already connected is used as it is and left running."""
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("the arena on Ray needs the ray extra: pip install "
-                         "'teenpatti-env[ray]'") from None
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address or None, log_to_driver=False)
-    try:
+    (see :func:`_ray_connection`)."""
+    with _ray_connection(address) as ray:
         remote = ray.remote(play_deals)
         firsts = {remote.remote(config, first, count): (first, count) for first, count in tasks}
         parts: dict[int, Deals] = {}
@@ -310,10 +386,27 @@ def _play_on_ray(
                 parts[first] = ray.get(ref)
                 if progress:
                     progress(count * config.rotations)
+    return Deals.concat([parts[first] for first, _ in tasks])
+
+
+@contextmanager
+def _ray_connection(address: str) -> Iterator[Any]:
+    """The ``ray`` module, connected to the cluster at ``address`` ("": the one
+    ``ray.init()`` finds, else a new local instance) for the ``with`` block. A Ray instance
+    that is already connected is used as it is and left running."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("the arena on Ray needs the ray extra: pip install "
+                         "'teenpatti-env[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address or None, log_to_driver=False)
+    try:
+        yield ray
     finally:
         if started:
             ray.shutdown()
-    return Deals.concat([parts[first] for first, _ in tasks])
 
 
 @dataclass
@@ -366,6 +459,22 @@ class ArenaReport:
     def hands(self) -> int:
         return self.config.deals * self.config.rotations
 
+    def pairwise_adjusted(self) -> dict[str, dict[str, float]]:
+        """``[a][b]``: the p-value of "a and b are level" after the Holm-Bonferroni
+        adjustment over every pair of agents that shared a table (one comparison per pair,
+        :meth:`pairwise_comparisons` of them)."""
+        pairs = [(a, b) for i, a in enumerate(self.config.agents)
+                 for b in self.config.agents[i + 1:] if b in self.pairwise.get(a, {})]
+        adjusted = holm_adjusted([two_sided_p_value(self.pairwise[a][b]) for a, b in pairs])
+        out: dict[str, dict[str, float]] = {name: {} for name in self.config.agents}
+        for (a, b), q in zip(pairs, adjusted, strict=True):
+            out[a][b] = out[b][a] = q
+        return out
+
+    def pairwise_comparisons(self) -> int:
+        """How many pairs of agents the pairwise matrix compares."""
+        return sum(len(row) for row in self.pairwise.values()) // 2
+
     def ranking(self) -> list[str]:
         """Agent names, best mean result first (agents that played no hand last)."""
 
@@ -379,27 +488,29 @@ class ArenaReport:
         config = self.config
         out: dict[str, Any] = {
             "format": "teenpatti-arena/1",
+            "table": config.table.name,
             "agents": list(config.agents),
             "rules": config.rules.to_dict(),
             "seed": config.seed,
             "duplicate": config.duplicate,
             "hands": self.hands,
             "deals": config.deals,
-            "confidence": 0.95,
+            "confidence": CONFIDENCE,
             "unit": "boots per hand",
             "results": {name: self.agents[name].to_dict() for name in self.ranking()},
             "pairwise": {
                 a: {b: interval.to_dict() for b, interval in row.items()}
                 for a, row in self.pairwise.items()
             },
+            "pairwise_comparisons": self.pairwise_comparisons(),
+            "pairwise_holm_p_value": self.pairwise_adjusted(),
         }
         if self.plain is not None:
             out["plain"] = {name: interval.to_dict() for name, interval in self.plain.items()}
         return out
 
     def to_json(self, path: str | Path) -> None:
-        text = json.dumps(self.to_dict(), indent=2, allow_nan=False)
-        Path(path).write_text(text + "\n", encoding="utf-8")
+        _write_json(self.to_dict(), path)
 
     def table(self) -> str:
         """A readable text report: results, rates, ratings, the pairwise matrix."""
@@ -411,6 +522,7 @@ class ArenaReport:
             f"{self.hands} hands ({config.deals} deals"
             + (f" x {config.rotations} seatings" if config.duplicate else "")
             + f"), {config.players} seats, seed {config.seed}; boots per hand, 95% CI",
+            f"table: {config.table.describe()}",
             "",
             f"{'agent':<{width}} {'boots/hand':>10} {'95% CI':>19} {'win':>6} {'look':>6} "
             f"{'pack':>6} {'show':>6} {'side':>6} {'rating':>7} {'var/':>6}",
@@ -432,20 +544,26 @@ class ArenaReport:
         lines += [
             "",
             "Pairwise: row minus column, boots per hand at the tables they shared "
-            "(* = 95% CI excludes 0)",
+            "(* = 95% CI excludes 0;",
+            "** = and the gap holds after the Holm-Bonferroni adjustment over the "
+            f"{self.pairwise_comparisons()} pairs)",
         ]
         order = self.ranking()
-        lines.append(" " * width + "".join(f"{short[n]:>{column}}" for n in order))
+        adjusted = self.pairwise_adjusted()
+        lines.append((" " * width + "".join(f"{short[n]:>{column - 2}}  " for n in order))
+                     .rstrip())
         for a in order:
             cells = []
             for b in order:
                 if a == b or b not in self.pairwise.get(a, {}):
-                    cells.append(f"{'-':>{column}}")
+                    cells.append(f"{'-':>{column - 2}}  ")
                     continue
                 interval = self.pairwise[a][b]
-                star = "*" if interval.low > 0 or interval.high < 0 else " "
-                cells.append(f"{interval.mean:>+{column - 1}.3f}{star}")
-            lines.append(f"{a:<{width}}" + "".join(cells))
+                star = "*" if interval.low > 0 or interval.high < 0 else ""
+                if star and adjusted[a][b] < 1 - CONFIDENCE:
+                    star = "**"
+                cells.append(f"{interval.mean:>+{column - 2}.3f}{star:<2}")
+            lines.append((f"{a:<{width}}" + "".join(cells)).rstrip())
         if self.plain is not None:
             lines += ["", "Independent deals, same number of hands (measured):"]
             for name in order:
@@ -459,27 +577,46 @@ class ArenaReport:
 
     def plot(self, path: str | Path) -> None:
         """A PNG of every agent's result with its 95% interval."""
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
         order = self.ranking()[::-1]
-        means = [self.agents[n].result.mean for n in order]
-        halves = [self.agents[n].result.half_width for n in order]
-        figure, axes = plt.subplots(figsize=(7, 0.5 * len(order) + 1.5))
-        axes.errorbar(means, range(len(order)), xerr=halves, fmt="o", capsize=4)
-        axes.axvline(0.0, color="grey", linewidth=0.8)
-        axes.set_yticks(range(len(order)), order)
-        axes.set_xlabel("boots per hand (95% CI)")
-        preset = self.config.rules.preset_name or "custom rules"
-        axes.set_title(
-            f"Arena: {preset}, {self.hands} hands, {self.config.players} seats, "
-            f"{'duplicate' if self.config.duplicate else 'independent'} deals"
+        config = self.config
+        _plot_intervals(
+            path, order, [self.agents[name].result for name in order],
+            f"Arena ({config.table.name} tables): {_setting(config)}, {self.hands} hands",
         )
-        figure.tight_layout()
-        figure.savefig(path, dpi=120)
-        plt.close(figure)
+
+
+def _setting(config: ArenaConfig) -> str:
+    """The rules, seats and dealing of a run, for a plot's title."""
+    preset = config.rules.preset_name or "custom rules"
+    dealing = "duplicate" if config.duplicate else "independent"
+    return f"{preset}, {config.players} seats, {dealing} deals"
+
+
+def _plot_intervals(
+    path: str | Path, labels: Sequence[str], intervals: Sequence[Interval], title: str
+) -> None:
+    """A PNG of one 95% interval per label, bottom to top."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    lines = title.count("\n") + 1
+    figure, axes = plt.subplots(figsize=(7, 0.5 * len(labels) + 1.2 + 0.3 * lines))
+    axes.errorbar([i.mean for i in intervals], range(len(labels)),
+                  xerr=[i.half_width for i in intervals], fmt="o", capsize=4)
+    axes.axvline(0.0, color="grey", linewidth=0.8)
+    axes.set_yticks(range(len(labels)), labels)
+    axes.set_xlabel("boots per hand (95% CI)")
+    axes.set_title(title, fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def _write_json(data: dict[str, Any], path: str | Path) -> None:
+    text = json.dumps(data, indent=2, allow_nan=False)
+    Path(path).write_text(text + "\n", encoding="utf-8")
 
 
 def _short_label(name: str) -> str:
@@ -576,10 +713,286 @@ def _rate(
         }
 
 
+@dataclass(frozen=True)
+class HeadToHead:
+    """One pairing of a table composition, from ``agent``'s side: what it won per hand
+    (per seat it held, in boots) against ``opponent`` at ``table``, the p-value of "no
+    edge" before and after the report's Holm-Bonferroni adjustment, and the pairing's
+    whole arena report."""
+
+    agent: str
+    opponent: str
+    table: str
+    result: Interval
+    p_value: float
+    adjusted_p_value: float
+    report: ArenaReport
+
+    @property
+    def mean(self) -> float:
+        return self.result.mean
+
+    @property
+    def low(self) -> float:
+        return self.result.low
+
+    @property
+    def high(self) -> float:
+        return self.result.high
+
+    @property
+    def significant(self) -> bool:
+        """Whether the edge (either way) holds after the adjustment, at a family-wise 5%."""
+        return self.adjusted_p_value < 1 - CONFIDENCE
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "opponent": self.opponent,
+            "table": self.table,
+            "boots_per_hand": self.result.to_dict(),
+            "p_value": self.p_value,
+            "holm_p_value": self.adjusted_p_value,
+            "significant": self.significant,
+            "arena": self.report.to_dict(),
+        }
+
+
+@dataclass
+class HeadToHeadReport:
+    """The pairings of one or more table compositions, each its own duplicate arena of
+    the same number of hands on the same seed; ``rows`` in play order."""
+
+    rows: list[HeadToHead]
+
+    @property
+    def comparisons(self) -> int:
+        """How many claims the report makes: one per row (the adjustment's ``m``)."""
+        return len(self.rows)
+
+    @property
+    def config(self) -> ArenaConfig:
+        """The first pairing's settings (the rules, hands and seed all pairings share)."""
+        return self.rows[0].report.config
+
+    @property
+    def hands(self) -> int:
+        """Hands each pairing played."""
+        return self.rows[0].report.hands
+
+    @property
+    def tables(self) -> list[str]:
+        """The compositions played, in order."""
+        return list(dict.fromkeys(row.table for row in self.rows))
+
+    def to_dict(self) -> dict[str, Any]:
+        config = self.config
+        return {
+            "format": "teenpatti-head-to-head/1",
+            "tables": self.tables,
+            "rules": config.rules.to_dict(),
+            "seed": config.seed,
+            "duplicate": config.duplicate,
+            "hands": self.hands,
+            "deals": config.deals,
+            "confidence": CONFIDENCE,
+            "unit": "boots per hand won by the agent, per seat it held",
+            "comparisons": self.comparisons,
+            "adjustment": "holm-bonferroni",
+            "rows": [row.to_dict() for row in self.rows],
+        }
+
+    def to_json(self, path: str | Path) -> None:
+        _write_json(self.to_dict(), path)
+
+    def table(self) -> str:
+        """A readable text report: one line per pairing and what the adjustment kept."""
+        config = self.config
+        descriptions = {row.table: row.report.config.table.describe() for row in self.rows}
+        width = max(10, *(len(row.agent) for row in self.rows))
+        versus = max(10, *(len(row.opponent) for row in self.rows))
+        lines = [
+            f"{self.hands} hands per pairing ({config.deals} deals"
+            + (f" x {config.rotations} seatings" if config.duplicate else "")
+            + f"), {config.players} seats, seed {config.seed}; boots per hand won by the "
+            "agent, per seat it held, 95% CI",
+            *(f"table: {description}" for description in descriptions.values()),
+            "",
+            f"{'agent':<{width}} {'opponent':<{versus}} {'table':<6} {'boots/hand':>10} "
+            f"{'95% CI':>19} {'p':>8} {'Holm p':>8}",
+        ]
+        for row in self.rows:
+            ci = f"[{row.low:+.3f}, {row.high:+.3f}]"
+            star = " *" if row.significant else ""
+            lines.append(
+                f"{row.agent:<{width}} {row.opponent:<{versus}} {row.table:<6} "
+                f"{row.mean:>+10.3f} {ci:>19} {_p_text(row.p_value):>8} "
+                f"{_p_text(row.adjusted_p_value):>8}{star}"
+            )
+        lines += [
+            "",
+            f"{self.comparisons} comparison{'s' if self.comparisons > 1 else ''}; "
+            "Holm p: the p-value after the Holm-Bonferroni adjustment over all of them;",
+            "* = the edge holds after it (at most a 5% chance of any false claim in the "
+            "report).",
+        ]
+        return "\n".join(lines)
+
+    def plot(self, path: str | Path) -> None:
+        """A PNG of every pairing's result (the agent's side) with its 95% interval."""
+        rows = self.rows[::-1]
+        labels = [f"{row.agent} vs {row.opponent} ({row.table})"
+                  + (" *" if row.significant else "") for row in rows]
+        _plot_intervals(
+            path, labels, [row.result for row in rows],
+            f"Head to head ({', '.join(self.tables)} tables): {_setting(self.config)}, "
+            f"{self.hands} hands each\n* significant after Holm-Bonferroni over "
+            f"{self.comparisons} comparisons",
+        )
+
+
+def _p_text(p: float) -> str:
+    return "<0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def _checked_pool(agents: Sequence[str]) -> tuple[str, ...]:
+    """``agents`` as a pool: at least one, distinct, every name known to ``make_agent``."""
+    pool = tuple(agents)
+    if len(pool) < 1:
+        raise ValueError("the arena needs at least one agent")
+    if len(set(pool)) != len(pool):
+        raise ValueError(f"agent names must be distinct, got {list(pool)}")
+    for name in pool:
+        make_agent(name)  # an unknown name fails here, before any play
+    return pool
+
+
+def _check_settings(
+    hands: int, seed: int, duplicate: bool, compare_plain: bool, engine: str,
+    ray_address: str | None,
+) -> None:
+    if not isinstance(hands, int) or isinstance(hands, bool) or hands < 1:
+        raise ValueError(f"hands must be a positive int, got {hands!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be an int >= 0, got {seed!r}")
+    if compare_plain and not duplicate:
+        raise ValueError("compare_plain compares duplicate dealing with independent deals: "
+                         "it needs duplicate=True")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "batched" and ray_address is not None:
+        raise ValueError("the batched engine plays in this process: ask for a Ray cluster or "
+                         "for engine='batched', not both")
+
+
+def _table_rules(rules: RulesLike, players: int | None) -> Rules:
+    table_rules = Rules.of(rules)
+    return table_rules if players is None else table_rules.replace(num_players=players)
+
+
+def _engine_policies(
+    config: ArenaConfig, engine: str, ray_address: str | None
+) -> list[BatchPolicy] | None:
+    """The batched forms ``config`` is played with, or ``None`` for the per-table path."""
+    # Without numba the batched kernels run as plain Python: slower than per table.
+    skip = engine == "per_table" or ray_address is not None or (
+        engine == "auto" and not HAVE_NUMBA)
+    policies = None if skip else batch_policies(config)
+    if engine == "batched" and policies is None:
+        raise ValueError("the batched engine plays classic-family rules with agents that "
+                         "have a batched form (trained policies); use engine='per_table'")
+    return policies
+
+
+def _play_reports(
+    configs: Sequence[ArenaConfig],
+    engine: str,
+    compare_plain: bool,
+    workers: int | None,
+    progress: bool,
+    ray_address: str | None,
+) -> list[ArenaReport]:
+    """One arena report per config, played in order under one progress bar (every engine
+    choice is checked before the first hand)."""
+    policies = [_engine_policies(config, engine, ray_address) for config in configs]
+    runs = [[config] for config in configs]
+    if compare_plain:
+        for config, run in zip(configs, runs, strict=True):
+            run.append(replace(config, hands=config.deals * config.rotations,
+                               duplicate=False))
+    total = sum(c.deals * c.rotations for run in runs for c in run)
+    bar = _progress_bar(total) if progress else None
+    update = None if bar is None else bar.update
+    reports = []
+    # One Ray connection for every pairing, not one started and stopped per pairing.
+    connection: AbstractContextManager[Any] = (
+        nullcontext() if ray_address is None else _ray_connection(ray_address))
+    try:
+        with connection:
+            for run, batch in zip(runs, policies, strict=True):
+                results = [play(config, workers, update, batch, ray_address) for config in run]
+                agent_results, pairwise = summarize(run[0], results[0])
+                plain = None
+                if compare_plain:
+                    plain = {name: r.result
+                             for name, r in summarize(run[1], results[1])[0].items()}
+                reports.append(ArenaReport(run[0], agent_results, pairwise, plain))
+    finally:
+        if bar is not None:
+            bar.close()
+    return reports
+
+
+def _head_to_head(
+    pairings: Sequence[tuple[Composition, str, str]],
+    rules: Rules,
+    hands: int,
+    seed: int,
+    duplicate: bool,
+    engine: str,
+    compare_plain: bool,
+    workers: int | None,
+    progress: bool,
+    ray_address: str | None,
+) -> HeadToHeadReport:
+    """Play every ``(composition, agent, opponent)`` pairing as its own arena and adjust
+    the pairings' p-values for their number."""
+    configs = [ArenaConfig((agent, opponent), rules, hands, seed, duplicate, composition)
+               for composition, agent, opponent in pairings]
+    reports = _play_reports(configs, engine, compare_plain, workers, progress, ray_address)
+    results = [report.agents[agent].result
+               for report, (_, agent, _) in zip(reports, pairings, strict=True)]
+    p_values = [two_sided_p_value(result) for result in results]
+    adjusted = holm_adjusted(p_values)
+    return HeadToHeadReport([
+        HeadToHead(agent, opponent, composition.name, result, p, q, report)
+        for (composition, agent, opponent), result, p, q, report
+        in zip(pairings, results, p_values, adjusted, reports, strict=True)
+    ])
+
+
+@overload
+def run_arena(
+    agents: Sequence[str], hands: int = ..., rules: RulesLike = ..., seed: int = ...,
+    players: int | None = ..., duplicate: bool = ..., compare_plain: bool = ...,
+    workers: int | None = ..., progress: bool = ..., engine: str = ...,
+    ray_address: str | None = ..., table: Literal["field"] = ...,
+) -> ArenaReport: ...
+
+
+@overload
+def run_arena(
+    agents: Sequence[str], hands: int = ..., rules: RulesLike = ..., seed: int = ...,
+    players: int | None = ..., duplicate: bool = ..., compare_plain: bool = ...,
+    workers: int | None = ..., progress: bool = ..., engine: str = ...,
+    ray_address: str | None = ..., *, table: str,
+) -> ArenaReport | HeadToHeadReport: ...
+
+
 def run_arena(
     agents: Sequence[str],
     hands: int = 20_000,
-    rules: Rules | str | dict[str, Any] | None = "classic",
+    rules: RulesLike = "classic",
     seed: int = 0,
     players: int | None = None,
     duplicate: bool = True,
@@ -588,8 +1001,9 @@ def run_arena(
     progress: bool = False,
     engine: str = "auto",
     ray_address: str | None = None,
-) -> ArenaReport:
-    """Play ``agents`` (names from :data:`agents.SCRIPTED_AGENTS`) head to head.
+    table: str = "field",
+) -> ArenaReport | HeadToHeadReport:
+    """Play ``agents`` (names :func:`agents.make_agent` accepts) head to head.
 
     ``hands`` is the total number of hands, rounded up to whole deals; ``players`` seats
     per table (default: the rules' ``num_players``). ``compare_plain`` also plays as many
@@ -601,55 +1015,78 @@ def run_arena(
     engine (classic-family rules, every agent with a batched form, such as trained
     policies), ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it
     can and no Ray cluster is asked for; every path gives the same report for the same seed.
+
+    ``table`` is the composition (see :func:`parse_table`). The field (the default) gives
+    an :class:`ArenaReport`. A pair composition plays every pairing of two agents of the
+    pool as its own arena of ``hands`` hands on ``seed`` and gives a
+    :class:`HeadToHeadReport`: for ``2v2`` (equal seats) every unordered pair, with the
+    agent listed first as the row's agent; for ``1vN`` (unequal seats) every ordered pair,
+    the row's agent holding the ``1`` side.
     """
-    pool = tuple(agents)
-    if len(pool) < 1:
-        raise ValueError("the arena needs at least one agent")
-    if len(set(pool)) != len(pool):
-        raise ValueError(f"agent names must be distinct, got {list(pool)}")
-    for name in pool:
-        make_agent(name)  # an unknown name fails here, before any play
-    if not isinstance(hands, int) or isinstance(hands, bool) or hands < 1:
-        raise ValueError(f"hands must be a positive int, got {hands!r}")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be an int >= 0, got {seed!r}")
-    if compare_plain and not duplicate:
-        raise ValueError("compare_plain compares duplicate dealing with independent deals: "
-                         "it needs duplicate=True")
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    table_rules = Rules.of(rules)
-    if players is not None:
-        table_rules = table_rules.replace(num_players=players)
-    config = ArenaConfig(pool, table_rules, hands, seed, duplicate)
-    if engine == "batched" and ray_address is not None:
-        raise ValueError("the batched engine plays in this process: ask for a Ray cluster or "
-                         "for engine='batched', not both")
-    # Without numba the batched kernels run as plain Python: slower than per table.
-    skip = engine == "per_table" or ray_address is not None or (
-        engine == "auto" and not HAVE_NUMBA)
-    policies = None if skip else batch_policies(config)
-    if engine == "batched" and policies is None:
-        raise ValueError("the batched engine plays classic-family rules with agents that "
-                         "have a batched form (trained policies); use engine='per_table'")
-    runs = [config]
-    if compare_plain:
-        runs.append(ArenaConfig(pool, table_rules, config.deals * config.rotations, seed, False))
-    total = sum(run.deals * run.rotations for run in runs)
-    bar = _progress_bar(total) if progress else None
-    try:
-        results = [
-            play(run, workers, None if bar is None else bar.update, policies, ray_address)
-            for run in runs
-        ]
-    finally:
-        if bar is not None:
-            bar.close()
-    agent_results, pairwise = summarize(config, results[0])
-    plain = None
-    if compare_plain:
-        plain = {name: r.result for name, r in summarize(runs[1], results[1])[0].items()}
-    return ArenaReport(config, agent_results, pairwise, plain)
+    pool = _checked_pool(agents)
+    _check_settings(hands, seed, duplicate, compare_plain, engine, ray_address)
+    table_rules = _table_rules(rules, players)
+    composition = parse_table(table, table_rules.num_players)
+    if composition.seats is None:
+        config = ArenaConfig(pool, table_rules, hands, seed, duplicate)
+        return _play_reports([config], engine, compare_plain, workers, progress,
+                             ray_address)[0]
+    if len(pool) < 2:
+        raise ValueError(f"the {composition.name} table seats two agents: give at least two, "
+                         f"got {list(pool)}")
+    pairs = (itertools.combinations(pool, 2) if composition.symmetric
+             else itertools.permutations(pool, 2))
+    return _head_to_head([(composition, a, b) for a, b in pairs], table_rules, hands, seed,
+                         duplicate, engine, compare_plain, workers, progress, ray_address)
+
+
+def head_to_head(
+    agent: str,
+    opponents: Sequence[str],
+    tables: Sequence[str] = ("2v2", "1vN"),
+    hands: int = 20_000,
+    rules: RulesLike = "classic",
+    seed: int = 0,
+    players: int | None = None,
+    duplicate: bool = True,
+    workers: int | None = 1,
+    progress: bool = False,
+    engine: str = "auto",
+    ray_address: str | None = None,
+) -> HeadToHeadReport:
+    """``agent`` against each of ``opponents`` at each of ``tables`` (pair compositions:
+    ``2v2``, ``1vN``, ``AvB``; ``agent`` holds the ``A`` side), every pairing its own
+    duplicate arena of ``hands`` hands on ``seed``; the rows give ``agent``'s result, in
+    ``tables`` then ``opponents`` order, with the Holm-Bonferroni adjustment over all of
+    them. The other arguments are :func:`run_arena`'s.
+
+    >>> report = head_to_head("hard", ["random"], hands=8, seed=1)
+    >>> [(row.agent, row.opponent, row.table) for row in report.rows]
+    [('hard', 'random', '2v2'), ('hard', 'random', '1v3')]
+    """
+    opponents = tuple(opponents)
+    if not opponents:
+        raise ValueError("head_to_head needs at least one opponent")
+    _checked_pool((agent, *opponents))
+    _check_settings(hands, seed, duplicate, False, engine, ray_address)
+    table_rules = _table_rules(rules, players)
+    if isinstance(tables, str):
+        raise ValueError(f"tables must be a list of compositions, got {tables!r}")
+    tables = tuple(tables)
+    if not tables:
+        raise ValueError("tables must be a non-empty list of compositions")
+    compositions = [parse_table(text, table_rules.num_players) for text in tables]
+    names = [composition.name for composition in compositions]
+    if FIELD.name in names:
+        raise ValueError("head_to_head plays pair compositions such as 2v2 and 1vN; the "
+                         "field is run_arena's")
+    if len(set(names)) != len(names):
+        raise ValueError(f"tables must be distinct compositions, got {list(tables)} "
+                         f"({', '.join(names)})")
+    pairings = [(composition, agent, opponent)
+                for composition in compositions for opponent in opponents]
+    return _head_to_head(pairings, table_rules, hands, seed, duplicate, engine, False,
+                         workers, progress, ray_address)
 
 
 def _progress_bar(total: int) -> Any:

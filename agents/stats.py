@@ -88,3 +88,27 @@ def ratio_interval(
         error = math.sqrt(deals / (deals - 1) * float(residual @ residual)) / hands
     half = z_value(confidence) * error
     return Interval(mean, error, mean - half, mean + half, int(hands), confidence)
+
+
+def two_sided_p_value(interval: Interval) -> float:
+    """The normal two-sided p-value of "the mean is zero" behind ``interval`` (1.0 when
+    the interval is undefined: no hands, or a single deal)."""
+    if not (math.isfinite(interval.mean) and math.isfinite(interval.std_error)):
+        return 1.0
+    if interval.std_error == 0.0:
+        return 1.0 if interval.mean == 0.0 else 0.0
+    return 2.0 * NormalDist().cdf(-abs(interval.mean) / interval.std_error)
+
+
+def holm_adjusted(p_values: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values, in the order given: the ``k``-th smallest of
+    ``m`` is multiplied by ``m - k + 1`` (``k`` from 1), then made non-decreasing in that
+    order and capped at 1. Rejecting every hypothesis whose adjusted p-value is below
+    ``alpha`` keeps the chance of any false claim among the ``m`` at most ``alpha``."""
+    m = len(p_values)
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, index in enumerate(sorted(range(m), key=lambda i: p_values[i])):
+        running = max(running, min(1.0, (m - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted

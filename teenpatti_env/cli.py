@@ -5,7 +5,8 @@
   hand.
 * ``teenpatti arena --agents random,equity --hands 20000 --preset classic --seed 0``:
   agents head to head with duplicate dealing; prints a table, writes JSON and a PNG.
-  ``ppo:PATH`` and ``pretrained:NAME`` name trained policies.
+  ``ppo:PATH`` and ``pretrained:NAME`` name trained policies; ``--table 2v2`` or
+  ``--table 1vN`` plays every pair of agents at tables of just the two.
 * ``teenpatti train --preset classic --timesteps 300000 --out DIR``: MaskablePPO against
   the scripted agents and snapshots of itself, then an arena evaluation (needs the
   ``train`` extra).
@@ -152,6 +153,7 @@ def _command_arena(args: argparse.Namespace) -> None:
             progress=not args.quiet,
             engine=args.engine.replace("-", "_"),
             ray_address=args.ray,
+            table=args.table,
         )
     except ValueError as error:
         raise CommandError(str(error)) from error
@@ -424,6 +426,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="batched: every hand on the batched engine (classic-family rules, trained "
         "policies only); per-table: through the environment; auto: batched when it can. "
         "Both give the same report for the same seed",
+    )
+    arena.add_argument(
+        "--table", default="field", metavar="COMPOSITION",
+        help="who sits at each table: field (a lineup drawn from the agents for every "
+             "deal); 2v2 (two seats each of two agents, four seats; every pair of agents, "
+             "each pair its own arena of --hands hands); 1vN (one seat of an agent against "
+             "copies of another in every other seat; every ordered pair); AvB (A seats "
+             "against B, A + B = --players). Pairs are reported with a Holm-Bonferroni "
+             "adjustment over their number",
     )
     arena.add_argument("--out", default="arena-results", help="folder for arena.json/png")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")

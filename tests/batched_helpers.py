@@ -1,13 +1,16 @@
 """Shared builders for the batched-engine tests: random rule sets of the classic family,
-random stacks, and a per-table twin that follows the batch step by step."""
+random stacks, a per-table twin that follows the batch step by step, and a nudged copy
+of the shipped policy (another agent with a batched form)."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from agents.policy import NumpyPolicy, load_policy, pretrained_path
 from teenpatti_env.aec import raw_env
 from teenpatti_env.batched import TableBatch
 from teenpatti_env.rules import PRESETS, Rules
@@ -72,3 +75,11 @@ def twin_env(batch: TableBatch, table: int) -> Any:
 def describe(batch: TableBatch, table: int) -> str:
     """The table's hand as a history ``teenpatti replay`` reads, for a failure message."""
     return json.dumps(batch.history(table))
+
+
+def variant_policy(path: Path, scale: float = 0.01) -> Path:
+    """The shipped policy with its weights nudged: another deterministic agent."""
+    shipped = load_policy(pretrained_path("classic"))
+    rng = np.random.default_rng(1)
+    weights = [w + rng.normal(0, scale, w.shape).astype(np.float32) for w in shipped.weights]
+    return NumpyPolicy(weights, shipped.biases, shipped.metadata).save(path)

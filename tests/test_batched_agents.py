@@ -14,17 +14,9 @@ from agents.arena import run_arena
 from agents.policy import NumpyPolicy, load_policy, policy_metadata, pretrained_path
 from teenpatti_env.batched import TableBatch
 from teenpatti_env.rules import Rules
-from tests.batched_helpers import twin_env
+from tests.batched_helpers import twin_env, variant_policy
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _variant_policy(path: Path, scale: float = 0.01) -> Path:
-    """The shipped policy with its weights nudged: another deterministic agent."""
-    shipped = load_policy(pretrained_path("classic"))
-    rng = np.random.default_rng(1)
-    weights = [w + rng.normal(0, scale, w.shape).astype(np.float32) for w in shipped.weights]
-    return NumpyPolicy(weights, shipped.biases, shipped.metadata).save(path)
 
 
 def _plays_alike_in_both_paths(policy: NumpyPolicy, tables: int = 24) -> int:
@@ -89,7 +81,7 @@ def test_a_policy_trained_on_the_batched_path_acts_the_same_on_both_paths(
 
 
 def test_batched_arena_gives_the_per_table_report(tmp_path: Path) -> None:
-    other = _variant_policy(tmp_path / "other.npz")
+    other = variant_policy(tmp_path / "other.npz")
     names = ["pretrained:classic", f"ppo:{other}"]
     batched = run_arena(names, hands=800, seed=5, engine="batched")
     per_table = run_arena(names, hands=800, seed=5, engine="per_table")

@@ -175,3 +175,14 @@ def test_arena_on_ray_gives_the_local_report(
                for kind in ("local", "ray")]
     assert reports[0] == reports[1]
     assert reports[0]["hands"] == 300 and reports[0]["deals"] == 75  # three Ray tasks
+
+
+def test_table_compositions_on_ray_give_the_local_report(ray_instance: Any) -> None:
+    from agents.arena import run_arena
+
+    # 120 hands at four seats: 30 deals, two Ray tasks for each of the two pairings
+    local = run_arena(["random", "hard"], hands=120, seed=3, table="1vN", workers=1)
+    on_ray = run_arena(["random", "hard"], hands=120, seed=3, table="1vN", ray_address="")
+    assert ray_instance.is_initialized()
+    assert local.to_dict() == on_ray.to_dict()
+    assert [row.table for row in on_ray.rows] == ["1v3", "1v3"]
