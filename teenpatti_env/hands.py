@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from functools import cache
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 import numpy as np
 
@@ -27,12 +27,24 @@ from teenpatti_env.cards import NUM_CARDS, CardsLike, parse_cards
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from teenpatti_env.rules import Rules
-
 CATEGORIES = ("high_card", "pair", "colour", "sequence", "pure_sequence", "trail")
 """Category names, worst first (the index is the category's strength)."""
 
 BEST_SEQUENCES = ("AKQ", "A23")
+
+
+class Ranking(Protocol):
+    """The two settings a ranking depends on; :class:`teenpatti_env.rules.Rules` is one.
+    (A protocol, so that this layer needs nothing from the rules above it.)"""
+
+    @property
+    def best_sequence(self) -> str:
+        """``"AKQ"`` or ``"A23"``: which sequence is the best."""
+
+    @property
+    def ranking_lowball(self) -> bool:
+        """Whether the ranking is inverted (lowball from the rules or the variant)."""
+
 _ACE, _THREE, _TWO = 12, 1, 0
 _TABLE_SIZE = NUM_CARDS**3
 
@@ -79,7 +91,7 @@ def _strength_key(cards: tuple[int, int, int], best_sequence: str) -> tuple[int,
 
 
 @cache
-def _tables(best_sequence: str, lowball: bool) -> tuple[NDArray[np.int32], list[int]]:
+def ranking_tables(best_sequence: str, lowball: bool) -> tuple[NDArray[np.int32], list[int]]:
     """The flat value table for one ranking, as a numpy array and as a Python list."""
     combos = list(itertools.combinations(range(NUM_CARDS), 3))
     keys = [_strength_key(combo, best_sequence) for combo in combos]
@@ -100,7 +112,7 @@ def _tables(best_sequence: str, lowball: bool) -> tuple[NDArray[np.int32], list[
 def _value_facts(best_sequence: str, lowball: bool) -> tuple[tuple[int, ...], tuple[float, ...]]:
     """Per hand value: its category index and its strength (see :func:`value_strengths`)."""
     combos = list(itertools.combinations(range(NUM_CARDS), 3))
-    table = _tables(best_sequence, lowball)[1]
+    table = ranking_tables(best_sequence, lowball)[1]
     values = [table[a * 2704 + b * 52 + c] for a, b, c in combos]
     count = np.bincount(values)
     below = np.cumsum(count) - count
@@ -111,27 +123,27 @@ def _value_facts(best_sequence: str, lowball: bool) -> tuple[tuple[int, ...], tu
     return tuple(category), tuple(float(x) for x in strength)
 
 
-def value_categories(rules: Rules | None = None) -> tuple[int, ...]:
+def value_categories(rules: Ranking | None = None) -> tuple[int, ...]:
     """Category index (into :data:`CATEGORIES`) of every hand value under ``rules``."""
     return _value_facts(*_ranking(rules))[0]
 
 
-def value_strengths(rules: Rules | None = None) -> tuple[float, ...]:
+def value_strengths(rules: Ranking | None = None) -> tuple[float, ...]:
     """For every hand value under ``rules``: the share of the 22,100 hands it beats,
     ties counted as half (card removal ignored). The best hand is near 1, the worst near 0.
     """
     return _value_facts(*_ranking(rules))[1]
 
 
-def _ranking(rules: Rules | None) -> tuple[str, bool]:
+def _ranking(rules: Ranking | None) -> tuple[str, bool]:
     if rules is None:
         return "AKQ", False
     return rules.best_sequence, rules.ranking_lowball
 
 
-def value_table(rules: Rules | None = None) -> list[int]:
+def value_table(rules: Ranking | None = None) -> list[int]:
     """Flat lookup list for ``rules``: ``table[a*2704 + b*52 + c]`` is the hand's value."""
-    return _tables(*_ranking(rules))[1]
+    return ranking_tables(*_ranking(rules))[1]
 
 
 def _three_cards(cards: CardsLike) -> tuple[int, int, int]:
@@ -147,15 +159,15 @@ def hand_category(cards: CardsLike) -> str:
 
 
 @overload
-def evaluate_hand(cards: CardsLike, rules: Rules | None = None) -> int: ...
+def evaluate_hand(cards: CardsLike, rules: Ranking | None = None) -> int: ...
 
 
 @overload
-def evaluate_hand(cards: NDArray[Any], rules: Rules | None = None) -> int | NDArray[np.int32]: ...
+def evaluate_hand(cards: NDArray[Any], rules: Ranking | None = None) -> int | NDArray[np.int32]: ...
 
 
 def evaluate_hand(
-    cards: CardsLike | NDArray[Any], rules: Rules | None = None
+    cards: CardsLike | NDArray[Any], rules: Ranking | None = None
 ) -> int | NDArray[np.int32]:
     """The hand's value under ``rules`` (``None``: classic); higher is better.
 
@@ -169,7 +181,7 @@ def evaluate_hand(
     return value_table(rules)[a * 2704 + b * 52 + c]
 
 
-def evaluate_hands(hands: ArrayLike, rules: Rules | None = None) -> NDArray[np.int32]:
+def evaluate_hands(hands: ArrayLike, rules: Ranking | None = None) -> NDArray[np.int32]:
     """Value many hands at once: ``hands`` has shape ``(..., 3)`` of card ints.
 
     The three cards of a row must be different; this is checked only as a value
@@ -184,7 +196,7 @@ def evaluate_hands(hands: ArrayLike, rules: Rules | None = None) -> NDArray[np.i
     unsigned = array.view(np.dtype(f"u{array.dtype.itemsize}"))
     if array.size and unsigned.max() >= NUM_CARDS:
         raise ValueError("hands must hold card ints 0..51")
-    table = _tables(*_ranking(rules))[0]
+    table = ranking_tables(*_ranking(rules))[0]
     if array.dtype == np.int64:
         # Native int64 math beats casting a large array down first.
         index = array[..., 0] * 2704
@@ -201,11 +213,11 @@ def evaluate_hands(hands: ArrayLike, rules: Rules | None = None) -> NDArray[np.i
     return values
 
 
-def compare_hands(a: CardsLike, b: CardsLike, rules: Rules | None = None) -> int:
+def compare_hands(a: CardsLike, b: CardsLike, rules: Ranking | None = None) -> int:
     """``1`` if hand ``a`` beats ``b``, ``-1`` if it loses, ``0`` on a tie."""
     va, vb = evaluate_hand(a, rules), evaluate_hand(b, rules)
     return (va > vb) - (va < vb)
 
 
 # Value the 22,100 hands for the classic ranking at import; other rankings on first use.
-_tables("AKQ", False)
+ranking_tables("AKQ", False)

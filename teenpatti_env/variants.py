@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -33,12 +33,10 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from teenpatti_env.cards import RANKS, format_card, rank_of, suit_of
+from teenpatti_env.hands import Ranking
 from teenpatti_env.hands import value_table as _value_table
 from teenpatti_env.nesting import check_nesting
 from teenpatti_env.wild import three_card_value, trusted_value
-
-if TYPE_CHECKING:
-    from teenpatti_env.rules import Rules
 
 WILD_KINDS = (
     "ranks",
@@ -533,12 +531,22 @@ def variant_to_json(spec: VariantSpec) -> Any:
 # ---------------------------------------------------------------------- one deal
 
 
-def cards_dealt(rules: Rules) -> int:
+class TableSettings(Ranking, Protocol):
+    """What a deal needs of the table's settings: the ranking and the variant's spec;
+    :class:`teenpatti_env.rules.Rules` is one (a protocol: the variants sit below the
+    rules, which take their specs from here)."""
+
+    @property
+    def spec(self) -> VariantSpec:
+        """The variant played."""
+
+
+def cards_dealt(rules: TableSettings) -> int:
     """Private cards dealt to each seat."""
     return rules.spec.private_cards
 
 
-def value_table(rules: Rules) -> list[int]:
+def value_table(rules: TableSettings) -> list[int]:
     """The three-card lookup of the table's ranking (lowball from the rules or the variant)."""
     return _value_table(rules)
 

@@ -41,7 +41,7 @@ from typing import NamedTuple
 import numpy as np
 
 from teenpatti_env.cards import NUM_CARDS, format_card, parse_card
-from teenpatti_env.hands import BEST_SEQUENCES, _tables
+from teenpatti_env.hands import BEST_SEQUENCES, ranking_tables
 
 __all__ = [
     "MAX_CARDS",
@@ -76,7 +76,7 @@ class _WildTables(NamedTuple):
 @cache
 def _wild_tables(best_sequence: str, lowball: bool) -> _WildTables:
     """Build (once per ranking) the wild and imaginary-card lookups."""
-    flat, nat_list = _tables(best_sequence, lowball)
+    flat, nat_list = ranking_tables(best_sequence, lowball)
     nat = flat.reshape(NUM_CARDS, NUM_CARDS, NUM_CARDS)
     one = nat.max(axis=2)  # a == b rows are all -1
     two = one.max(axis=1)
@@ -255,7 +255,7 @@ def brute_force_value(
     """
     _check_ranking(best_sequence, lowball)
     ints, flags = _check_cards(cards, wild, imagined)
-    nat = _tables(best_sequence, bool(lowball))[0].reshape(NUM_CARDS, NUM_CARDS, NUM_CARDS)
+    nat = ranking_tables(best_sequence, bool(lowball))[0].reshape(NUM_CARDS, NUM_CARDS, NUM_CARDS)
     deck = np.arange(NUM_CARDS)
     slots = [deck if w else np.array([c]) for c, w in zip(ints, flags, strict=True)]
     if imagined:
