@@ -31,10 +31,10 @@ from numpy.typing import NDArray
 from agents import make_agent
 from agents.base import Agent, BatchPolicy
 from agents.stats import Interval, finite_or_none, ratio_interval
-from teenpatti_env.aec import raw_env
-from teenpatti_env.batch_kernels import HAVE_NUMBA
-from teenpatti_env.batched import TableBatch, classic_family
 from teenpatti_env.engine import Hand
+from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.environment.batch_kernels import HAVE_NUMBA
+from teenpatti_env.environment.batched import TableBatch, classic_family
 from teenpatti_env.rules import Rules
 
 TRACKED_ACTIONS = ("look", "pack", "show", "sideshow")

@@ -37,7 +37,7 @@ from agents.base import Agent
 from agents.odds import HandOdds, beat_in_range
 from agents.stats import Interval, ratio_interval, z_value
 from teenpatti_env import Rules, compare_hands
-from teenpatti_env.variants import VARIANTS
+from teenpatti_env.rules.variants import VARIANTS
 
 AGENT_NAMES = tuple(SCRIPTED_AGENTS)
 Chooser = Callable[[str, np.ndarray, np.ndarray, dict[str, Any]], int]

@@ -15,7 +15,7 @@ from agents.arena import run_arena
 from agents.base import LegalMoves
 from agents.phases import BUY_GAIN, SHOP_BELOW, best_kept, buy_action, kept_value, phase_action
 from teenpatti_env import Rules, evaluate_hand, raw_env
-from teenpatti_env.hands import value_strengths
+from teenpatti_env.cards.hands import value_strengths
 
 PLAIN: dict[str, Any] = {"rules": {}, "wild_ranks": [], "wild_colours": []}
 

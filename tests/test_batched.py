@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from teenpatti_env import IllegalActionError, replay
-from teenpatti_env.batched import TableBatch
+from teenpatti_env.environment.batched import TableBatch
+from teenpatti_env.environment.vector import TeenPattiVectorEnv
 from teenpatti_env.rules import Rules
-from teenpatti_env.vector import TeenPattiVectorEnv
 from tests.batched_helpers import random_rules, random_stacks
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from agents.arena import run_arena
 from agents.policy import NumpyPolicy, load_policy, policy_metadata, pretrained_path
-from teenpatti_env.batched import TableBatch
+from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
 from tests.batched_helpers import twin_env
 
@@ -60,7 +60,7 @@ def test_a_policy_trained_on_the_batched_path_acts_the_same_on_both_paths(
     tmp_path: Path,
 ) -> None:
     torch = pytest.importorskip("torch")
-    from teenpatti_env.vector import TeenPattiVectorEnv
+    from teenpatti_env.environment.vector import TeenPattiVectorEnv
 
     torch.manual_seed(0)
     env = TeenPattiVectorEnv(64, "classic")

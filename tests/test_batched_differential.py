@@ -14,8 +14,8 @@ from collections import Counter
 
 import numpy as np
 
-from teenpatti_env.batched import TableBatch
 from teenpatti_env.cards import NUM_CARDS
+from teenpatti_env.environment.batched import TableBatch
 from tests.batched_helpers import describe, random_rules, random_stacks, twin_env
 
 DECISIONS = 100_000

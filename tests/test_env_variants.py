@@ -1,5 +1,5 @@
 """The environment (``teenpatti_env.env`` / ``raw_env`` / ``TeenPattiEnv``) in every named
-variant of ``teenpatti_env.variants.VARIANTS``.
+variant of ``teenpatti_env.rules.variants.VARIANTS``.
 
 What is checked here, for every named variant: PettingZoo's API test (and its seed test,
 both episode modes and the bare ``raw_env`` for a few); that a seat's observation, mask,
@@ -36,8 +36,8 @@ from pettingzoo.test import api_test, seed_test
 
 from teenpatti_env import Hand, Rules, TeenPattiEnv, env, raw_env
 from teenpatti_env.cards import RANKS, format_cards, parse_card, parse_cards
-from teenpatti_env.observation import VARIANT_SLOTS
-from teenpatti_env.variants import COLOURS, VARIANTS, VariantSpec
+from teenpatti_env.environment.observation import VARIANT_SLOTS
+from teenpatti_env.rules.variants import COLOURS, VARIANTS, VariantSpec
 
 VARIANT_NAMES = list(VARIANTS)
 # Variants whose spec adds machinery to the observation (muflis is lowball only).

@@ -1,4 +1,4 @@
-"""The bot protocol ``teenpatti-bot/1`` (teenpatti_env/protocol.py).
+"""The bot protocol ``teenpatti-bot/1`` (teenpatti_env/protocol/).
 
 * Differential: at every decision of random play (classic, every variant, dealer's choice,
   votes between hands, 3 and 7 seats, hand and session episodes) the observation, mask
@@ -42,7 +42,7 @@ from teenpatti_env.protocol import (
     parse_response,
     schema,
 )
-from teenpatti_env.variants import VARIANTS
+from teenpatti_env.rules.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 CHOICES = ["ak47", "open_joker", "colour_jokers", "shopping", "buy_a_joker", "muflis",
@@ -226,7 +226,8 @@ def test_schema_is_a_valid_draft_2020_12_schema() -> None:
     codes = document["$defs"]["error_response"]["properties"]["error"]["properties"]["code"]
     assert codes["enum"] == list(ERROR_CODES)
     assert schema() is schema()  # loaded once
-    on_disk = json.loads((ROOT / "teenpatti_env/schemas/teenpatti-bot-1.schema.json").read_text())
+    path = ROOT / "teenpatti_env/protocol/schemas/teenpatti-bot-1.schema.json"
+    on_disk = json.loads(path.read_text())
     assert on_disk == document
 
 

@@ -47,9 +47,9 @@ from agents.policy import (
     policy_metadata,
     read_policy,
 )
-from teenpatti_env.actions import ActionLayout
 from teenpatti_env.cli import build_parser, main
-from teenpatti_env.observation import OBSERVATION_VERSION, ObservationLayout
+from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.observation import OBSERVATION_VERSION, ObservationLayout
 from teenpatti_env.rules import Rules
 from training.config import TrainConfig
 from training.pool import OpponentPool, PoolEnv, PoolSeat

@@ -37,7 +37,7 @@ from teenpatti_env import (
     parse_cards,
     replay,
 )
-from teenpatti_env.variants import VARIANTS, VariantSpec, WildSource
+from teenpatti_env.rules.variants import VARIANTS, VariantSpec, WildSource
 
 RANKS = "23456789TJQKA"  # rank index 0..12, the ace high (S1, S3)
 SUITS = "shdc"

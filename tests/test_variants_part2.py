@@ -14,7 +14,7 @@ is even in ``2S..4S`` and sets the stake to half of it; a show costs ``S`` blind
 seen (RULES 3.2, 3.4).
 
 API names that did not exist when this was written and are proposals:
-``teenpatti_env.variants.load_variant(path)`` and ``save_variant(spec, path)`` (C2), and
+``teenpatti_env.rules.variants.load_variant(path)`` and ``save_variant(spec, path)`` (C2), and
 the ``dealers_choice`` setting's ``legal`` entry ``{"type": "choose_variant", "variants":
 [...]}`` (V4, C1).
 
@@ -39,7 +39,7 @@ from teenpatti_env import (
     history_of,
     replay,
 )
-from teenpatti_env.variants import VARIANTS, VariantSpec
+from teenpatti_env.rules.variants import VARIANTS, VariantSpec
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -916,7 +916,7 @@ def write_json(path: Path, data: Any) -> Path:
 
 
 def test_family_special_loads_from_json_and_toml(tmp_path: Path) -> None:
-    from teenpatti_env.variants import load_variant  # proposed API name (C2)
+    from teenpatti_env.rules.variants import load_variant  # proposed API name (C2)
 
     data = {"name": "seven_discard", "spec": SEVEN_DISCARD}
     from_json = load_variant(write_json(tmp_path / "seven_discard.json", data))
@@ -931,7 +931,7 @@ def test_family_special_loads_from_json_and_toml(tmp_path: Path) -> None:
 
 
 def test_family_special_saves_as_name_and_spec(tmp_path: Path) -> None:
-    from teenpatti_env.variants import load_variant, save_variant  # proposed API names
+    from teenpatti_env.rules.variants import load_variant, save_variant  # proposed API names
 
     spec = VariantSpec.from_dict(SEVEN_DISCARD, name="seven_discard")
     path = tmp_path / "mine.json"
@@ -941,7 +941,7 @@ def test_family_special_saves_as_name_and_spec(tmp_path: Path) -> None:
 
 
 def test_family_special_hand_embeds_the_full_spec(tmp_path: Path) -> None:
-    from teenpatti_env.variants import load_variant  # proposed API name (C2)
+    from teenpatti_env.rules.variants import load_variant  # proposed API name (C2)
 
     spec = load_variant(write_json(tmp_path / "s.json", {"name": "seven_discard",
                                                           "spec": SEVEN_DISCARD}))  # fmt: skip
@@ -980,7 +980,7 @@ def test_family_special_hand_embeds_the_full_spec(tmp_path: Path) -> None:
 def test_family_special_bad_files_are_rejected(
     tmp_path: Path, data: dict[str, Any], match: str
 ) -> None:
-    from teenpatti_env.variants import load_variant  # proposed API name (C2)
+    from teenpatti_env.rules.variants import load_variant  # proposed API name (C2)
 
     path = write_json(tmp_path / "bad.json", data)
     with pytest.raises(ValueError) as error:
@@ -992,7 +992,7 @@ def test_family_special_bad_files_are_rejected(
 def test_family_special_needing_more_than_52_cards_is_rejected(tmp_path: Path) -> None:
     """C2: 7 seats x 4 cards + 2 community + 23 threshold indicators = 53 > 52; at 6
     seats (24 + 2 + 23 = 49) it fits."""
-    from teenpatti_env.variants import load_variant  # proposed API name (C2)
+    from teenpatti_env.rules.variants import load_variant  # proposed API name (C2)
 
     spec = {"private_cards": 4, "community_cards": 2, "wild": [{"thresholds": list(range(1, 24))}]}
     loaded = load_variant(write_json(tmp_path / "many.json", {"name": "many", "spec": spec}))

@@ -12,8 +12,8 @@ import pytest
 
 from interfaces.server import PRESET_SETTINGS, TABLE_SETTINGS
 from interfaces.table import PlayTable, bet_sizes, category_words
+from teenpatti_env.cards.hands import hand_category
 from teenpatti_env.errors import IllegalActionError
-from teenpatti_env.hands import hand_category
 from tests.server_helpers import call_json, running_server
 
 

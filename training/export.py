@@ -15,8 +15,8 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from agents.policy import NumpyPolicy, policy_metadata
-from teenpatti_env.actions import ActionLayout
-from teenpatti_env.observation import ObservationLayout
+from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.observation import ObservationLayout
 from teenpatti_env.rules import Rules
 
 CHIP_SLOTS = frozenset({

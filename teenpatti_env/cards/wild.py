@@ -3,9 +3,9 @@
 A seat may use 2 to 7 cards (its private cards and the community cards), some of them wild
 for it, and maybe one imaginary card (W6). Its value is the best value over every choice of
 three cards and every value of the wild and imaginary cards, on the same scale as
-:mod:`teenpatti_env.hands` for the ranking (``best_sequence``, ``lowball``): higher is
+:mod:`teenpatti_env.cards.hands` for the ranking (``best_sequence``, ``lowball``): higher is
 better, lowball included (``hands`` already reverses the values), so a natural hand valued
-here equals its :func:`~teenpatti_env.hands.evaluate_hand` value and equal hands tie (W7).
+here equals its :func:`~teenpatti_env.cards.hands.evaluate_hand` value and equal hands tie (W7).
 
 W2: a wild card (or the imaginary card) stands for any of the 52 cards except the other two
 cards of the three as played; a wild may repeat a card held elsewhere, even an unplayed card
@@ -41,7 +41,7 @@ from typing import NamedTuple
 import numpy as np
 
 from teenpatti_env.cards import NUM_CARDS, format_card, parse_card
-from teenpatti_env.hands import BEST_SEQUENCES, ranking_tables
+from teenpatti_env.cards.hands import BEST_SEQUENCES, ranking_tables
 
 __all__ = [
     "MAX_CARDS",
@@ -184,7 +184,7 @@ def best_value(
     the imaginary card (W6), used only when it helps.
 
     >>> from teenpatti_env.cards import parse_cards
-    >>> from teenpatti_env.hands import evaluate_hand
+    >>> from teenpatti_env.cards.hands import evaluate_hand
     >>> best_value(parse_cards("As Ks 7d"), [False, False, True]) == evaluate_hand("As Ks Qs")
     True
     """

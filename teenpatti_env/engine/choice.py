@@ -7,11 +7,11 @@ from typing import Any, cast
 
 import numpy as np
 
-from teenpatti_env import variants
 from teenpatti_env.engine.dealing import Dealing
 from teenpatti_env.engine.state import (
     RANK_TEXTS,
 )
+from teenpatti_env.rules import variants
 
 
 class DealersChoice(Dealing):

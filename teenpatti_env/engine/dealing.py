@@ -8,7 +8,6 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from teenpatti_env import variants
 from teenpatti_env.cards import (
     CardLike,
     check_distinct,
@@ -23,7 +22,7 @@ from teenpatti_env.engine.validation import (
     dealt_cards,
     validate_table,
 )
-from teenpatti_env.rules import Rules
+from teenpatti_env.rules import Rules, variants
 
 _D = TypeVar("_D", bound="Dealing")
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from teenpatti_env.engine import records
 from teenpatti_env.engine.referee import Referee
 
 # Per-seat state lists (copied by Hand.copy; cards hold tuples, so a list copy suffices).
@@ -77,27 +78,6 @@ class Hand(Referee):
             raise ValueError("no hand has a value before the dealer's choice and the deal")
         return self._hand_value(self._dealt_seat(seat))
 
-    def result(self) -> dict[str, Any]:
-        """The state in the replay format of RULES.md section 10."""
-        return {
-            "stacks": list(self.stacks),
-            "pot": self.pot,
-            "stake": self.stake,
-            "over": self.over,
-            "to_act": self.to_act,
-            "legal": self.legal_actions(),
-            "net": self.net,
-            "payouts": None if self.payouts is None else list(self.payouts),
-            "shown": {seat: list(cards) for seat, cards in self.shown.items()},
-            "end": self.end,
-            "contributions": list(self.contributions),
-            "seen": list(self.seen),
-            "packed": list(self.packed),
-            "all_in": list(self.all_in),
-            "dealt_in": list(self.dealt_in),
-            "dealer": self.dealer,
-            "burst": list(self.burst),
-        }
 
     def copy(self) -> Hand:
         """An independent copy of the hand, for looking ahead or keeping a past state.
@@ -119,15 +99,11 @@ class Hand(Referee):
 
     def to_dict(self) -> dict[str, Any]:
         """An exact, JSON-able snapshot: the hand's history (a superset of the
-        ``teenpatti-hand/1`` format, see :func:`teenpatti_env.history.snapshot`)."""
-        from teenpatti_env.history import snapshot  # history builds on the engine
-
-        return snapshot(self)
+        ``teenpatti-hand/1`` format, see :func:`teenpatti_env.engine.history.snapshot`)."""
+        return records.snapshot(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hand:
         """Restore a hand saved with :meth:`to_dict` by replaying its history; a malformed
         or illegal one is a ``ValueError``."""
-        from teenpatti_env.history import restore
-
-        return restore(data)
+        return records.restore(cls, data)

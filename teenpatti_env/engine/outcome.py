@@ -8,12 +8,12 @@ from typing import Any
 from teenpatti_env.cards import (
     format_card,
 )
+from teenpatti_env.engine.pots import divide_pot
 from teenpatti_env.engine.valuation import Valuation
-from teenpatti_env.pots import divide_pot
 
 
 class Outcome(Valuation):
-    """Reveals hands, divides the pot (:func:`~teenpatti_env.pots.divide_pot`) and
+    """Reveals hands, divides the pot (:func:`~teenpatti_env.engine.pots.divide_pot`) and
     finishes the hand; nothing here runs after :meth:`_finish`."""
 
     def _reveal(self, seats: list[int]) -> None:

@@ -1,4 +1,5 @@
-"""Hand histories (RULES.md section 10): validate, build the hand, replay the actions.
+"""Hand histories as records (RULES.md section 10): a hand written as one, a hand built
+from one and its actions replayed.
 
 A variant's history also carries its deal fields (VARIANTS.md H1-H3): ``community``,
 ``indicators`` (in draw order), ``chosen`` (``{"rank": "7"}`` or ``{"colour": "red"}``)
@@ -9,34 +10,29 @@ A saved hand (``Hand.to_dict()``) is its history, and restoring one (``Hand.from
 replays it through the same ``Hand.apply`` that play uses: every state play can reach
 restores, and a changed snapshot is either an illegal history or another legal hand.
 
->>> result = replay({
-...     "format": "teenpatti-hand/1",
-...     "rules": {"preset": "classic"},
-...     "dealer": 0,
-...     "cards": [["As", "Kd", "2c"], ["Qh", "Qs", "3d"], ["7c", "8c", "9c"], ["2h", "2d", "Js"]],
-...     "actions": [{"seat": 1, "type": "bet", "amount": 1}, {"seat": 2, "type": "pack"}],
-... })
->>> result["pot"], result["stake"], result["to_act"]
-(5, 1, 3)
+These functions work on any hand class of the engine (the ``cls`` they are given, a
+:class:`~teenpatti_env.engine.referee.Referee`); :mod:`teenpatti_env.engine.history`
+binds them to :class:`~teenpatti_env.engine.hand.Hand`.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from teenpatti_env.cards import format_card, format_cards, parse_card
-from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand
+from teenpatti_env.engine.knowledge import TABLE_CARD_FIELDS
+from teenpatti_env.engine.referee import Referee
 from teenpatti_env.errors import IllegalActionError
-from teenpatti_env.nesting import check_nesting
 from teenpatti_env.rules import Rules
 
 HAND_FORMAT = "teenpatti-hand/1"
 DEAL_FIELDS = (*TABLE_CARD_FIELDS, "reshuffles")
 """A history's deal fields beside ``cards``: the variant's, and the reshuffles (P7)."""
+_R = TypeVar("_R", bound=Referee)
 _BIT_GENERATORS = ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937")
 
 
@@ -53,7 +49,9 @@ def rules_of(history: dict[str, Any], num_seats: int) -> Rules:
     return rules.replace(num_players=num_seats)
 
 
-def hand_from_history(history: dict[str, Any], rng: np.random.Generator | None = None) -> Hand:
+def build_hand(
+    cls: type[_R], history: dict[str, Any], rng: np.random.Generator | None = None
+) -> _R:
     """The hand a history starts from (boots posted, no action taken).
 
     ``cards`` may be ``null`` only under dealer's choice, for a hand whose deal ``rng``
@@ -73,11 +71,11 @@ def hand_from_history(history: dict[str, Any], rng: np.random.Generator | None =
         rules = rules_of(history, len(stacks))
         if rules.dealers_choice is None:
             raise ValueError("only a dealer's-choice hand may be saved before its deal")
-        return Hand.deal(rules, stacks, dealer, rng)
+        return cls.deal(rules, stacks, dealer, rng)
     if not isinstance(cards, list):
         raise ValueError("a hand history needs 'cards': a list with one entry per seat")
     rules = rules_of(history, len(cards))
-    return Hand(
+    return cls(
         rules,
         cards,
         stacks,
@@ -87,7 +85,7 @@ def hand_from_history(history: dict[str, Any], rng: np.random.Generator | None =
     )
 
 
-def play(hand: Hand, actions: Any) -> None:
+def play(hand: Referee, actions: Any) -> None:
     """Apply a history's actions in turn; an illegal one is an ``IllegalActionError``
     naming its index. Every recorded reshuffle must be used."""
     if not isinstance(actions, list):
@@ -139,7 +137,7 @@ def _actions_of(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 _ACTION_EVENTS = ("look", "pack", "bet", "all_in", "show", "sideshow")
 
 
-def history_of(hand: Hand) -> dict[str, Any]:
+def history_of(hand: Referee) -> dict[str, Any]:
     """The hand history of ``hand`` so far (RULES.md section 10, with the variant's deal
     fields of VARIANTS.md H1-H3 and the reshuffles of P7): ``replay`` of it gives
     ``hand.result()`` again.
@@ -157,7 +155,7 @@ def history_of(hand: Hand) -> dict[str, Any]:
     return {"format": HAND_FORMAT, "rules": rules.to_dict(), "stacks": start, **play_of(hand)}
 
 
-def play_of(hand: Hand) -> dict[str, Any]:
+def play_of(hand: Referee) -> dict[str, Any]:
     """A hand's history less what its table knows (format, rules, stacks): the dealer,
     the deal and the actions."""
     if hand.choosing:  # C1: the deal waits for the choice (None: rng deals it then)
@@ -201,22 +199,10 @@ def _deal_texts(pending: dict[str, Any]) -> dict[str, Any]:
     return copy.deepcopy(deal)
 
 
-def replay(history: dict[str, Any]) -> dict[str, Any]:
-    """Replay a hand history and return the state after its last action.
-
-    Raises ``ValueError`` for a malformed history and ``IllegalActionError`` (naming
-    the action's index, the seat and the reason) for an action that is not legal.
-    """
-    check_nesting(history, "a hand history")
-    hand = hand_from_history(history)
-    play(hand, history.get("actions", []))
-    return hand.result()
-
-
 # ----------------------------------------------------------------- snapshots
 
 
-def snapshot(hand: Hand) -> dict[str, Any]:
+def snapshot(hand: Referee) -> dict[str, Any]:
     """``hand.to_dict()``: its history, plus ``rng``, the state of the generator while the
     hand may still draw from it (a missed choice and the deal under dealer's choice, a
     reshuffle in shopping)."""
@@ -226,7 +212,7 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     return saved
 
 
-def restore(data: Any) -> Hand:
+def restore(cls: type[_R], data: Any) -> _R:
     """``Hand.from_dict``: replay a snapshot (or a version 1 snapshot, converted to its
     history first). Anything malformed or illegal is a ``ValueError``."""
     try:
@@ -235,7 +221,7 @@ def restore(data: Any) -> Hand:
         if not isinstance(data, dict):
             raise ValueError(f"a saved hand is a JSON object, got {type(data).__name__}")
         rng = None if data.get("rng") is None else rng_from_state(data["rng"])
-        hand = hand_from_history(data, rng)
+        hand = build_hand(cls, data, rng)
         play(hand, data.get("actions", []))
         if rng is not None:  # replay draws nothing a history holds: back to the saved state
             rng.bit_generator.state = rng_from_state(data["rng"]).bit_generator.state

@@ -189,3 +189,25 @@ class Referee(DealersChoice):
         action = self.timeout_action()
         self.apply(action)
         return action
+
+    def result(self) -> dict[str, Any]:
+        """The state in the replay format of RULES.md section 10."""
+        return {
+            "stacks": list(self.stacks),
+            "pot": self.pot,
+            "stake": self.stake,
+            "over": self.over,
+            "to_act": self.to_act,
+            "legal": self.legal_actions(),
+            "net": self.net,
+            "payouts": None if self.payouts is None else list(self.payouts),
+            "shown": {seat: list(cards) for seat, cards in self.shown.items()},
+            "end": self.end,
+            "contributions": list(self.contributions),
+            "seen": list(self.seen),
+            "packed": list(self.packed),
+            "all_in": list(self.all_in),
+            "dealt_in": list(self.dealt_in),
+            "dealer": self.dealer,
+            "burst": list(self.burst),
+        }

@@ -21,7 +21,7 @@ import numpy as np
 
 from teenpatti_env.cards import CardLike
 from teenpatti_env.engine import Hand, is_seat, validate_table
-from teenpatti_env.history import DEAL_FIELDS, play, play_of, rng_from_state, rng_state
+from teenpatti_env.engine.history import DEAL_FIELDS, play, play_of, rng_from_state, rng_state
 from teenpatti_env.rules import Rules
 
 _STATE_VERSION = 2

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from teenpatti_env.rules import Rules
-    from teenpatti_env.variants import Deal
+    from teenpatti_env.rules.variants import Deal
 
 ACTION_TYPES = (
     "look", "pack", "bet", "all_in", "show", "sideshow", "accept", "refuse",

@@ -6,13 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from teenpatti_env import variants
 from teenpatti_env.cards import (
     CardLike,
     check_distinct,
     parse_card,
 )
-from teenpatti_env.rules import MAX_TABLE_CHIPS, Rules
+from teenpatti_env.rules import MAX_TABLE_CHIPS, Rules, variants
 
 
 def is_seat(value: Any, num_seats: int) -> bool:

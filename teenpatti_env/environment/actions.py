@@ -52,7 +52,7 @@ from numpy.typing import NDArray
 from teenpatti_env.cards import format_cards
 from teenpatti_env.engine import RANK_TEXTS, Hand
 from teenpatti_env.rules import Rules
-from teenpatti_env.variants import VariantSpec
+from teenpatti_env.rules.variants import VariantSpec
 
 _AFTER_BETS = ("show", "sideshow", "accept", "refuse", "all_in")
 MAX_BET_LEVELS = 64

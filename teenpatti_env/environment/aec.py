@@ -22,14 +22,14 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from teenpatti_env.actions import ActionLayout
 from teenpatti_env.cards import CardLike
 from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand, validate_table
+from teenpatti_env.engine.session import Session
+from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.observation import ObservationLayout, TableFacts
+from teenpatti_env.environment.render import render_table
 from teenpatti_env.errors import IllegalActionError
-from teenpatti_env.observation import ObservationLayout, TableFacts
-from teenpatti_env.render import render_table
 from teenpatti_env.rules import Rules
-from teenpatti_env.session import Session
 
 EPISODES = ("hand", "session")
 RESET_OPTIONS = ("dealer", "stacks", "cards", *TABLE_CARD_FIELDS)
@@ -134,7 +134,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
 
     @property
     def action_meanings(self) -> tuple[str, ...]:
-        """The name of every action index (see :mod:`teenpatti_env.actions`)."""
+        """The name of every action index (see :mod:`teenpatti_env.environment.actions`)."""
         return self.layout.names
 
     # ----------------------------------------------------------------- episode

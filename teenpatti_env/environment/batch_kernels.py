@@ -1,4 +1,4 @@
-"""Compiled loops of the batched engine (:mod:`teenpatti_env.batched`).
+"""Compiled loops of the batched engine (:mod:`teenpatti_env.environment.batched`).
 
 Every function works on one table ``t`` of a batch held as arrays, or loops over the
 batch; the rules are those of :class:`~teenpatti_env.engine.Hand` for the classic family

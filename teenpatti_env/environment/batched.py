@@ -5,8 +5,8 @@ setting of the rules and the four presets; no variant) one hand an episode. One
 :meth:`TableBatch.step` applies one action per table that waits for a decision and gives,
 for every table, the seat to act, its observation vector and action mask (bit for bit
 those of ``teenpatti_env.env()`` in the same state, from the same
-:class:`~teenpatti_env.observation.ObservationLayout` and
-:class:`~teenpatti_env.actions.ActionLayout`), every seat's reward of a hand that just
+:class:`~teenpatti_env.environment.observation.ObservationLayout` and
+:class:`~teenpatti_env.environment.actions.ActionLayout`), every seat's reward of a hand that just
 ended, and which tables finished. This is the self-play interface: every seat is a
 policy, and each call shows every table's decision in one array.
 
@@ -32,16 +32,16 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from teenpatti_env import batch_kernels as k
-from teenpatti_env.actions import ActionLayout
 from teenpatti_env.cards import NUM_CARDS
+from teenpatti_env.cards.hands import value_categories, value_strengths
 from teenpatti_env.engine import Hand, validate_table
+from teenpatti_env.engine.history import history_of
+from teenpatti_env.environment import batch_kernels as k
+from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
 from teenpatti_env.errors import IllegalActionError
-from teenpatti_env.hands import value_categories, value_strengths
-from teenpatti_env.history import history_of
-from teenpatti_env.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
 from teenpatti_env.rules import Rules
-from teenpatti_env.variants import value_table
+from teenpatti_env.rules.variants import value_table
 
 BATCH_OPTIONS = ("cards", "dealer", "stacks")
 """What ``reset(options=...)`` reads: the first hand's deal at every table."""

@@ -20,10 +20,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from teenpatti_env.cards import NUM_CARDS, RANKS, format_cards, parse_card, parse_cards
+from teenpatti_env.cards.hands import CATEGORIES, value_categories, value_strengths
 from teenpatti_env.engine import Hand, is_seat
-from teenpatti_env.hands import CATEGORIES, value_categories, value_strengths
 from teenpatti_env.rules import Rules
-from teenpatti_env.variants import COLOURS
+from teenpatti_env.rules.variants import COLOURS
 
 OBSERVATION_VERSION = 1
 """Bumped whenever the vector layout changes (saved policies record it)."""

@@ -13,7 +13,7 @@ from teenpatti_env.cards import format_cards
 
 if TYPE_CHECKING:
     from teenpatti_env.engine import Hand
-    from teenpatti_env.observation import TableFacts
+    from teenpatti_env.environment.observation import TableFacts
 
 LAST_ACTIONS = 6
 

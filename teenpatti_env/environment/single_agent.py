@@ -27,8 +27,8 @@ import gymnasium
 import numpy as np
 from numpy.typing import NDArray
 
-from teenpatti_env.aec import ActionSpace, raw_env
 from teenpatti_env.engine import Hand
+from teenpatti_env.environment.aec import ActionSpace, raw_env
 from teenpatti_env.rules import Rules
 
 Policy = Any

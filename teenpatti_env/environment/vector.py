@@ -1,7 +1,7 @@
 """A Gymnasium vector environment over the batched engine: one learner seat per table.
 
 ``TeenPattiVectorEnv(num_envs, rules, opponents)`` runs ``num_envs`` classic tables on
-:class:`~teenpatti_env.batched.TableBatch`. At every table one seat is the learner (seat
+:class:`~teenpatti_env.environment.batched.TableBatch`. At every table one seat is the learner (seat
 ``(table + hand) mod n``: it moves one seat to the left every hand, skipping a seat that
 sits the hand out); every other seat is played by a batched opponent policy, a callable
 ``policy(observations[M, D], masks[M, A]) -> actions[M]`` called once per step for all the
@@ -35,9 +35,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
-from teenpatti_env.batched import BatchStep, TableBatch
+from teenpatti_env.environment.batched import BatchStep, TableBatch
+from teenpatti_env.environment.single_agent import opponent_list
 from teenpatti_env.rules import Rules
-from teenpatti_env.single_agent import opponent_list
 
 BatchedPolicy = Callable[[NDArray[np.float32], NDArray[np.int8]], Any]
 """An opponent: ``policy(observations[M, D], masks[M, A]) -> actions[M]``."""
@@ -49,7 +49,7 @@ class TeenPattiVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArr
 
     ``opponents``: one batched policy for every other seat, or a list of ``n - 1``, one
     per seat counted to the learner's left. Other keyword arguments go to
-    :class:`~teenpatti_env.batched.TableBatch` (``num_players``, ``bet_levels``,
+    :class:`~teenpatti_env.environment.batched.TableBatch` (``num_players``, ``bet_levels``,
     ``stacks``, ``Rules`` overrides).
     """
 

@@ -33,10 +33,10 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from teenpatti_env.cards import RANKS, format_card, rank_of, suit_of
-from teenpatti_env.hands import Ranking
-from teenpatti_env.hands import value_table as _value_table
+from teenpatti_env.cards.hands import Ranking
+from teenpatti_env.cards.hands import value_table as _value_table
+from teenpatti_env.cards.wild import three_card_value, trusted_value
 from teenpatti_env.nesting import check_nesting
-from teenpatti_env.wild import three_card_value, trusted_value
 
 WILD_KINDS = (
     "ranks",
