@@ -4,6 +4,7 @@ itself back through others, and the engine's parts stay small."""
 from __future__ import annotations
 
 import ast
+import importlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -118,3 +119,66 @@ def test_old_module_paths_are_the_new_modules_names() -> None:
     assert teenpatti_env.variants.VariantSpec is variants.VariantSpec
     assert teenpatti_env.aec.raw_env is aec.raw_env
     assert teenpatti_env.history.replay is history.replay
+
+
+_MUTATORS = {"append", "pop", "remove", "extend", "insert", "clear", "update"}
+_WRITES_EVERYTHING = {"dealing", "choice", "hand"}  # lay out, replace, copy the state
+
+
+def attributes_written(source: str) -> set[str]:
+    """The ``self`` attributes a module's code assigns, augments or changes in place."""
+    written: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _MUTATORS
+        ):
+            targets = [node.func.value]
+        for target in targets:
+            while isinstance(target, ast.Subscript):
+                target = target.value
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            ):
+                written.add(target.attr)
+    return written
+
+
+def test_attributes_written_sees_every_kind_of_write() -> None:
+    source = "def f(self):\n self.a = 1\n self.b[0] = 2\n self.c += 3\n self.d.append(4)\n"
+    assert attributes_written(source) == {"a", "b", "c", "d"}
+
+
+def test_each_part_writes_only_the_table_and_its_own_state() -> None:
+    from teenpatti_env.engine.state import PART_STATE, TABLE_STATE, HandState
+
+    owned = [name for names in PART_STATE.values() for name in names]
+    assert len(owned) == len(set(owned))  # one owner each
+    assert set(HandState.__annotations__) == set(TABLE_STATE) | set(owned)
+    assert not set(TABLE_STATE) & set(owned)
+    engine = ROOT / "teenpatti_env" / "engine"
+    parts = [
+        path
+        for path in sorted(engine.glob("*.py"))
+        if any(
+            isinstance(value, type) and issubclass(value, HandState)
+            for value in vars(importlib.import_module(f"teenpatti_env.engine.{path.stem}")).values()
+            if getattr(value, "__module__", None) == f"teenpatti_env.engine.{path.stem}"
+        )
+    ]
+    assert len(parts) == 12  # state and the eleven parts stacked on it
+    for path in parts:
+        part = path.stem
+        written = attributes_written(path.read_text())
+        if part in _WRITES_EVERYTHING:
+            continue
+        allowed = set(TABLE_STATE) | set(PART_STATE.get(part, ()))
+        assert written <= allowed, f"{part} writes {sorted(written - allowed)}"

@@ -38,7 +38,7 @@ class Selection(VariantDeal):
         self._record(None, {"type": "phase", "phase": kind, "to_act": first})
 
     def _tell_cards(self, seat: int) -> None:
-        self._seat_values[seat] = None
+        self._forget_value(seat)
         self._record((seat,), {"type": "cards", "seat": seat, "cards": self._card_texts(seat)})
 
     def _may_draw(self, seat: int) -> bool:
@@ -216,8 +216,7 @@ class Selection(VariantDeal):
             indicators = self.variant_deal.to_json().get("indicators")
             if indicators:
                 self._record(None, {"type": "table_cards", "indicators": indicators})
-        for seat in range(self.num_seats):
-            self._seat_values[seat] = None
+        self._forget_values()
         self._check_burst()
         if self.end is None:
             self._start_betting()

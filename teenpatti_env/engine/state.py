@@ -34,16 +34,42 @@ Event = dict[str, Any]
 Known = tuple[int, dict[int, list[str]], tuple[int, ...], dict[int, tuple[int, ...]]]
 """A viewer's known cards: log length read, texts by seat, seats in order, ints by seat."""
 
+TABLE_STATE = (
+    "rules", "table_rules", "num_seats", "dealer", "stacks", "dealt_in", "cards", "hands",
+    "rng", "contributions", "packed", "seen", "all_in", "blind_bets", "pot", "stake",
+    "to_act", "pending_sideshow",
+)  # fmt: skip
+"""The table: the chips, the seats and the turn, which the parts move through the moves
+the rules name (a bet, a pack, a burst, a pass, the payout)."""
+PART_STATE = {
+    "outcome": ("end", "payouts", "shown"),
+    "knowledge": ("_log", "_known_cache"),
+    "valuation": (
+        "variant_deal", "rotations", "_seat_values", "_thresholds", "_rotating",
+        "_boots_total", "_values", "_classic", "_ranking",
+    ),
+    "variant_deal": ("burst", "bought"),
+    "selection": (
+        "selection", "phase_done", "drew", "draws", "parted", "deck_given", "deck",
+        "dealt_deck", "discards", "reshuffles", "_recorded_reshuffles", "_drawing_reshuffled",
+    ),
+    "choice": ("choosing", "_pending"),
+}  # fmt: skip
+"""The rest of a hand's state, by the part (module) that owns it."""
+
 
 class HandState:
     """Every attribute of a hand, by owner, and the seat queries.
 
-    Seats are ``0..n-1``; seat ``s`` passes to ``s + 1 mod n`` (its left). Only the
-    owning part writes an attribute (the table's are written by dealing, betting, show and
-    outcome, through the moves RULES.md names); any part may read any of them.
+    Seats are ``0..n-1``; seat ``s`` passes to ``s + 1 mod n`` (its left). Any part may
+    read any attribute; a part writes only the table's (:data:`TABLE_STATE`) and its own
+    (:data:`PART_STATE`), and asks the owner of any other through its methods (for
+    instance ``_record`` to log, ``_forget_value`` when a seat's cards change).
+    ``dealing`` lays out every attribute, ``choice`` replaces a waiting hand by the
+    chosen one, ``hand`` copies them.
     """
 
-    # --- the table (dealing lays it out; betting, show, outcome move the chips and turns)
+    # --- the table (TABLE_STATE): the chips, the seats and the turn
     rules: Rules
     table_rules: Rules
     """The table's rules (with dealer's choice, ``rules`` are the chosen variant's)."""
@@ -66,16 +92,16 @@ class HandState:
     pot: int
     stake: int
     to_act: int | None
-    # --- show (show.py)
     pending_sideshow: tuple[int, int] | None
-    # --- the outcome (outcome.py)
+    # --- the rest by owning part (PART_STATE)
+    # outcome.py
     end: str | None
     payouts: list[int] | None
     shown: dict[int, list[str]]
-    # --- knowledge (knowledge.py)
+    # knowledge.py
     _log: list[tuple[tuple[int, ...] | None, Event]]
     _known_cache: dict[int | None, Known]
-    # --- valuation (valuation.py): what the hands are worth now
+    # valuation.py: what the hands are worth now
     variant_deal: Deal
     rotations: int
     """Full betting rounds so far under rotating jokers (R1; public)."""
@@ -86,11 +112,11 @@ class HandState:
     _values: list[int]
     _classic: bool
     _ranking: tuple[str, bool]
-    # --- the variant's deal (variant_deal.py): bursts and bought jokers
+    # variant_deal.py: bursts and bought jokers
     burst: list[bool]
     bought: list[int | None]
     """The card each seat bought wild (buy_a_joker; known only to that seat)."""
-    # --- selection phases (selection.py)
+    # selection.py
     selection: str | None
     """The selection phase running now (``discard_one``, ``shopping``, ``passing``)."""
     phase_done: list[bool]
@@ -112,7 +138,7 @@ class HandState:
     _recorded_reshuffles: list[tuple[int, ...]]
     """A saved hand's reshuffles not yet replayed, used before ``rng``."""
     _drawing_reshuffled: bool
-    # --- dealer's choice (choice.py)
+    # choice.py
     choosing: bool
     """C1: the dealer has yet to choose the hand's variant."""
     _pending: dict[str, Any] | None

@@ -51,7 +51,7 @@ class Valuation(Knowledge):
         positions = sorted(deal.hidden_indicators())
         shown = [deal.indicators[p] for p in positions[: reached - deal.revealed]]
         self.variant_deal = dataclasses.replace(deal, revealed=reached)
-        self._seat_values = [None] * self.num_seats
+        self._forget_values()
         self._record(None, {"type": "indicators_up", "cards": format_cards(shown),
                             "beyond_boots": beyond})
 
@@ -63,8 +63,16 @@ class Valuation(Knowledge):
         where = (self.to_act - self.dealer - 1) % n  # type: ignore[operator]
         if where <= (origin - self.dealer - 1) % n:
             self.rotations += 1
-            self._seat_values = [None] * n
+            self._forget_values()
             self._record(None, {"type": "rotate", "rotations": self.rotations})
+
+    def _forget_value(self, seat: int) -> None:
+        """``seat``'s cards changed (a draw, a discard, a pass, a bought joker)."""
+        self._seat_values[seat] = None
+
+    def _forget_values(self) -> None:
+        """Every value may have changed (wilds turned up or rotated, a phase over)."""
+        self._seat_values = [None] * self.num_seats
 
     def _hand_value(self, seat: int) -> int:
         value = self._seat_values[seat]

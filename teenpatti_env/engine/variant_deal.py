@@ -94,7 +94,7 @@ class VariantDeal(Shows):
         assert card is not None
         self._pay(seat, self.rules.boot)  # P5: a contribution, not a bet
         self.bought[seat] = card
-        self._seat_values[seat] = None
+        self._forget_value(seat)
         self._record(None, {"type": "buy_joker", "seat": seat, "amount": self.rules.boot})
         self._record((seat,), {"type": "bought", "seat": seat, "card": format_card(card)})
         # P5: the pot cap is checked after a buy; J1: shortness again, as after a look.
