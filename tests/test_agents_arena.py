@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from env_helpers import PRESETS, random_deal
+from builders.env import PRESETS, random_deal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_model import hand_key

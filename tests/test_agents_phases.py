@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from env_helpers import decisions
+from builders.env import decisions
 
 from agents import SCRIPTED_AGENTS, make_agent
 from agents.arena import run_arena

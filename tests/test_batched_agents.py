@@ -9,12 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from builders.batched import twin_env
 
 from agents.arena import run_arena
 from agents.policy import NumpyPolicy, load_policy, policy_metadata, pretrained_path
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
-from tests.batched_helpers import twin_env
 
 ROOT = Path(__file__).resolve().parents[1]
 

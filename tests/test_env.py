@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 import pytest
-from env_helpers import PRESETS, golden_cases, jsonable, live, pick, random_deal, same_view
+from builders.env import PRESETS, golden_cases, jsonable, live, pick, random_deal, same_view
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test

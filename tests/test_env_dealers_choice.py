@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from env_helpers import decisions, live, pick, same_view
+from builders.env import decisions, live, pick, same_view
 from pettingzoo.test import api_test, seed_test
 
 import teenpatti_env

@@ -30,7 +30,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from env_helpers import PRESETS, decisions, jsonable, live, same_view
+from builders.env import PRESETS, decisions, jsonable, live, same_view
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 

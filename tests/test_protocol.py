@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from env_helpers import jsonable
+from builders.env import jsonable
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator

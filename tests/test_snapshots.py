@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from snapshot_helpers import (
+from builders.snapshots import (
     CONFIGS,
     TIME_OUT,
     concrete,

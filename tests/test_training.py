@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from env_helpers import decisions
+from builders.env import decisions
 
 import teenpatti_env
 from agents import SCRIPTED_AGENTS, make_agent

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builders.server import call_json, running_server
 
 from interfaces.table import PlayTable
-from tests.server_helpers import call_json, running_server
 
 try:
     from selenium import webdriver
