@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from builders.reference_model import hand_key
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference_model import hand_key
 
 from agents.odds import HandOdds, beat_in_range
 from agents.stats import ratio_interval, z_value
