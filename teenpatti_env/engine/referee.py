@@ -3,6 +3,7 @@ checks an action and hands it to the part whose effect it is."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from teenpatti_env.engine.choice import DealersChoice
@@ -15,6 +16,12 @@ from teenpatti_env.engine.validation import (
     is_seat,
 )
 from teenpatti_env.errors import IllegalActionError
+
+_EFFECTS = {kind: sys.intern("_do_" + kind) for kind in ACTION_TYPES}
+"""The method that carries out each action type (interned names: Python's method cache
+then finds them at once, however many parts the hand is built from)."""
+_WHOLE_ACTION_TYPES = frozenset((*PHASE_TYPES, "buy_joker", "choose_variant"))
+"""The action types whose effect reads more of the action than its seat and amount."""
 
 
 class Referee(DealersChoice):
@@ -167,10 +174,11 @@ class Referee(DealersChoice):
         checking it again: what :meth:`apply` does once its checks pass. For a caller
         that took the action from :meth:`legal_actions` of this very state."""
         seat, kind, amount = action["seat"], action["type"], action.get("amount")
-        if kind in PHASE_TYPES or kind in ("buy_joker", "choose_variant"):
-            getattr(self, "_do_" + kind)(seat, amount, action)
+        effect = getattr(self, _EFFECTS[kind])
+        if kind in _WHOLE_ACTION_TYPES:
+            effect(seat, amount, action)
         else:
-            getattr(self, "_do_" + kind)(seat, amount)
+            effect(seat, amount)
 
     def timeout_action(self) -> dict[str, Any]:
         """What the seat to act does when its turn timer runs out (VARIANTS.md C4): a
