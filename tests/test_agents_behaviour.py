@@ -10,12 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from builders.agents import (
-    Scripted,
-    play,
-    random_lineup,
-    seat_map,
-)
+from builders.agents import Scripted, play, random_lineup, seat_map
 from builders.env import PRESETS, random_deal
 
 import teenpatti_env

@@ -11,13 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from builders.agents import (
-    AGENT_NAMES,
-    play,
-    random_lineup,
-    seat_map,
-    sweep,
-)
+from builders.agents import AGENT_NAMES, play, random_lineup, seat_map, sweep
 from builders.env import PRESETS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -12,12 +12,7 @@ import warnings
 import numpy as np
 import pytest
 from builders.env import PRESETS, jsonable, live, random_deal, same_view
-from builders.env_tables import (
-    API_CONFIGS,
-    EPISODES,
-    _random_stacks,
-    slot,
-)
+from builders.env_tables import API_CONFIGS, EPISODES, _random_stacks, slot
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test

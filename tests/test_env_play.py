@@ -9,10 +9,7 @@ import warnings
 import numpy as np
 import pytest
 from builders.env import PRESETS, golden_cases, jsonable, live, pick
-from builders.env_tables import (
-    EPISODES,
-    _random_stacks,
-)
+from builders.env_tables import EPISODES, _random_stacks
 
 from teenpatti_env import IllegalActionError, env, raw_env
 from teenpatti_env.cards import parse_cards

@@ -9,10 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from builders.protocol import (
-    _validator,
-    base_request,
-)
+from builders.protocol import _validator, base_request
 
 from interfaces.service import BotService
 from teenpatti_env.protocol import (

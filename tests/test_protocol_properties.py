@@ -10,11 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from builders.protocol import (
-    CLASSIC,
-    _validator,
-    play,
-)
+from builders.protocol import CLASSIC, _validator, play
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 

@@ -34,12 +34,7 @@ from agents import make_agent
 from interfaces.server import BotServer
 from interfaces.service import BotService
 from teenpatti_env import raw_env
-from teenpatti_env.protocol import (
-    MAX_MESSAGE_BYTES,
-    PROTOCOL,
-    make_request,
-    schema,
-)
+from teenpatti_env.protocol import MAX_MESSAGE_BYTES, PROTOCOL, make_request, schema
 
 # --------------------------------------------------------------------------- same play
 

@@ -42,11 +42,7 @@ from agents import make_agent
 from interfaces.server import BotServer, serve_stdio
 from interfaces.service import BotService
 from teenpatti_env import raw_env
-from teenpatti_env.protocol import (
-    MAX_MESSAGE_BYTES,
-    PROTOCOL,
-    make_request,
-)
+from teenpatti_env.protocol import MAX_MESSAGE_BYTES, PROTOCOL, make_request
 
 # --------------------------------------------------------------------------- web games
 

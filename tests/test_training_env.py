@@ -9,11 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from builders.training import (
-    CLASSIC,
-    random_policy,
-    trainlib,
-)
+from builders.training import CLASSIC, random_policy, trainlib
 
 from agents import SCRIPTED_AGENTS
 from teenpatti_env.environment.actions import ActionLayout

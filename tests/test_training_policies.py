@@ -17,12 +17,7 @@ from builders.training import (
     write_npz,
 )
 
-from agents.policy import (
-    NumpyPolicy,
-    PolicyFileError,
-    load_policy,
-    read_policy,
-)
+from agents.policy import NumpyPolicy, PolicyFileError, load_policy, read_policy
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.observation import OBSERVATION_VERSION, ObservationLayout
 from training.config import TrainConfig

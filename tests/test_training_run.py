@@ -34,11 +34,7 @@ from builders.training import (
 
 from agents import SCRIPTED_AGENTS, make_agent
 from agents.arena import run_arena
-from agents.policy import (
-    POLICY_FORMAT,
-    PolicyAgent,
-    read_policy,
-)
+from agents.policy import POLICY_FORMAT, PolicyAgent, read_policy
 from teenpatti_env.cli import main
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.observation import OBSERVATION_VERSION, ObservationLayout

@@ -12,24 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from builders.phases import (
-    act,
-    bet,
-    buy,
-    check_illegal,
-    check_over,
-    history,
-    kinds,
-    prefix,
-)
+from builders.phases import act, bet, buy, check_illegal, check_over, history, kinds, prefix
 
-from teenpatti_env import (
-    Hand,
-    Rules,
-    evaluate_hand,
-    history_of,
-    replay,
-)
+from teenpatti_env import Hand, Rules, evaluate_hand, history_of, replay
 
 # ---------------------------------------------------------------- 4. buy_a_joker
 

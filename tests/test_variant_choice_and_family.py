@@ -27,12 +27,7 @@ from builders.phases import (
     prefix,
 )
 
-from teenpatti_env import (
-    Hand,
-    Rules,
-    history_of,
-    replay,
-)
+from teenpatti_env import Hand, Rules, history_of, replay
 from teenpatti_env.rules.variants import VariantSpec
 
 # ---------------------------------------------------------------- 7. dealer's choice

@@ -24,13 +24,7 @@ from builders.variants import (
     views,
 )
 
-from teenpatti_env import (
-    Hand,
-    IllegalActionError,
-    Rules,
-    Session,
-    replay,
-)
+from teenpatti_env import Hand, IllegalActionError, Rules, Session, replay
 
 
 def test_every_named_variant_has_a_history() -> None:

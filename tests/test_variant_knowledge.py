@@ -17,11 +17,7 @@ from builders.variants import (
     random_action,
 )
 
-from teenpatti_env import (
-    Hand,
-    Rules,
-    parse_cards,
-)
+from teenpatti_env import Hand, Rules, parse_cards
 
 # ---------------------------------------------------------------- what each seat knows
 

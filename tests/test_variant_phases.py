@@ -34,10 +34,7 @@ from builders.phases import (
     rest_of_deck,
 )
 
-from teenpatti_env import (
-    Rules,
-    replay,
-)
+from teenpatti_env import Rules, replay
 from teenpatti_env.rules.variants import VARIANTS
 
 # ---------------------------------------------------------------- the named variants

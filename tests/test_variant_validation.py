@@ -7,18 +7,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from builders.variants import (
-    ALL_CARDS,
-    HISTORIES,
-    PHASE_NAMES,
-    history,
-)
+from builders.variants import ALL_CARDS, HISTORIES, PHASE_NAMES, history
 
-from teenpatti_env import (
-    Hand,
-    Rules,
-    replay,
-)
+from teenpatti_env import Hand, Rules, replay
 from teenpatti_env.rules.variants import VariantSpec, WildSource
 
 # ---------------------------------------------------------------- validation

@@ -23,12 +23,7 @@ from builders.variants import (
     text_value,
 )
 
-from teenpatti_env import (
-    Hand,
-    Rules,
-    evaluate_hand,
-    evaluate_hands,
-)
+from teenpatti_env import Hand, Rules, evaluate_hand, evaluate_hands
 from teenpatti_env.rules.variants import VARIANTS
 
 

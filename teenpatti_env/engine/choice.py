@@ -8,9 +8,7 @@ from typing import Any, cast
 import numpy as np
 
 from teenpatti_env.engine.dealing import Dealing
-from teenpatti_env.engine.state import (
-    RANK_TEXTS,
-)
+from teenpatti_env.engine.state import RANK_TEXTS
 from teenpatti_env.rules import variants
 
 

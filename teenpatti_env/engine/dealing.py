@@ -8,11 +8,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from teenpatti_env.cards import (
-    CardLike,
-    check_distinct,
-    parse_card,
-)
+from teenpatti_env.cards import CardLike, check_distinct, parse_card
 from teenpatti_env.engine.selection import Selection
 from teenpatti_env.engine.validation import (
     _cards_per_seat,

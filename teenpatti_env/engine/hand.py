@@ -78,7 +78,6 @@ class Hand(Referee):
             raise ValueError("no hand has a value before the dealer's choice and the deal")
         return self._hand_value(self._dealt_seat(seat))
 
-
     def copy(self) -> Hand:
         """An independent copy of the hand, for looking ahead or keeping a past state.
 

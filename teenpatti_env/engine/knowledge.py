@@ -6,15 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from teenpatti_env.cards import (
-    format_cards,
-    parse_card,
-)
-from teenpatti_env.engine.state import (
-    Event,
-    HandState,
-    Known,
-)
+from teenpatti_env.cards import format_cards, parse_card
+from teenpatti_env.engine.state import Event, HandState, Known
 
 TABLE_CARD_FIELDS = ("community", "indicators", "chosen", "deck")
 """A variant's deal fields of a hand history beside ``cards`` (VARIANTS.md H2, H3)."""

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from teenpatti_env.cards import (
-    format_card,
-)
+from teenpatti_env.cards import format_card
 from teenpatti_env.engine.pots import divide_pot
 from teenpatti_env.engine.valuation import Valuation
 

@@ -7,14 +7,8 @@ import sys
 from typing import Any
 
 from teenpatti_env.engine.choice import DealersChoice
-from teenpatti_env.engine.state import (
-    ACTION_TYPES,
-    AMOUNT_TYPES,
-    PHASE_TYPES,
-)
-from teenpatti_env.engine.validation import (
-    is_seat,
-)
+from teenpatti_env.engine.state import ACTION_TYPES, AMOUNT_TYPES, PHASE_TYPES
+from teenpatti_env.engine.validation import is_seat
 from teenpatti_env.errors import IllegalActionError
 
 _EFFECTS = {kind: sys.intern("_do_" + kind) for kind in ACTION_TYPES}

@@ -5,17 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from teenpatti_env.cards import (
-    format_card,
-    format_cards,
-    parse_card,
-)
-from teenpatti_env.engine.state import (
-    PHASES,
-)
-from teenpatti_env.engine.validation import (
-    _card_of,
-)
+from teenpatti_env.cards import format_card, format_cards, parse_card
+from teenpatti_env.engine.state import PHASES
+from teenpatti_env.engine.validation import _card_of
 from teenpatti_env.engine.variant_deal import VariantDeal
 
 

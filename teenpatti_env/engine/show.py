@@ -3,9 +3,7 @@ cost, and the sideshow's answer."""
 
 from __future__ import annotations
 
-from teenpatti_env.cards import (
-    format_card,
-)
+from teenpatti_env.cards import format_card
 from teenpatti_env.engine.betting import Betting
 
 

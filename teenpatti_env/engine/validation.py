@@ -6,11 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from teenpatti_env.cards import (
-    CardLike,
-    check_distinct,
-    parse_card,
-)
+from teenpatti_env.cards import CardLike, check_distinct, parse_card
 from teenpatti_env.rules import MAX_TABLE_CHIPS, Rules, variants
 
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from teenpatti_env.cards import (
-    format_cards,
-    rank_of,
-)
+from teenpatti_env.cards import format_cards, rank_of
 from teenpatti_env.engine.knowledge import Knowledge
 from teenpatti_env.rules import variants
 

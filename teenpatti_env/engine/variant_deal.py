@@ -5,14 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from teenpatti_env.cards import (
-    format_card,
-    format_cards,
-)
+from teenpatti_env.cards import format_card, format_cards
 from teenpatti_env.engine.show import Shows
-from teenpatti_env.engine.validation import (
-    _card_of,
-)
+from teenpatti_env.engine.validation import _card_of
 
 
 class VariantDeal(Shows):

@@ -19,11 +19,7 @@ from agents import make_agent
 from interfaces.server import BotServer, make_server
 from interfaces.service import BotService
 from teenpatti_env import Rules, raw_env
-from teenpatti_env.protocol import (
-    make_request,
-    parse_request,
-    parse_response,
-)
+from teenpatti_env.protocol import make_request, parse_request, parse_response
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CLASSIC = Rules.preset("classic")

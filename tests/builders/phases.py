@@ -14,10 +14,7 @@ from typing import Any
 
 import pytest
 
-from teenpatti_env import (
-    IllegalActionError,
-    replay,
-)
+from teenpatti_env import IllegalActionError, replay
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"

@@ -16,13 +16,7 @@ from jsonschema import Draft202012Validator
 
 from builders.env import jsonable
 from teenpatti_env import Rules, raw_env
-from teenpatti_env.protocol import (
-    Request,
-    decision_inputs,
-    make_request,
-    parse_request,
-    schema,
-)
+from teenpatti_env.protocol import Request, decision_inputs, make_request, parse_request, schema
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CHOICES = ["ak47", "open_joker", "colour_jokers", "shopping", "buy_a_joker", "muflis",

@@ -13,10 +13,7 @@ import numpy as np
 import pytest
 
 import teenpatti_env
-from agents.policy import (
-    NumpyPolicy,
-    policy_metadata,
-)
+from agents.policy import NumpyPolicy, policy_metadata
 from builders.env import decisions
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.observation import ObservationLayout

@@ -11,12 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from teenpatti_env import (
-    Hand,
-    Rules,
-    evaluate_hands,
-    parse_card,
-)
+from teenpatti_env import Hand, Rules, evaluate_hands, parse_card
 
 RANKS = "23456789TJQKA"  # rank index 0..12, the ace high (S1, S3)
 SUITS = "shdc"
