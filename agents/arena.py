@@ -48,10 +48,10 @@ from agents.stats import (
     ratio_interval,
     two_sided_p_value,
 )
-from teenpatti_env.aec import raw_env
-from teenpatti_env.batch_kernels import HAVE_NUMBA
-from teenpatti_env.batched import TableBatch, classic_family
 from teenpatti_env.engine import Hand
+from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.environment.batch_kernels import HAVE_NUMBA
+from teenpatti_env.environment.batched import TableBatch, classic_family
 from teenpatti_env.rules import Rules
 
 TRACKED_ACTIONS = ("look", "pack", "show", "sideshow")

@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from teenpatti_env.cards import NUM_CARDS
-from teenpatti_env.hands import evaluate_hands, value_strengths
+from teenpatti_env.cards.hands import evaluate_hands, value_strengths
 from teenpatti_env.rules import Rules
 
 

@@ -17,9 +17,9 @@ from itertools import combinations
 from agents.base import Info, LegalMoves
 from agents.odds import rules_of
 from teenpatti_env.cards import RANKS, parse_card, rank_of
-from teenpatti_env.hands import value_strengths
-from teenpatti_env.variants import colour_of
-from teenpatti_env.wild import best_value
+from teenpatti_env.cards.hands import value_strengths
+from teenpatti_env.cards.wild import best_value
+from teenpatti_env.rules.variants import colour_of
 
 BUY_GAIN = 0.15
 """Buy a joker when making one card wild lifts the hand's strength by at least this much

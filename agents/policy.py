@@ -25,8 +25,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.base import Agent, BatchPolicy, Info, Mask, Observation
-from teenpatti_env.actions import ActionLayout
-from teenpatti_env.observation import OBSERVATION_VERSION, ObservationLayout
+from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.observation import OBSERVATION_VERSION, ObservationLayout
 from teenpatti_env.rules import Rules
 
 POLICY_FORMAT = "teenpatti-policy/1"

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_batched.py [--seconds 3] [--rounds 3] [--json]
 
-The batched engine (:class:`teenpatti_env.batched.TableBatch`, classic rules, hand
+The batched engine (:class:`teenpatti_env.environment.batched.TableBatch`, classic rules, hand
 episodes, autoreset) plays N = 1, 64, 1,024 and 4,096 tables with a uniform draw among
 each table's legal actions; every step builds the observation vector and the action mask
 of every table's seat to act. Beside it, in the same run and by the same alternating
@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from bench_env import play
 
 import teenpatti_env
-from teenpatti_env.batched import TableBatch
+from teenpatti_env.environment.batched import TableBatch
 
 SIZES = (1, 64, 1024, 4096)
 

@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from teenpatti_env import Hand, Rules, evaluate_hand, evaluate_hands
-from teenpatti_env.hands import value_table
+from teenpatti_env.cards.hands import value_table
 
 
 def random_play(rules: Rules, hands: int, seed: int) -> tuple[float, int]:

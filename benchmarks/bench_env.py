@@ -31,7 +31,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import teenpatti_env
-from teenpatti_env import aec
+from teenpatti_env.environment import aec
 
 
 class Idle(AECEnv):  # type: ignore[misc]

@@ -24,7 +24,7 @@ import numpy as np
 
 from agents import make_agent
 from interfaces.service import BotService
-from teenpatti_env.aec import raw_env
+from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.protocol import make_request
 
 

@@ -1,4 +1,4 @@
-"""Speed of wild-card hand valuation (``teenpatti_env.wild``), one hand at a time, one core.
+"""Speed of wild-card hand valuation (``teenpatti_env.cards.wild``), one hand at a time, one core.
 
 Usage: ``python benchmarks/bench_wild.py [--hands 100000]``
 
@@ -19,8 +19,8 @@ from collections.abc import Callable
 import numpy as np
 
 from teenpatti_env import Hand, Rules, evaluate_hand
-from teenpatti_env.variants import VARIANTS
-from teenpatti_env.wild import _wild_tables, best_value
+from teenpatti_env.cards.wild import _wild_tables, best_value
+from teenpatti_env.rules.variants import VARIANTS
 
 
 def rate(label: str, inputs: list[tuple[list[int], list[bool]]], value: Callable[..., int]) -> None:

@@ -22,8 +22,8 @@ from typing import Any
 
 from agents import Agent, make_agent
 from interfaces.remote import FAULTS, REMOTE_PREFIXES, BotError, RemoteBot, connect
-from teenpatti_env.aec import raw_env
 from teenpatti_env.engine import Hand
+from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.protocol import make_request
 from teenpatti_env.rules import Rules

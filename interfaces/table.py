@@ -16,12 +16,12 @@ from typing import Any
 
 from agents import Agent, make_agent
 from interfaces.match import play_missed_turn
-from teenpatti_env.aec import raw_env
+from teenpatti_env.cards.hands import CATEGORIES, value_categories
 from teenpatti_env.engine import Hand
+from teenpatti_env.engine.pots import side_pots
+from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.environment.render import YOU, describe_event, describe_private_event
 from teenpatti_env.errors import IllegalActionError
-from teenpatti_env.hands import CATEGORIES, value_categories
-from teenpatti_env.pots import side_pots
-from teenpatti_env.render import YOU, describe_event, describe_private_event
 from teenpatti_env.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
 PERSON = "player_0"

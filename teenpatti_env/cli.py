@@ -36,10 +36,10 @@ from typing import Any, NoReturn
 
 from teenpatti_env import __version__
 from teenpatti_env.engine import Hand
-from teenpatti_env.history import replay
-from teenpatti_env.render import describe_event
+from teenpatti_env.engine.history import replay
+from teenpatti_env.environment.render import describe_event
 from teenpatti_env.rules import Rules
-from teenpatti_env.variants import VARIANTS, load_variant
+from teenpatti_env.rules.variants import VARIANTS, load_variant
 
 
 class CommandError(Exception):
@@ -81,7 +81,7 @@ DEMO_LINEUP = ("equity", "hard", "auto", "medium", "easy", "random", "equity")
 
 def _command_demo(args: argparse.Namespace) -> None:
     from agents import make_agent
-    from teenpatti_env.aec import raw_env
+    from teenpatti_env.environment.aec import raw_env
 
     try:
         preset = Rules.preset(args.preset, num_players=args.players,

@@ -8,14 +8,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from env_helpers import decisions
+from builders.env import decisions
 
 from agents import SCRIPTED_AGENTS, make_agent
 from agents.arena import run_arena
 from agents.base import LegalMoves
 from agents.phases import BUY_GAIN, SHOP_BELOW, best_kept, buy_action, kept_value, phase_action
 from teenpatti_env import Rules, evaluate_hand, raw_env
-from teenpatti_env.hands import value_strengths
+from teenpatti_env.cards.hands import value_strengths
 
 PLAIN: dict[str, Any] = {"rules": {}, "wild_ranks": [], "wild_colours": []}
 

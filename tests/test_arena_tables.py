@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from builders.batched import variant_policy
 
 from agents.arena import (
     FIELD,
@@ -31,7 +32,6 @@ from agents.arena import (
 from agents.stats import Interval, holm_adjusted, two_sided_p_value
 from teenpatti_env.cli import main
 from teenpatti_env.rules import Rules
-from tests.batched_helpers import variant_policy
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,14 +7,14 @@ import itertools
 
 import numpy as np
 import pytest
+from builders.batched import random_rules, random_stacks
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from teenpatti_env import IllegalActionError, replay
-from teenpatti_env.batched import TableBatch
+from teenpatti_env.environment.batched import TableBatch
+from teenpatti_env.environment.vector import TeenPattiVectorEnv
 from teenpatti_env.rules import Rules
-from teenpatti_env.vector import TeenPattiVectorEnv
-from tests.batched_helpers import random_rules, random_stacks
 
 
 def _random_actions(step, rng: np.random.Generator) -> np.ndarray:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from builders.batched import twin_env, variant_policy
 
 from agents.arena import run_arena
 from agents.policy import NumpyPolicy, load_policy, policy_metadata, pretrained_path
-from teenpatti_env.batched import TableBatch
+from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
-from tests.batched_helpers import twin_env, variant_policy
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,7 +52,7 @@ def test_a_policy_trained_on_the_batched_path_acts_the_same_on_both_paths(
     tmp_path: Path,
 ) -> None:
     torch = pytest.importorskip("torch")
-    from teenpatti_env.vector import TeenPattiVectorEnv
+    from teenpatti_env.environment.vector import TeenPattiVectorEnv
 
     torch.manual_seed(0)
     env = TeenPattiVectorEnv(64, "classic")

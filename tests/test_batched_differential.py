@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+from builders.batched import describe, random_rules, random_stacks, twin_env
 
-from teenpatti_env.batched import TableBatch
 from teenpatti_env.cards import NUM_CARDS
-from tests.batched_helpers import describe, random_rules, random_stacks, twin_env
+from teenpatti_env.environment.batched import TableBatch
 
 DECISIONS = 100_000
 TABLES = 32

@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from builders.server import running_server
 
 import teenpatti_env
 from interfaces.server import BotServer
 from teenpatti_env.cli import build_parser, main
-from tests.server_helpers import running_server
 
 _ABSENT = (None, False, argparse.SUPPRESS)
 

@@ -15,7 +15,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from env_helpers import client
+from builders.env import client
 
 import teenpatti_env
 

@@ -13,7 +13,7 @@ import json
 import random
 
 import pytest
-from reference_model import (  # tests/ is on sys.path under pytest
+from builders.reference_model import (
     PRESETS,
     RANKS,
     SUITS,

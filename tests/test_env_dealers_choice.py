@@ -10,13 +10,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from env_helpers import decisions, live, pick, same_view
+from builders.env import decisions, live, pick, same_view
 from pettingzoo.test import api_test, seed_test
 
 import teenpatti_env
 from teenpatti_env import Rules, raw_env
 from teenpatti_env.cards import DECK, format_cards
-from teenpatti_env.variants import VARIANTS
+from teenpatti_env.rules.variants import VARIANTS
 
 CHOICES = ["ak47", "open_joker", "colour_jokers", "shopping", "buy_a_joker", "muflis",
            "discard_one", "rotating_jokers", "joker_thresholds", "passing_cards", "shared_pair"]
@@ -132,7 +132,7 @@ def test_table_talk_tells_part_two_moves_without_secret_cards() -> None:
     """render.describe_event narrates every part-2 move; the secret ones name no card."""
     import re
 
-    from teenpatti_env.render import describe_event
+    from teenpatti_env.environment.render import describe_event
 
     card = re.compile(r"\b[2-9TJQKA][cdhs]\b")
     rng = np.random.default_rng(3)

@@ -14,8 +14,8 @@ import pytest
 
 from teenpatti_env import Hand, Rules, replay
 from teenpatti_env.cli import main
-from teenpatti_env.history import history_of
-from teenpatti_env.variants import (
+from teenpatti_env.engine.history import history_of
+from teenpatti_env.rules.variants import (
     FAMILY_SPECIALS,
     VARIANTS,
     load_variant,

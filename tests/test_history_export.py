@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from teenpatti_env import Hand, Rules, history_of, replay
-from teenpatti_env.variants import VARIANTS
+from teenpatti_env.rules.variants import VARIANTS
 
 TABLES = [Rules(variant=name) for name in VARIANTS] + [
     Rules.preset(name) for name in ("pagat", "flash", "tabletop")

@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 
 from teenpatti_env import Rules, raw_env, replay
-from teenpatti_env.actions import MAX_BET_LEVELS
+from teenpatti_env.environment.actions import MAX_BET_LEVELS
 from teenpatti_env.nesting import MAX_NESTING, check_nesting
 from teenpatti_env.protocol import schema
 from teenpatti_env.rules import MAX_TABLE_CHIPS
-from teenpatti_env.variants import load_variant
+from teenpatti_env.rules.variants import load_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 HISTORY: dict[str, Any] = {

@@ -13,7 +13,7 @@ from interfaces.play import draw_table, move_labels, parse_move, play_session
 from interfaces.table import MOVE_KEYS, PERSON, PlayTable
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
-from teenpatti_env.variants import VARIANTS
+from teenpatti_env.rules.variants import VARIANTS
 
 CLASSIC_LEGAL = [
     {"type": "look"}, {"type": "pack"}, {"type": "bet", "min": 1, "max": 2},

@@ -6,7 +6,7 @@ including the case the betting rules make hard to reach: a slice nobody can win.
 
 from __future__ import annotations
 
-from teenpatti_env.pots import divide_pot
+from teenpatti_env.engine.pots import divide_pot
 
 ORDER_FROM_SEAT_1 = [1, 2, 3, 0]  # dealer 0: seat order from the dealer's left
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from env_helpers import client
+from builders.env import client
 
 from teenpatti_env import cli
 

@@ -12,14 +12,14 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("numba")
 
-import torch  # noqa: E402
+import torch
 
-from agents.arena import run_arena  # noqa: E402
-from agents.policy import read_policy  # noqa: E402
-from teenpatti_env.batched import TableBatch  # noqa: E402
-from teenpatti_env.cli import main  # noqa: E402
-from training.config import SelfPlayConfig  # noqa: E402
-from training.selfplay import (  # noqa: E402
+from agents.arena import run_arena
+from agents.policy import read_policy
+from teenpatti_env.cli import main
+from teenpatti_env.environment.batched import TableBatch
+from training.config import SelfPlayConfig
+from training.selfplay import (
     Learner,
     Rollout,
     configure_torch,
@@ -224,7 +224,7 @@ def test_self_play_from_scratch_beats_random(tmp_path: Path) -> None:
 def fixed_bet_policy(path: Path) -> Path:
     """A policy that always bets the minimum when it may (else: accept, show, look, ...)."""
     from agents.policy import NumpyPolicy, policy_metadata
-    from teenpatti_env.actions import ActionLayout
+    from teenpatti_env.environment.actions import ActionLayout
     from teenpatti_env.rules import Rules
 
     rules = Rules()

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from builders.server import running_server
 
 from interfaces.server import BotServer
 from teenpatti_env.cli import main
-from tests.server_helpers import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 BODY = (ROOT / "docs" / "examples" / "request.json").read_bytes()

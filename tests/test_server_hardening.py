@@ -34,13 +34,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builders.server import running_server
 
 from interfaces.match import run_match
 from interfaces.server import BotServer, make_server
 from interfaces.service import BotService
 from teenpatti_env import raw_env
 from teenpatti_env.protocol import MAX_MESSAGE_BYTES, PROTOCOL, make_request
-from tests.server_helpers import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT = 30.0  # the most any step here may take on a loaded machine

@@ -1,5 +1,5 @@
 """BotService / parse_request (interfaces/service.py,
-teenpatti_env/protocol.py) and the match's use of table memories.
+teenpatti_env/protocol/) and the match's use of table memories.
 
 Each test was an adversarial review's reproducer of a defect, now fixed.
 """

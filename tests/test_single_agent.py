@@ -10,7 +10,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
-from env_helpers import pick
+from builders.env import pick
 from gymnasium.utils.env_checker import check_env
 
 from teenpatti_env import TeenPattiEnv

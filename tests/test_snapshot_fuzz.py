@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from snapshot_helpers import (
+from builders.snapshots import (
     TIME_OUT,
     hand_views,
     random_step,

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from snapshot_helpers import (
+from builders.snapshots import (
     CONFIGS,
     TIME_OUT,
     concrete,
@@ -33,7 +33,7 @@ from snapshot_helpers import (
 
 from teenpatti_env import Hand, Rules, Session, replay
 from teenpatti_env.engine import PHASES
-from teenpatti_env.history import hand_from_history
+from teenpatti_env.engine.history import hand_from_history
 
 HANDS_PER_CONFIG = 6
 MAX_STEPS = 80

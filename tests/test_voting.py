@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
-from env_helpers import decisions
+from builders.env import decisions
 from pettingzoo.test import api_test
 
 import teenpatti_env

@@ -9,12 +9,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from builders.server import call_json, running_server
 
 from interfaces.server import PRESET_SETTINGS, TABLE_SETTINGS
 from interfaces.table import PlayTable, bet_sizes, category_words
+from teenpatti_env.cards.hands import hand_category
 from teenpatti_env.errors import IllegalActionError
-from teenpatti_env.hands import hand_category
-from tests.server_helpers import call_json, running_server
 
 
 def _first(moves: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from teenpatti_env import Rules, evaluate_hand, hand_category
 from teenpatti_env.cards import parse_cards, rank_of, suit_of
-from teenpatti_env.hands import CATEGORIES, value_categories, value_table
-from teenpatti_env.wild import best_value, best_values, brute_force_value
+from teenpatti_env.cards.hands import CATEGORIES, value_categories, value_table
+from teenpatti_env.cards.wild import best_value, best_values, brute_force_value
 
 RANKINGS = [("AKQ", False), ("A23", False), ("AKQ", True), ("A23", True)]
 RANK = {r: i for i, r in enumerate("23456789TJQKA")}

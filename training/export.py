@@ -16,7 +16,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from agents.policy import NumpyPolicy, policy_metadata
-from teenpatti_env.actions import ActionLayout
+from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.rules import Rules
 from training.scaling import CHIP_SCALE, CHIP_SLOTS, observation_scale
 

@@ -16,8 +16,8 @@ from numpy.typing import NDArray
 from agents import SCRIPTED_AGENTS, Agent, make_agent
 from agents.base import Info, Mask, Observation
 from agents.policy import NumpyPolicy, PolicyAgent
+from teenpatti_env.environment.single_agent import TeenPattiEnv
 from teenpatti_env.rules import Rules
-from teenpatti_env.single_agent import TeenPattiEnv
 
 
 class OpponentPool:

@@ -43,7 +43,7 @@ from ray.tune.registry import register_env
 from torch import nn
 
 from agents.policy import NumpyPolicy, policy_metadata
-from teenpatti_env.aec import raw_env
+from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.rules import Rules
 
 ENV_NAME = "teenpatti_v0"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from teenpatti_env.observation import ObservationLayout
+from teenpatti_env.environment.observation import ObservationLayout
 from teenpatti_env.rules import Rules
 
 CHIP_SLOTS = frozenset({

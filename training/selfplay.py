@@ -1,10 +1,10 @@
 """Self-play PPO on the batched engine: thousands of tables, one network call per step.
 
-A single-file, action-masked PPO in the spirit of CleanRL, written for
-:class:`~teenpatti_env.batched.TableBatch`. At every step each table shows the seat to act;
-the rows whose seat is played by the learner go through the policy and value networks in
-one batch, the rows of each frozen opponent through that opponent in one batch, and one
-call of the batched engine applies every action.
+A single-file, action-masked PPO in the spirit of CleanRL, written for the batched engine
+(:class:`~teenpatti_env.environment.batched.TableBatch`). At every step each table shows
+the seat to act; the rows whose seat is played by the learner go through the policy and
+value networks in one batch, the rows of each frozen opponent through that opponent in one
+batch, and one call of the batched engine applies every action.
 
 Who sits where is drawn for each table at every new hand (:class:`SeatPlan`):
 
@@ -53,8 +53,8 @@ from numpy.typing import NDArray
 from torch import nn
 
 from agents.policy import NumpyPolicy
-from teenpatti_env.actions import ActionLayout
-from teenpatti_env.batched import BatchStep, TableBatch
+from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.batched import BatchStep, TableBatch
 from teenpatti_env.rules import Rules
 from training.config import SelfPlayConfig
 from training.export import policy_from_linears

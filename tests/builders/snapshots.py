@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from teenpatti_env import Hand, Rules, Session
-from teenpatti_env.variants import VARIANTS
+from teenpatti_env.rules.variants import VARIANTS
 
 RANKS = "23456789TJQKA"
 TIME_OUT = {"time_out": True}

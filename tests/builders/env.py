@@ -19,7 +19,7 @@ from teenpatti_env import Rules
 from teenpatti_env.cards import DECK, format_cards
 
 PRESETS = ("classic", "pagat", "flash", "tabletop")
-GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
+GOLDEN = sorted((Path(__file__).parent.parent / "golden").glob("*.json"))
 
 
 def client(name: str) -> ModuleType:

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from agents.policy import NumpyPolicy, load_policy, pretrained_path
-from teenpatti_env.aec import raw_env
-from teenpatti_env.batched import TableBatch
+from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import PRESETS, Rules
 
 

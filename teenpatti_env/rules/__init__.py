@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.nesting import check_nesting
-from teenpatti_env.variants import (
+from teenpatti_env.rules.variants import (
     PRESET_NAMES,
     VARIANTS,
     VariantSpec,
@@ -99,7 +99,7 @@ class Rules:
     """VARIANTS.md C3: after every hand of a session each seat still in answers
     ``vote_end`` or ``continue``; the session ends when all vote to end."""
     variant: str | VariantSpec = "classic"
-    """The variant of VARIANTS.md: a name of :data:`~teenpatti_env.variants.VARIANTS`, a
+    """The variant of VARIANTS.md: a name of :data:`~teenpatti_env.rules.variants.VARIANTS`, a
     ``VariantSpec``, or a spec dict (``{"private_cards": 4, ...}`` or ``{"name", "spec"}``).
     A built-in variant is kept as its name, any other as its spec."""
 

@@ -4,10 +4,10 @@ A request holds one seat's view of the table, the seat that must act: exactly th
 dict the environment gives that seat (:meth:`raw_env.view`), rules, seats, stacks, pot,
 stake, what the seat knows and its legal actions with their bet bounds. The answer is
 one legal action, as a hand-history action without its seat. Both are JSON objects; the
-JSON Schema in ``teenpatti_env/schemas/teenpatti-bot-1.schema.json`` is the reference
+JSON Schema in ``teenpatti_env/protocol/schemas/teenpatti-bot-1.schema.json`` is the reference
 (:func:`schema`), and ``docs/protocol.md`` walks through it.
 
->>> from teenpatti_env.aec import raw_env
+>>> from teenpatti_env.environment.aec import raw_env
 >>> env = raw_env()
 >>> env.reset(seed=0)
 >>> request = make_request(env.view(env.agent_selection), id=1)
@@ -31,9 +31,9 @@ import fastjsonschema
 import numpy as np
 from numpy.typing import NDArray
 
-from teenpatti_env.actions import ActionLayout
 from teenpatti_env.cards import format_cards, parse_cards
-from teenpatti_env.observation import ObservationLayout
+from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.observation import ObservationLayout
 from teenpatti_env.rules import Rules
 
 PROTOCOL = "teenpatti-bot/1"

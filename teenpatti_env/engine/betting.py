@@ -1,0 +1,195 @@
+"""Betting (RULES.md sections 2-4 and 9): the stake, bet ranges, the blind-bet limit,
+all-in, looking and packing, and the turn passing left until something ends the betting."""
+
+from __future__ import annotations
+
+from teenpatti_env.engine.outcome import Outcome
+
+
+class Betting(Outcome):
+    """Bet ranges and their queries, the effects of look, pack, bet and all-in, and what
+    ends the betting after each action (:meth:`_after_action`)."""
+
+    def _cap_reached(self) -> bool:
+        return self.rules.pot_cap is not None and self.pot >= self.rules.pot_cap
+
+    def _empty_stack_showdown(self) -> bool:
+        """``short_stack="showdown"``: a payment left a seat in the hand with no chips."""
+        return self.rules.short_stack == "showdown" and any(
+            self._in_hand(s) and self.stacks[s] == 0 for s in range(self.num_seats)
+        )
+
+    def _at_blind_limit(self, seat: int) -> bool:
+        limit = self.rules.max_blind_bets
+        return not self.seen[seat] and limit is not None and self.blind_bets[seat] >= limit
+
+    def _min_bet(self, seat: int) -> int:
+        return 2 * self.stake if self.seen[seat] else self.stake
+
+    def _is_short(self, seat: int) -> bool:
+        return self.stacks[seat] < self._min_bet(seat)
+
+    def _bet_ceiling(self, seat: int) -> int:
+        """Largest bet before the stack is taken into account."""
+        rules = self.rules
+        if self.seen[seat]:
+            ceiling = 2 * rules.raise_multiple * self.stake
+            if rules.max_bet is not None:
+                ceiling = min(ceiling, rules.max_bet)
+        else:
+            ceiling = rules.raise_multiple * self.stake
+            if rules.max_bet is not None:
+                ceiling = min(ceiling, rules.max_bet // 2)
+        if rules.pot_limit_betting:
+            ceiling = min(ceiling, self.pot)
+        return ceiling
+
+    def _bet_range(self, seat: int, keep: int = 0) -> tuple[int, int] | None:
+        low = self._min_bet(seat)
+        high = min(self._bet_ceiling(seat), self.stacks[seat] - keep)
+        if self.seen[seat]:
+            high -= high & 1
+        return (low, high) if low <= high else None
+
+    def _may_look(self, seat: int) -> bool:
+        if self.end is not None or self.choosing or not self._can_bet(seat) or self.seen[seat]:
+            return False
+        return self.rules.look_anytime or (seat == self.to_act and self.pending_sideshow is None)
+
+    def _all_in_allowed(self, seat: int) -> bool:
+        # All-in is only for a short seat, and only where short stacks may go all-in.
+        return self.rules.short_stack == "all_in" and self.stacks[seat] > 0 and self._is_short(seat)
+
+    def _amount_problem(
+        self, seat: int, amount: int | None, bounds: tuple[int, int] | None, what: str
+    ) -> str | None:
+        if bounds is None:
+            return f"no {what} fits (stack {self.stacks[seat]}, stake {self.stake})"
+        low, high = bounds
+        if amount is None or not low <= amount <= high:
+            return f"a {what} must be {low}..{high}, got {amount}"
+        if self.seen[seat] and amount % 2:
+            return f"a seen {what} must be even, got {amount}"
+        return None
+
+    def previous_player(self, seat: int) -> int | None:
+        """Nearest seat to the right of ``seat`` still in the hand and not all-in."""
+        return self._previous_player(self._seat(seat))
+
+    def can_bet(self, seat: int) -> bool:
+        """Whether ``seat`` is in the hand and not all-in (it takes betting turns)."""
+        return self._can_bet(self._seat(seat))
+
+    def at_blind_limit(self, seat: int) -> bool:
+        """A blind seat that has used every blind bet may only pack or look."""
+        return self._at_blind_limit(self._seat(seat))
+
+    def min_bet(self, seat: int) -> int:
+        """Smallest bet for the seat's status: ``S`` blind, ``2S`` seen."""
+        return self._min_bet(self._seat(seat))
+
+    def is_short(self, seat: int) -> bool:
+        """Whether the seat's stack is below the smallest bet its status allows."""
+        return self._is_short(self._seat(seat))
+
+    def open_bet_range(self, seat: int) -> tuple[int, int] | None:
+        """:meth:`bet_range` of a seat that takes betting turns and is not held at the
+        blind-bet limit, else ``None``."""
+        self._seat(seat)
+        if not self._can_bet(seat) or self._at_blind_limit(seat):
+            return None
+        return self._bet_range(seat)
+
+    def bet_range(self, seat: int, keep: int = 0) -> tuple[int, int] | None:
+        """``(min, max)`` of a legal bet leaving at least ``keep`` chips, or ``None``.
+
+        Seen bets are even, so both ends are even for a seen seat.
+        """
+        return self._bet_range(self._seat(seat), keep)
+
+    def _do_look(self, seat: int, amount: int | None) -> None:
+        self.seen[seat] = True
+        self._record(None, {"type": "look", "seat": seat})
+        if self.rules.spec.visibility != "all_open":  # V2: looking changes only the price
+            self._record((seat,), {"type": "cards", "seat": seat, "cards": self._card_texts(seat)})
+        # short_stack="showdown": the seat about to bet may now be short (RULES 9).
+        if (
+            seat == self.to_act
+            and self.pending_sideshow is None
+            and self.rules.short_stack == "showdown"
+            and self._is_short(seat)
+        ):
+            self._showdown()
+
+    def _do_pack(self, seat: int, amount: int | None) -> None:
+        self._fold(seat)
+        self._after_action(seat)
+
+    def _fold(self, seat: int) -> None:
+        """``seat`` packs: out of the hand, its chips stay in the pot."""
+        self.packed[seat] = True
+        # P2, P3: a seat all-in on its boot may pack on its phase turn; packed, it is no
+        # longer all-in (as a burst seat), and its boot stays in the pot.
+        self.all_in[seat] = False
+        self._record(None, {"type": "pack", "seat": seat})
+
+    def _do_bet(self, seat: int, amount: int) -> None:
+        if self.seen[seat]:
+            self.stake = amount // 2
+        else:
+            self.stake = amount
+            self.blind_bets[seat] += 1
+        self._pay(seat, amount)
+        if self.stacks[seat] == 0 and self.rules.short_stack != "pack":
+            self.all_in[seat] = True
+        self._record(
+            None,
+            {
+                "type": "bet",
+                "seat": seat,
+                "amount": amount,
+                "blind": not self.seen[seat],
+                "stake": self.stake,
+            },
+        )
+        self._after_action(seat)
+
+    def _do_all_in(self, seat: int, amount: int | None) -> None:
+        chips = self.stacks[seat]
+        self._pay(seat, chips)
+        self.all_in[seat] = True
+        self._record(None, {"type": "all_in", "seat": seat, "amount": chips})
+        self._after_action(seat)
+
+    def _after_action(self, actor: int, show_asker: int | None = None) -> None:
+        """RULES section 4: what ends betting, in order, else the turn passes left."""
+        if self._count_in_hand() == 1:
+            self._last_player_wins()
+        elif self._cap_reached():
+            self._showdown()
+        elif show_asker is not None:
+            self._resolve_show(show_asker)
+        elif self._count_can_bet() <= 1 or self._empty_stack_showdown():
+            self._showdown()
+        else:
+            self._pass_turn(actor)
+
+    def _pass_turn(self, origin: int, first: bool = False) -> None:
+        n = self.num_seats
+        for step in range(1, n + 1):
+            seat = (origin + step) % n
+            if self._can_bet(seat):
+                self.to_act = seat
+                break
+        if self._rotating and not first:
+            self._count_rotation(origin)
+        # short_stack="showdown": a short seat about to take a betting turn shows at once.
+        if self.rules.short_stack == "showdown" and self._is_short(self.to_act):  # type: ignore[arg-type]
+            self._showdown()
+
+    def _start_betting(self) -> None:
+        # RULES section 2: boots at the cap, or nobody left to bet against, show at once.
+        if self._cap_reached() or self._count_can_bet() <= 1 or self._empty_stack_showdown():
+            self._showdown()
+            return
+        self._pass_turn(self.dealer, first=True)

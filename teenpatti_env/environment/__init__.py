@@ -1,0 +1,7 @@
+"""The environment layer: the engine as reinforcement-learning environments.
+
+``aec`` (the PettingZoo AEC environment), ``observation`` and ``actions`` (what a seat
+sees and does, as arrays), ``single_agent`` (the Gymnasium view), ``render``, and the
+batched engine: ``batched`` and ``batch_kernels`` (many classic tables in arrays) with
+``vector`` (its Gymnasium vector environment).
+"""

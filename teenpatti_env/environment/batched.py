@@ -1,0 +1,508 @@
+"""The batched engine: thousands of classic tables held as arrays and stepped in lockstep.
+
+:class:`TableBatch` plays ``N`` tables of one rule set of the classic family (every
+setting of the rules and the four presets; no variant) one hand an episode. One
+:meth:`TableBatch.step` applies one action per table that waits for a decision and gives,
+for every table, the seat to act, its observation vector and action mask (bit for bit
+those of ``teenpatti_env.env()`` in the same state, from the same
+:class:`~teenpatti_env.environment.observation.ObservationLayout` and
+:class:`~teenpatti_env.environment.actions.ActionLayout`), every seat's reward of a hand that just
+ended, and which tables finished. This is the self-play interface: every seat is a
+policy, and each call shows every table's decision in one array.
+
+The per-table :class:`~teenpatti_env.engine.Hand` stays the reference: a table's hand
+can be rebuilt as a ``Hand`` (:meth:`TableBatch.hand`) or written as a
+``teenpatti-hand/1`` history (:meth:`TableBatch.history`), and an illegal action is
+explained by the ``Hand``'s own reason. ``docs/batched.md`` has the details.
+
+>>> batch = TableBatch(8, "classic", seed=1)
+>>> first = batch.reset()
+>>> first.observations.shape, first.action_masks.shape
+((8, 277), (8, 10))
+>>> step = batch.step(first.action_masks.argmax(axis=1))  # everyone packs
+>>> int(step.finished.sum()) >= 0
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from teenpatti_env.cards import NUM_CARDS
+from teenpatti_env.cards.hands import value_categories, value_strengths
+from teenpatti_env.engine import Hand, validate_table
+from teenpatti_env.engine.history import history_of
+from teenpatti_env.environment import batch_kernels as k
+from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
+from teenpatti_env.errors import IllegalActionError
+from teenpatti_env.rules import Rules
+from teenpatti_env.rules.variants import value_table
+
+BATCH_OPTIONS = ("cards", "dealer", "stacks")
+"""What ``reset(options=...)`` reads: the first hand's deal at every table."""
+
+
+class BatchStep(NamedTuple):
+    """What :meth:`TableBatch.reset` and :meth:`TableBatch.step` return, one row per table.
+
+    The arrays are the batch's own buffers, overwritten by the next call: copy what you
+    keep.
+    """
+
+    to_act: NDArray[np.int64]
+    """The seat to act, ``-1`` where the table waits for no decision (its hand ended)."""
+    observations: NDArray[np.float32]
+    """``[N, D]``: the observation vector of the seat to act (zeros where none)."""
+    action_masks: NDArray[np.int8]
+    """``[N, A]``: the action mask of the seat to act (zeros where none)."""
+    rewards: NDArray[np.float64]
+    """``[N, n]``: every seat's net result in boots of a hand that ended in this call
+    (zeros elsewhere)."""
+    finished: NDArray[np.bool_]
+    """``[N]``: a hand ended at this table in this call."""
+
+
+def classic_family(rules: Rules) -> Rules:
+    """``rules`` if the batched engine plays them, else a ``ValueError`` naming what it
+    does not play (variants, dealer's choice and voting need the per-table engine)."""
+    if rules.dealers_choice is not None:
+        raise ValueError("the batched engine plays the classic family only: dealer's choice "
+                         "needs the per-table engine (teenpatti_env.env)")
+    if rules.vote_to_end:
+        raise ValueError("the batched engine plays hand episodes: vote_to_end needs the "
+                         "per-table engine (teenpatti_env.env)")
+    if not rules.spec.is_classic or rules.variant != "classic":
+        name = rules.spec.name
+        raise ValueError(f"the batched engine plays the classic family only, not the variant "
+                         f"{name!r}: use the per-table engine (teenpatti_env.env)")
+    return rules
+
+
+class TableBatch:
+    """``num_tables`` tables of one rule set, one hand an episode, stepped together.
+
+    Keyword arguments as :func:`teenpatti_env.env` takes them: ``rules`` (a ``Rules``,
+    preset name or dict), ``num_players``, ``bet_levels``, ``stacks`` (every seat's chips
+    at the start of every hand; default the starting stack) and ``Rules`` overrides.
+    ``autoreset`` (default on): a table whose hand ended is dealt a new hand in the same
+    call, so every table always waits for a decision unless a deal ends at once.
+    ``seed``: the first :meth:`reset`'s seed (tables draw from independent streams
+    spawned from it).
+    """
+
+    def __init__(
+        self,
+        num_tables: int,
+        rules: Rules | str | dict[str, Any] | None = None,
+        *,
+        num_players: int | None = None,
+        bet_levels: int | None = None,
+        stacks: Sequence[int] | None = None,
+        autoreset: bool = True,
+        seed: int | None = None,
+        **settings: Any,
+    ) -> None:
+        if not isinstance(num_tables, int) or isinstance(num_tables, bool) or num_tables < 1:
+            raise ValueError(f"num_tables must be an int >= 1, got {num_tables!r}")
+        base = Rules.of(rules)
+        if num_players is not None:
+            settings["num_players"] = num_players
+        self.rules = classic_family(base.replace(**settings) if settings else base)
+        n = self.num_seats = self.rules.num_players
+        validate_table(self.rules, stacks, 0, n)
+        self.stacks = [self.rules.starting_stack] * n if stacks is None else list(stacks)
+        self.num_tables = num_tables
+        self.autoreset = bool(autoreset)
+        self.layout = ActionLayout(self.rules, bet_levels)
+        self.obs_layout = ObservationLayout(self.rules)
+        self.observation_size = self.obs_layout.size
+        self.action_size = self.layout.size
+        self._seed = seed
+        self._setup_tables()
+
+    # ----------------------------------------------------------------- layout
+
+    def _setup_tables(self) -> None:
+        rules, n, size = self.rules, self.num_seats, self.num_tables
+        params = np.zeros(k.PARAMS, dtype=np.int64)
+        params[k.P_SEATS] = n
+        params[k.P_BOOT] = rules.boot
+        params[k.P_RAISE] = rules.raise_multiple
+        params[k.P_MAX_BLIND] = k.NONE if rules.max_blind_bets is None else rules.max_blind_bets
+        params[k.P_MAX_BET] = k.NONE if rules.max_bet is None else rules.max_bet
+        params[k.P_POT_CAP] = k.NONE if rules.pot_cap is None else rules.pot_cap
+        params[k.P_POT_LIMIT] = rules.pot_limit_betting
+        params[k.P_SIDESHOW] = rules.sideshow
+        params[k.P_TARGET_SEEN] = rules.sideshow_target == "previous_seen"
+        params[k.P_ALL_SEEN] = rules.sideshow_requires_all_seen
+        params[k.P_REVEAL] = rules.sideshow_reveal == "private"
+        params[k.P_SHORT] = ("all_in", "pack", "showdown").index(rules.short_stack)
+        params[k.P_ENTRY] = rules.entry_chips
+        params[k.P_BET_LEVELS] = self.layout.bet_levels
+        self._params = params
+        # The action table and the observation slots, read from the layouts themselves.
+        kinds = self.layout.kinds
+        unknown = sorted(set(kinds) - set(k.KIND_NAMES))
+        if unknown:  # pragma: no cover - classic_family admits no such table
+            raise ValueError(f"the batched engine has no actions {unknown}")
+        self._kind_of = np.array([k.KIND_NAMES.index(kind) for kind in kinds], dtype=np.int64)
+        self._level_of = np.array(
+            [self.layout.bet_level(a) for a in range(self.layout.size)], dtype=np.int64
+        )
+        offsets = {name: offset for name, offset, _, _ in self.obs_layout.slots}
+        self._global_at = np.array([offsets[name] for name, _, _ in GLOBAL_SLOTS], dtype=np.int64)
+        self._seat_at = np.array(
+            [[offsets[f"seat{j}.{name}"] for name, _, _ in SEAT_SLOTS] for j in range(n)],
+            dtype=np.int64,
+        )
+        self._category_at = int(offsets["my_category"])
+        self._cards_at = np.array([offsets[f"seat{j}.cards"] for j in range(n)], dtype=np.int64)
+        self._values = np.asarray(value_table(rules), dtype=np.int64)
+        self._categories = np.asarray(value_categories(rules), dtype=np.int64)
+        self._strengths = np.asarray(value_strengths(rules), dtype=np.float64)
+        # The tables.
+        self._tab = np.zeros((size, k.TAB_FIELDS), dtype=np.int64)
+        self._tab[:, k.TO_ACT] = k.NONE
+        self._tab[:, k.END] = k.LAST_PLAYER  # nothing dealt yet
+        self._seat = np.zeros((size, k.SEAT_FIELDS, n), dtype=np.int64)
+        self._known = np.zeros((size, n, n), dtype=np.uint8)
+        self._deck = np.tile(np.arange(NUM_CARDS, dtype=np.int64), (size, 1))
+        self._rng = np.zeros(size, dtype=np.uint64)
+        self._history = np.zeros((size, 32), dtype=np.int64)
+        self._reported = np.ones(size, dtype=np.bool_)
+        """Whether the end of the table's hand has been given (set at its ``finished``)."""
+        self._obs = np.zeros((size, self.observation_size), dtype=np.float32)
+        self._mask = np.zeros((size, self.action_size), dtype=np.int8)
+        self._rewards = np.zeros((size, n), dtype=np.float64)
+        self._chips = np.zeros((size, n), dtype=np.int64)
+        self._finished = np.zeros(size, dtype=np.bool_)
+        self._everyone = np.ones(size, dtype=np.bool_)  # never written
+        self._seeded = False
+
+    # ----------------------------------------------------------------- episodes
+
+    def reset(
+        self, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> BatchStep:
+        """Deal a new hand at every table and return the first decisions.
+
+        ``seed`` restarts every table's random stream (tables draw from independent
+        streams spawned from it); without one, the streams go on (or start from fresh
+        entropy on the first reset). ``options`` may give the first hand's deal, as
+        ``env.reset(options=...)`` takes it, for every table: ``cards`` (one entry per
+        table: per seat three cards or ``None``; or an int array ``[N, n, 3]`` of card
+        ints with ``-1`` for a seat that sits out), ``dealer`` (an int or one per table;
+        default drawn) and ``stacks`` (one list for every table or one per table). A bad
+        option is a ``ValueError`` naming the table, and changes nothing.
+        """
+        if options is not None and not isinstance(options, Mapping):
+            raise ValueError(f"options must be a dict, got {type(options).__name__}")
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(BATCH_OPTIONS))
+        if unknown:
+            raise ValueError(f"unknown reset options {unknown}: it reads "
+                             f"{', '.join(BATCH_OPTIONS)}")
+        given = self._given_deals(options)  # checked before anything changes
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                                 or seed < 0):
+            raise ValueError(f"seed must be an int >= 0 or None, got {seed!r}")
+        if seed is None:
+            seed = self._seed
+            self._seed = None
+        if seed is not None or not self._seeded:
+            self._rng[:] = np.random.SeedSequence(seed).generate_state(
+                self.num_tables, dtype=np.uint64
+            )
+            self._deck[:] = np.arange(NUM_CARDS)  # the shuffle goes on from the last deck
+            self._seeded = True
+        self._seat[:, k.START_STACK, :] = given["stacks"]
+        everyone = self._everyone
+        if given["cards"] is None:
+            k.deal_tables(self._params, self._tab, self._seat, self._known, self._deck,
+                          self._rng, self._values, everyone)
+        else:
+            self._seat[:, k.CARD0:k.CARD0 + 3, :] = given["cards"].transpose(0, 2, 1)
+            self._tab[:, k.DEALER] = given["dealer"]
+            k.start_tables(self._params, self._tab, self._seat, self._known, self._rng,
+                           self._values, everyone)
+        self._reported[:] = False
+        self._seat[:, k.START_STACK, :] = self.stacks  # later hands: the table's stacks
+        self._chips[:] = 0
+        self._finished[:] = False
+        self._observe(everyone)
+        return self._result()
+
+    def _given_deals(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The stacks ``[N, n]`` and, when given, the cards ``[N, n, 3]`` and dealers of
+        the first hand, each table checked by the engine itself."""
+        size, n = self.num_tables, self.num_seats
+        stacks = self._per_table(options.get("stacks", self.stacks))
+        cards = options.get("cards")
+        dealers = options.get("dealer")
+        if cards is None:
+            if dealers is not None:
+                raise ValueError("reset option 'dealer' needs 'cards' (without cards the "
+                                 "dealer is drawn with the deal)")
+            return {"stacks": np.array(stacks, dtype=np.int64), "cards": None}
+        if isinstance(cards, np.ndarray):
+            if cards.shape != (size, n, 3) or not np.issubdtype(cards.dtype, np.integer):
+                raise ValueError(f"cards as an array must be ints of shape {(size, n, 3)}, "
+                                 f"got {cards.dtype} {cards.shape}")
+            cards = [[None if row[0] < 0 else [int(c) for c in row] for row in table]
+                     for table in cards]
+        if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or len(
+                cards) != size:
+            raise ValueError(f"reset option 'cards' needs one deal per table ({size})")
+        if dealers is None:
+            dealers = [None] * size
+        elif isinstance(dealers, (int, np.integer)) and not isinstance(dealers, bool):
+            dealers = [int(dealers)] * size
+        elif isinstance(dealers, (str, bytes)) or not isinstance(
+                dealers, (Sequence, np.ndarray)) or len(dealers) != size:
+            raise ValueError(f"reset option 'dealer' must be an int or one per table ({size})")
+        out = np.full((size, n, 3), k.NONE, dtype=np.int64)
+        chosen = np.full(size, k.NONE, dtype=np.int64)  # NONE: drawn as the deal starts
+        for t in range(size):
+            dealer = dealers[t]
+            if isinstance(dealer, np.integer):
+                dealer = int(dealer)
+            hand = _check_table(t, lambda t=t, d=dealer: Hand(
+                self.rules, cards[t], stacks[t], 0 if d is None else d))
+            for s, dealt in enumerate(hand.cards):
+                if dealt is not None:
+                    out[t, s] = dealt
+            if dealer is not None:
+                chosen[t] = dealer
+        return {"stacks": np.array(stacks, dtype=np.int64), "cards": out, "dealer": chosen}
+
+    def _per_table(self, stacks: Any) -> list[list[int]]:
+        """One stack list per table from one list for all or one per table, each checked
+        (a list shared by every table once)."""
+        size, n = self.num_tables, self.num_seats
+        if isinstance(stacks, np.ndarray):
+            stacks = stacks.tolist()
+        if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Sequence) or not stacks:
+            raise ValueError(f"reset option 'stacks' must be a list of {n} ints or one such "
+                             f"list per table, got {stacks!r}")
+        per_table = all(isinstance(row, (list, tuple)) for row in stacks)
+        if per_table and len(stacks) != size:
+            raise ValueError(f"reset option 'stacks' lists {len(stacks)} tables, not {size}")
+        rows = [list(row) for row in stacks] if per_table else [list(stacks)] * size
+        for t, row in enumerate(rows if per_table else rows[:1]):
+            _check_table(t, lambda row=row: validate_table(self.rules, row, 0, n))
+            if sum(chips >= self.rules.entry_chips for chips in row) < 2:
+                raise ValueError(f"table {t}: fewer than two seats hold the "
+                                 f"{self.rules.entry_chips} chips needed to enter")
+        return rows
+
+    def step(
+        self, actions: Any, tables: NDArray[np.bool_] | None = None
+    ) -> BatchStep:
+        """Apply ``actions[t]`` (an index of the action table) at every table that waits
+        for a decision (only those with ``tables[t]``, when given); other entries are
+        ignored. Returns the next decisions, the rewards and the finished tables.
+
+        An illegal action raises :class:`IllegalActionError` naming the table, the seat,
+        the action and the engine's reason, and leaves every table unchanged.
+        """
+        size = self.num_tables
+        active = self._everyone if tables is None else self._checked_tables(tables)
+        chosen = self._checked_actions(actions)
+        bad, longest = k.check_actions(self._tab, self._mask, chosen, active)
+        if bad != k.NONE:
+            raise IllegalActionError(self._illegal_message(bad, int(chosen[bad])))
+        if longest + 1 >= self._history.shape[1]:
+            grown = np.zeros((size, 2 * (longest + 1)), dtype=np.int64)
+            grown[:, : self._history.shape[1]] = self._history
+            self._history = grown
+        self._chips[:] = 0
+        self._finished[:] = False
+        k.step_tables(self._params, self._tab, self._seat, self._known, self._history, chosen,
+                      active, self._kind_of, self._level_of, self._chips, self._finished,
+                      self._reported)
+        changed = active if tables is None else active | self._finished
+        if self.autoreset and self._finished.any():
+            self._redeal(self._finished)
+        self._observe(changed)
+        return self._result()
+
+    def redeal(self, tables: NDArray[np.bool_]) -> BatchStep:
+        """Deal a new hand at every table with ``tables[t]`` (for ``autoreset=False``)."""
+        which = self._checked_tables(tables)
+        self._chips[:] = 0
+        self._finished[:] = False
+        self._redeal(which)
+        self._observe(which)
+        return self._result()
+
+    def _redeal(self, which: NDArray[np.bool_]) -> None:
+        k.deal_tables(self._params, self._tab, self._seat, self._known, self._deck, self._rng,
+                      self._values, which)
+        self._reported[which] = False
+
+    def _checked_tables(self, tables: Any) -> NDArray[np.bool_]:
+        array = np.asarray(tables)
+        if array.shape != (self.num_tables,) or array.dtype != np.bool_:
+            raise ValueError(f"tables must be a bool array of shape ({self.num_tables},), "
+                             f"got {array.dtype} {array.shape}")
+        return array
+
+    def _checked_actions(self, actions: Any) -> NDArray[np.int64]:
+        array = np.asarray(actions)
+        if array.shape != (self.num_tables,) or not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"actions must be an int array of shape ({self.num_tables},), "
+                             f"got {array.dtype} {array.shape}")
+        return array.astype(np.int64, copy=False)
+
+    def _illegal_message(self, t: int, action: int) -> str:
+        seat = int(self._tab[t, k.TO_ACT])
+        if not 0 <= action < self.action_size:
+            return (f"table {t}, seat {seat}: action {action} is not in the action table "
+                    f"(0..{self.action_size - 1}); no table was changed")
+        hand = self.hand(t)
+        reason = hand.illegal_reason(self.layout.decode(hand, seat, action))
+        return (f"table {t}, seat {seat} cannot take action {action} "
+                f"({self.layout.names[action]}): {reason}; no table was changed")
+
+    # ----------------------------------------------------------------- views
+
+    def _observe(self, which: NDArray[np.bool_]) -> None:
+        """Rebuild the observation and mask of the seat to act at the tables ``which``."""
+        self._observe_into(which, self._tab[:, k.TO_ACT], self._obs, self._mask)
+
+    def _observe_into(self, which: NDArray[np.bool_], seats: NDArray[np.int64],
+                      obs: NDArray[np.float32], mask: NDArray[np.int8]) -> None:
+        k.observe_tables(self._params, self._tab, self._seat, self._known, which, seats, obs,
+                         mask, self._kind_of, self._global_at, self._seat_at,
+                         self._category_at, self._cards_at, self._categories,
+                         self._strengths)
+
+    def _result(self) -> BatchStep:
+        np.divide(self._chips, self.rules.boot, out=self._rewards)
+        return BatchStep(self._tab[:, k.TO_ACT], self._obs, self._mask, self._rewards,
+                         self._finished)
+
+    def observe(self, seats: Any) -> NDArray[np.float32]:
+        """A new ``[N, D]`` array: the observation of ``seats[t]`` at every table (any
+        seat, acting or not; ``-1`` for none), as ``env.observe`` gives it."""
+        array = np.asarray(seats)
+        if array.shape != (self.num_tables,) or not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"seats must be an int array of shape ({self.num_tables},)")
+        chosen = array.astype(np.int64)
+        if ((chosen < k.NONE) | (chosen >= self.num_seats)).any():
+            raise ValueError(f"seats must be -1 or 0..{self.num_seats - 1}")
+        obs = np.zeros((self.num_tables, self.observation_size), dtype=np.float32)
+        mask = np.zeros((self.num_tables, self.action_size), dtype=np.int8)
+        self._observe_into(np.ones(self.num_tables, dtype=np.bool_), chosen, obs, mask)
+        return obs
+
+    @property
+    def to_act(self) -> NDArray[np.int64]:
+        """The seat to act at every table (``-1``: none)."""
+        return self._tab[:, k.TO_ACT].copy()
+
+    @property
+    def pot(self) -> NDArray[np.int64]:
+        """Chips in every table's pot."""
+        return self._tab[:, k.POT].copy()
+
+    @property
+    def stake(self) -> NDArray[np.int64]:
+        """Every table's stake ``S``."""
+        return self._tab[:, k.STAKE].copy()
+
+    @property
+    def dealer(self) -> NDArray[np.int64]:
+        """Every table's dealer."""
+        return self._tab[:, k.DEALER].copy()
+
+    @property
+    def stack_chips(self) -> NDArray[np.int64]:
+        """``[N, n]``: every seat's chips behind."""
+        return self._seat[:, k.STACK, :].copy()
+
+    @property
+    def dealt_in(self) -> NDArray[np.bool_]:
+        """``[N, n]``: the seats dealt into this hand."""
+        dealt: NDArray[np.bool_] = self._seat[:, k.DEALT, :] == 1
+        return dealt
+
+    @property
+    def hand_stacks(self) -> NDArray[np.int64]:
+        """``[N, n]``: every seat's chips when this hand was dealt (before the boot)."""
+        seat = self._seat
+        return seat[:, k.STACK, :] + seat[:, k.CONTRIB, :] - seat[:, k.PAYOUT, :]
+
+    @property
+    def contributions(self) -> NDArray[np.int64]:
+        """``[N, n]``: chips every seat put into this hand."""
+        return self._seat[:, k.CONTRIB, :].copy()
+
+    @property
+    def net(self) -> NDArray[np.int64]:
+        """``[N, n]``: every seat's chips won or lost in its ended hand (zeros while the
+        hand runs)."""
+        seat = self._seat
+        ended = (self._tab[:, k.END] != k.RUNNING)[:, None]
+        net: NDArray[np.int64] = np.where(ended, seat[:, k.PAYOUT, :] - seat[:, k.CONTRIB, :], 0)
+        return net
+
+    @property
+    def shown(self) -> NDArray[np.bool_]:
+        """``[N, n]``: the seats whose hands were turned up for the table (show, showdown)."""
+        shown: NDArray[np.bool_] = self._seat[:, k.SHOWN, :] == 1
+        return shown
+
+    @property
+    def over(self) -> NDArray[np.bool_]:
+        """Whether every table's hand has ended."""
+        over: NDArray[np.bool_] = self._tab[:, k.END] != k.RUNNING
+        return over
+
+    @property
+    def hands_dealt(self) -> NDArray[np.int64]:
+        """Hands dealt at every table since the batch was made."""
+        return self._tab[:, k.DEALS].copy()
+
+    def hand(self, table: int) -> Hand:
+        """Table ``table``'s hand rebuilt as the per-table engine's ``Hand`` (its deal and
+        every action so far replayed)."""
+        t = self._table(table)
+        seat = self._seat
+        cards = [
+            None if seat[t, k.CARD0, s] == k.NONE
+            else [int(c) for c in seat[t, k.CARD0:k.CARD0 + 3, s]]
+            for s in range(self.num_seats)
+        ]
+        stacks = self.hand_stacks[t].tolist()
+        hand = Hand(self.rules, cards, stacks, int(self._tab[t, k.DEALER]))
+        for action in self._history[t, : self._tab[t, k.ACTIONS]]:
+            assert hand.to_act is not None
+            hand.apply(self.layout.decode(hand, hand.to_act, int(action)))
+        return hand
+
+    def history(self, table: int) -> dict[str, Any]:
+        """Table ``table``'s hand so far as a ``teenpatti-hand/1`` history (what
+        ``teenpatti replay`` reads)."""
+        return history_of(self.hand(table))
+
+    def _table(self, table: Any) -> int:
+        if isinstance(table, np.integer):
+            table = int(table)
+        if not isinstance(table, int) or isinstance(table, bool) or not (
+                0 <= table < self.num_tables):
+            raise ValueError(f"no table {table!r}: tables are 0..{self.num_tables - 1}")
+        return table
+
+
+def _check_table(table: int, check: Any) -> Any:
+    """``check()``, its ``ValueError`` prefixed with the table."""
+    try:
+        return check()
+    except ValueError as error:
+        raise ValueError(f"table {table}: {error}") from None

@@ -1,0 +1,1 @@
+"""Builders the tests share: tables, hands, histories, servers (one module per room)."""
