@@ -176,9 +176,10 @@ class Betting(Outcome):
 
     def _pass_turn(self, origin: int, first: bool = False) -> None:
         n = self.num_seats
+        dealt_in, packed, all_in = self.dealt_in, self.packed, self.all_in
         for step in range(1, n + 1):
             seat = (origin + step) % n
-            if self._can_bet(seat):
+            if dealt_in[seat] and not packed[seat] and not all_in[seat]:  # _can_bet, inline
                 self.to_act = seat
                 break
         if self._rotating and not first:

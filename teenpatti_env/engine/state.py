@@ -188,9 +188,13 @@ class HandState:
 
     def _previous_player(self, seat: int, seen_only: bool = False) -> int | None:
         n = self.num_seats
+        dealt_in, packed, all_in, seen = self.dealt_in, self.packed, self.all_in, self.seen
         for step in range(1, n):
             other = (seat - step) % n
-            if self._can_bet(other) and (self.seen[other] or not seen_only):
+            # _can_bet(other), inline: this runs for every observation and sideshow check
+            if dealt_in[other] and not packed[other] and not all_in[other] and (
+                seen[other] or not seen_only
+            ):
                 return other
         return None
 

@@ -67,7 +67,8 @@ class VariantDeal(Shows):
     def _may_buy(self, seat: int) -> bool:
         """J1: once a hand, a seen seat on its betting turn with a boot plus a chip."""
         return (
-            self.rules.spec.buy_a_joker
+            not self._classic  # (a classic spec never buys): the common case, first
+            and self.rules.spec.buy_a_joker
             and self.seen[seat]
             and self.bought[seat] is None
             and self.pending_sideshow is None

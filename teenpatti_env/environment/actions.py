@@ -159,6 +159,9 @@ class ActionLayout:
             else name
             for i, name in enumerate(self.names)
         )
+        # Without card-slot or choice indices the mask depends on the legal types alone
+        # (not on the cards held or the variants offered).
+        self._types_decide = not self._slots and not self._choices
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -201,12 +204,15 @@ class ActionLayout:
         return sorted(indices)
 
     def _entry(self, legal: list[dict[str, Any]]) -> tuple[NDArray[np.int8], tuple[str, ...]]:
-        kinds = tuple(
-            f"{action['type']}:{len(action['cards'])}" if "cards" in action
-            else f"choose_variant:{','.join(action['variants'])}" if "variants" in action
-            else action["type"]
-            for action in legal
-        )
+        if self._types_decide:
+            kinds = tuple([action["type"] for action in legal])
+        else:
+            kinds = tuple(
+                f"{action['type']}:{len(action['cards'])}" if "cards" in action
+                else f"choose_variant:{','.join(action['variants'])}" if "variants" in action
+                else action["type"]
+                for action in legal
+            )
         entry = self._by_kinds.get(kinds)
         if entry is None:
             if len(self._by_kinds) >= 4096:  # views from outside can vary without end
@@ -214,16 +220,18 @@ class ActionLayout:
             indices = self.legal_indices(legal)
             mask = np.zeros(self.size, dtype=np.int8)
             mask[indices] = 1
+            mask.flags.writeable = False  # shared by every caller with these kinds
             entry = self._by_kinds[kinds] = (mask, tuple(self.names[i] for i in indices))
         return entry
-
-    def allows(self, legal: list[dict[str, Any]], index: int) -> bool:
-        """Whether the mask of ``legal`` sets ``index`` (in range)."""
-        return bool(self._entry(legal)[0][index])
 
     def mask_of(self, legal: list[dict[str, Any]]) -> NDArray[np.int8]:
         """The mask of a list of legal engine actions (a new array each call)."""
         return self._entry(legal)[0].copy()
+
+    def shared_mask(self, legal: list[dict[str, Any]]) -> NDArray[np.int8]:
+        """:meth:`mask_of` without the copy: one read-only array shared by every call
+        with the same kinds of legal actions."""
+        return self._entry(legal)[0]
 
     def bet_amount(self, low: int, high: int, level: int, step: int) -> int:
         """The amount of bet ``level`` in the legal range ``low..high`` (multiples of
@@ -271,6 +279,8 @@ class ActionLayout:
         return self._decode(index, bounds, seen, list(entry.get("cards", ())))
 
     def _checked(self, index: Any) -> int:
+        if type(index) is int and 0 <= index < self.size:  # the common case, first
+            return index
         if isinstance(index, np.integer):
             index = int(index)
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < self.size:

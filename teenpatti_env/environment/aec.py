@@ -118,8 +118,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self._paid = False
         self.infos: dict[str, dict[str, Any]] = {}
         self._rng: np.random.Generator | None = None
-        # Facts derived from the state, dropped whenever the state changes.
-        self._memo: dict[Any, Any] = {}
+        # Derived from the state and dropped whenever it changes: each agent's legal
+        # engine actions with their (shared, read-only) mask, and the table facts.
+        self._legal_memo: dict[str, tuple[list[dict[str, Any]], NDArray[np.int8]]] = {}
+        self._facts: TableFacts | None = None
         self._hand_facts: tuple[Hand, TableFacts] | None = None
 
     # ----------------------------------------------------------------- spaces
@@ -148,8 +150,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         if options is not None and not isinstance(options, Mapping):
             raise ValueError(f"reset options are a dict of option names, got "
                              f"{type(options).__name__}")
-        options = dict(options or {})
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        options = dict(options) if options else {}
+        unknown = sorted(set(options) - set(RESET_OPTIONS)) if options else []
         if unknown:
             warnings.warn(
                 f"reset() ignores unknown options {unknown}; it reads {', '.join(RESET_OPTIONS)}",
@@ -199,7 +201,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self.infos = {agent: {} for agent in self.agents}
         self.agent_selection = self.agents[0]  # replaced below unless the deal ends the hand
         self._skip_agent_selection = None
-        self._memo = {}
+        self._state_changed()
         self.voters = []
         self._paid = False
         self._settle()
@@ -227,7 +229,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         ):
             raise ValueError(f"cards must list {rules.num_players} seats, got {cards!r}")
         if dealer is None:
-            entering = [s for s, chips in enumerate(stacks) if chips >= rules.entry_chips]
+            entry = rules.entry_chips
+            entering = [s for s, chips in enumerate(stacks) if chips >= entry]
             if not entering:
                 raise ValueError("no seat holds the chips needed to enter")
             dealer = entering[int(rng.integers(len(entering)))]
@@ -248,7 +251,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             return
         try:
             engine_action = self.layout.decode(hand, seat, action)
-            if self._mask_allows(agent, action):
+            # A set index of the mask built for this state decodes to a legal action.
+            known = self._legal_memo.get(agent)
+            if known is not None and type(action) is int and known[1][action]:
                 hand.apply_checked(engine_action)
             else:
                 hand.apply(engine_action)  # raises, saying why
@@ -321,14 +326,23 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self._after_action(agent)
 
     def _state_changed(self) -> None:
-        """Drop what was derived from the state: legal actions and facts."""
-        self._memo = {}
+        """Drop what was derived from the state: legal actions, masks and facts."""
+        self._legal_memo = {}
+        self._facts = None
 
     # PettingZoo calls these two after every change of state or of the selected agent
     # (its TerminateIllegal wrapper too), so derived facts are dropped there.
     def _deads_step_first(self) -> str:
+        """PettingZoo's: select the first agent that has left, if any (remembering the
+        agent it replaces), without building the list of all of them."""
         self._state_changed()
-        return str(super()._deads_step_first())
+        terminations, truncations = self.terminations, self.truncations
+        for agent in self.agents:
+            if terminations[agent] or truncations[agent]:
+                self._skip_agent_selection = self.agent_selection  # type: ignore[assignment]
+                self.agent_selection = agent
+                break
+        return str(self.agent_selection)
 
     def _was_dead_step(self, action: Any) -> None:
         super()._was_dead_step(action)
@@ -339,7 +353,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self._running_hand()  # a RuntimeError before the first reset
         if not self.agents:
             raise ValueError("the episode is over (every agent has left): call reset()")
-        return str(self.agent_selection)
+        return self.agent_selection
 
     def _running_hand(self) -> Hand:
         if self.hand is None:
@@ -395,55 +409,55 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
     def table_facts(self) -> TableFacts:
         """The session facts every seat's view and observation share (seats still in,
         hands played and left, the seat asked to vote)."""
-        facts: TableFacts | None = self._memo.get("facts")
-        if facts is not None:
-            return facts
-        session = self.session
-        if session is None:  # one hand an episode: the facts of the whole hand
-            hand = self._running_hand()
-            if self._hand_facts is None or self._hand_facts[0] is not hand:
-                self._hand_facts = (hand, TableFacts(in_session=tuple(hand.dealt_in)))
-            facts = self._hand_facts[1]
-        else:
+        hand = self._running_hand()
+        if self.session is None:  # one hand an episode: the facts of the whole hand
+            known = self._hand_facts
+            if known is None or known[0] is not hand:
+                in_session = tuple(hand.dealt_in)
+                if known is None or known[1].in_session != in_session:
+                    known = (hand, TableFacts(in_session=in_session))
+                known = self._hand_facts = (hand, known[1])  # the same seats: the same facts
+            return known[1]
+        facts = self._facts
+        if facts is None:
+            session = self.session
             limit = self.rules.max_hands
             played = session.hands_played
-            facts = TableFacts(
+            facts = self._facts = TableFacts(
                 in_session=tuple(session.active),
                 hands_played=played,
                 hands_remaining=None if limit is None else max(limit - played, 0),
                 voter=self.voters[0] if self.voters else None,
             )
-        self._memo["facts"] = facts
         return facts
 
-    def _legal(self, agent: str) -> list[dict[str, Any]]:
-        """The engine's legal actions for ``agent`` when it is the agent to act, else []."""
-        key = ("legal", agent)
-        legal: list[dict[str, Any]] | None = self._memo.get(key)
-        if legal is None:
+    def _legal_and_mask(self, agent: str) -> tuple[list[dict[str, Any]], NDArray[np.int8]]:
+        """The engine's legal actions for ``agent`` when it is the agent to act (else
+        []) and their mask (shared and read-only: copy it before handing it out)."""
+        entry = self._legal_memo.get(agent)
+        if entry is None:
             hand = self._running_hand()
             live = agent in self.terminations and not (
                 self.terminations[agent] or self.truncations[agent]
             )
+            legal: list[dict[str, Any]]
             if live and self.voters and agent == self.possible_agents[self.voters[0]]:
                 legal = [{"type": "vote_end"}, {"type": "continue"}]
             elif live and agent == self.agent_selection and not hand.over:
                 legal = hand.legal_actions(self.agent_name_mapping[agent])
             else:
                 legal = []
-            self._memo[key] = legal
-        return legal
+            entry = self._legal_memo[agent] = (legal, self.layout.shared_mask(legal))
+        return entry
 
-    def _mask_allows(self, agent: str, index: Any) -> bool:
-        """Whether ``agent``'s mask, already built for this state, allows ``index`` (a
-        set index decodes to a legal engine action: the mask is built from them)."""
-        legal = self._memo.get(("legal", agent))
-        return legal is not None and type(index) is int and bool(self.layout.allows(legal, index))
+    def _legal(self, agent: str) -> list[dict[str, Any]]:
+        """The engine's legal actions for ``agent`` when it is the agent to act, else []."""
+        return self._legal_and_mask(agent)[0]
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         """``agent``'s action mask: exactly the indices that decode to a legal engine
         action; all zeros unless ``agent`` is the one to act."""
-        return self.layout.mask_of(self._legal(agent))
+        return self._legal_and_mask(agent)[1].copy()
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent``."""
@@ -451,7 +465,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         seat = self.agent_name_mapping[agent]
         return {
             "observation": self.obs_layout.encode(hand, seat, self.table_facts()),
-            "action_mask": self.action_mask(agent),
+            "action_mask": self._legal_and_mask(agent)[1].copy(),
         }
 
     def view(self, agent: str) -> dict[str, Any]:
@@ -514,12 +528,16 @@ def _direct(wrapper: type[Any]) -> type[Any]:
         self._raw_env = env.unwrapped
         wrapper.__init__(self, env, *args, **kwargs)
 
+    def action_space(self: Any, agent: str) -> Any:  # every wrapper only passes it on
+        return self._raw_env.action_space(agent)
+
     names = (
         "agents", "num_agents", "agent_selection", "rewards", "_cumulative_rewards",
         "terminations", "truncations", "infos",
     )  # fmt: skip
     namespace: dict[str, Any] = {name: forward(name) for name in names}
     namespace["__init__"] = __init__
+    namespace["action_space"] = action_space
     namespace["__doc__"] = wrapper.__doc__
     return type(wrapper.__name__, (wrapper,), namespace)
 

@@ -12,6 +12,7 @@ seat on its right. Chip quantities are in boots (chips / boot). Flags are 0 or 1
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -164,6 +165,9 @@ class ObservationLayout:
         # Seats in observer-relative order, and each seat's position in that order.
         self._orders = [tuple((seat + k) % n for k in range(n)) for seat in range(n)]
         self._relative = [{other: k for k, other in enumerate(order)} for order in self._orders]
+        self._scalar_format = f"{self._category_at}f"
+        """The global and seat scalars, packed as float32 at the vector's head (struct
+        keeps the compiled format; a Struct itself would not pickle)."""
         self._categories = value_categories(rules)
         self._strengths = value_strengths(rules)
         self._rules_dict = rules.to_dict()
@@ -264,31 +268,31 @@ class ObservationLayout:
         """The observation vector of ``seat``."""
         per_boot = 1.0 / hand.rules.boot
         running = hand.end is None
-        known = hand.known_card_ints(seat)
-        ones: list[int] = []  # one-hot slots set to 1
+        out = np.zeros(self.size, dtype=np.float32)
         strength = 0.0
         if hand.knows_own_hand(seat) and hand.selection != "passing":
             # D2: during the passing the hand's value would tell the face-down indicators
             value = hand.hand_value(seat)
             categories, strengths = self._tables(hand)
             strength = strengths[value]
-            ones.append(self._category_at + categories[value])
+            out[self._category_at + categories[value]] = 1.0
         bets = self._open_bets(hand, seat)
         pending = hand.pending_sideshow
         my_turn = running and hand.to_act == seat
         remaining = facts.hands_remaining
-        # Python bools and ints go straight in: numpy turns them into 0.0 / 1.0 / n.
-        scalars: list[Any] = [
+        # Every scalar is a Python float (flags 1.0 / 0.0): struct packs a float as it is,
+        # where a bool or an int would first be turned into a new float object.
+        scalars: list[float] = [
             hand.pot * per_boot,
             hand.stake * per_boot,
-            0 if bets is None else bets[0] * per_boot,
-            0 if bets is None else bets[1] * per_boot,
-            my_turn,
-            my_turn and pending is not None,
-            not running,
-            facts.hands_played,
-            0 if remaining is None else remaining,
-            remaining is not None,
+            0.0 if bets is None else bets[0] * per_boot,
+            0.0 if bets is None else bets[1] * per_boot,
+            1.0 if my_turn else 0.0,
+            1.0 if my_turn and pending is not None else 0.0,
+            0.0 if running else 1.0,
+            facts.hands_played + 0.0,
+            0.0 if remaining is None else remaining + 0.0,
+            0.0 if remaining is None else 1.0,
             strength,
         ]
         previous = hand.previous_player(seat) if running else None
@@ -301,31 +305,42 @@ class ObservationLayout:
         stacks, chips_in = hand.stacks, hand.contributions
         for other in self._orders[seat]:
             scalars += (
-                in_session[other],
-                dealt_in[other],
-                dealt_in[other] and not packed[other],
-                packed[other],
-                all_in[other],
-                seen[other],
-                blind_bets[other],
+                1.0 if in_session[other] else 0.0,
+                1.0 if dealt_in[other] else 0.0,
+                1.0 if dealt_in[other] and not packed[other] else 0.0,
+                1.0 if packed[other] else 0.0,
+                1.0 if all_in[other] else 0.0,
+                1.0 if seen[other] else 0.0,
+                blind_bets[other] + 0.0,
                 stacks[other] * per_boot,
                 chips_in[other] * per_boot,
-                other == dealer,
-                other == previous,
-                other == to_act,
-                other == asker,
+                1.0 if other == dealer else 0.0,
+                1.0 if other == previous else 0.0,
+                1.0 if other == to_act else 0.0,
+                1.0 if other == asker else 0.0,
             )
+        # The scalars fill the vector's head, rounded to float32 as numpy would round them.
+        struct.pack_into(self._scalar_format, out, 0, *scalars)  # type: ignore[arg-type]
         relative = self._relative[seat]
-        for other, cards in known.items():
-            base = self._cards_at + relative[other] * NUM_CARDS
-            ones += [base + card for card in cards]
-        if "community" in self._variant_offsets:
-            ones += self._variant_ones(hand, seat)
-        out = np.zeros(self.size, dtype=np.float32)
-        out[: len(scalars)] = scalars
-        for index in ones:  # a few slots: quicker one by one than by fancy indexing
-            out[index] = 1.0
+        cards_at = self._cards_at
+        for other, cards in hand.known_card_ints(seat).items():
+            base = cards_at + relative[other] * NUM_CARDS
+            for card in cards:  # a few slots: quicker one by one than by fancy indexing
+                out[base + card] = 1.0
         offsets = self._variant_offsets
+        if offsets:
+            self._encode_variant(out, hand, seat, facts, per_boot)
+        return out
+
+    def _encode_variant(
+        self, out: NDArray[np.float32], hand: Hand, seat: int, facts: TableFacts,
+        per_boot: float,
+    ) -> None:
+        """Fill the variant and part-2 slots of ``seat``'s vector ``out``."""
+        offsets = self._variant_offsets
+        if "community" in offsets:
+            for index in self._variant_ones(hand, seat):
+                out[index] = 1.0
         if "draws" in offsets:
             base = offsets["draws"]
             for k, other in enumerate(self._orders[seat]):
@@ -336,7 +351,6 @@ class ObservationLayout:
             out[offsets["rotations"]] = hand.rotations
         if "vote_now" in offsets:
             out[offsets["vote_now"]] = facts.voter == seat
-        return out
 
     def encode_view(self, view: Mapping[str, Any]) -> NDArray[np.float32]:
         """The observation vector of the seat whose info view (:meth:`view`) this is.

@@ -146,17 +146,18 @@ class VariantSpec:
     lowball: bool = False
 
     # ------------------------------------------------------------------ derived facts
+    # Read on every deal; a spec never changes, so each is worked out once.
 
-    @property
+    @cached_property
     def wild_kinds(self) -> tuple[str, ...]:
         return tuple(source.kind for source in self.wild)
 
-    @property
+    @cached_property
     def wild_ranks(self) -> tuple[int, ...]:
         """The fixed wild ranks (``ranks`` sources)."""
         return tuple(sorted({r for s in self.wild if s.kind == "ranks" for r in s.values}))
 
-    @property
+    @cached_property
     def indicator_count(self) -> int:
         """Indicators the deal draws (S4, S5)."""
         count = 0
@@ -166,7 +167,7 @@ class VariantSpec:
                 count += len(source.values)
         return count + (1 if self.burst_rank == "indicator" else 0)
 
-    @property
+    @cached_property
     def chooses(self) -> str | None:
         """``"rank"`` or ``"colour"`` when a ``chosen_*`` source needs a choice."""
         if "chosen_rank" in self.wild_kinds:
@@ -175,7 +176,7 @@ class VariantSpec:
             return "colour"
         return None
 
-    @property
+    @cached_property
     def is_classic(self) -> bool:
         """Three private cards valued by the plain table: no variant machinery needed."""
         return (
