@@ -651,7 +651,7 @@ def _add_selfplay_parser(commands: Any) -> None:
                              "hard's and equity's")
     parser.add_argument("--eval-hands", type=_positive_int, default=2_000,
                         help="duplicate hands per pairing of --evaluate")
-    parser.add_argument("--exploit-budget", type=_positive_int, default=300_000,
+    parser.add_argument("--exploit-budget", type=_positive_int, default=100_000,
                         help="decisions each best response of --evaluate trains for")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=_command_selfplay)

@@ -221,31 +221,32 @@ def test_self_play_from_scratch_beats_random(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- exploitability
 
 
-def fixed_bet_policy(path: Path) -> Path:
-    """A policy that always bets the minimum when it may (else: accept, show, look, ...)."""
+def always_pack_policy(path: Path) -> Path:
+    """A fixed policy that packs whenever it may (else: look, bet the minimum, ...)."""
     from agents.policy import NumpyPolicy, policy_metadata
     from teenpatti_env.environment.actions import ActionLayout
     from teenpatti_env.rules import Rules
 
     rules = Rules()
     names = ActionLayout(rules).names
-    order = ["bet_min", "accept", "show", "look", "all_in", "refuse", "bet_max",
-             "bet_level_1", "sideshow", "pack"]
+    order = ["pack", "refuse", "look", "bet_min", "accept", "show", "all_in", "bet_max",
+             "bet_level_1", "sideshow"]
     bias = np.array([len(order) - order.index(name) for name in names], np.float32)
     weights = [np.zeros((277, len(names)), np.float32)]
     policy = NumpyPolicy(weights, [bias], policy_metadata(rules, names, "tanh"))
     return policy.save(path)
 
 
-def test_a_best_response_finds_a_large_edge_against_a_fixed_bet_agent(tmp_path: Path) -> None:
+def test_a_best_response_finds_a_large_edge_against_a_fixed_agent(tmp_path: Path) -> None:
+    """On the batched engine: the fixed agent has a batched form."""
     from training.exploit import approximate_exploitability
 
-    target = f"ppo:{fixed_bet_policy(tmp_path / 'fixed.npz')}"
-    report = approximate_exploitability(target, budget_steps=40_000, hands=2_000, seed=3,
-                                        tables=256, threads=2)
+    target = f"ppo:{always_pack_policy(tmp_path / 'fixed.npz')}"
+    report = approximate_exploitability(target, budget_steps=20_000, hands=1_000, seed=3,
+                                        tables=128, threads=2)
     assert report.engine == "batched"
-    assert report.low > 0.5, report.summary()
-    assert report.curve and report.curve[-1][0] >= 40_000
+    assert report.low > 1.0, report.summary()
+    assert report.curve and report.curve[-1][0] >= 20_000
 
 
 def test_a_best_response_beats_random_through_the_per_table_path(

@@ -38,7 +38,7 @@ def evaluate_policy(
     preset: str = "classic",
     players: int | None = None,
     hands: int = 2_000,
-    exploit_budget: int = 300_000,
+    exploit_budget: int = 100_000,
     exploit_hands: int = 2_000,
     seed: int = EVALUATION_SEED,
     opponents: Sequence[str] = tuple(SCRIPTED_AGENTS),
