@@ -728,6 +728,9 @@ def _add_exploit_parser(commands: Any) -> None:
     parser.add_argument("--out", default="exploit-results",
                         help="folder for exploit.json, the curve (exploit.png) and the best "
                              "response (best_response.npz)")
+    parser.add_argument("--start-from", default=None, metavar="POLICY",
+                        help="a trained policy (ppo:PATH, pretrained:NAME) the best response "
+                             "starts from (default: from scratch)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object (agent, mean, low, high, ...) instead "
                              "of a sentence")
@@ -747,6 +750,7 @@ def _command_exploit(args: argparse.Namespace) -> None:
             hands=args.hands, seed=args.seed, preset=args.preset, device=args.device,
             workers=args.workers, progress=not args.quiet and not args.json,
             save_policy=os.path.join(args.out, "best_response.npz"),
+            start_from=args.start_from,
         )
     except ValueError as error:
         raise CommandError(str(error).splitlines()[0]) from error

@@ -261,3 +261,32 @@ def test_a_best_response_beats_random_through_the_per_table_path(
     assert (out / "exploit.png").is_file() and (out / "best_response.npz").is_file()
     assert main(["exploit", "--agent", "nobody", "--out", str(out)]) == 2
     assert "nobody" in capsys.readouterr().err
+
+
+def test_a_network_takes_an_exported_policys_weights(tmp_path: Path) -> None:
+    from agents.policy import load_policy, pretrained_path
+
+    shipped = load_policy(pretrained_path("classic"))
+    config = tiny(tmp_path)
+    model = new_model(config, config.rules)
+    model.load_policy(shipped)
+    again = model.to_numpy_policy(config.rules)
+    for mine, theirs in zip(again.weights, shipped.weights, strict=True):
+        assert np.allclose(mine, theirs, atol=1e-6)
+    small = new_model(tiny(tmp_path, hidden=(16,)), config.rules)
+    with pytest.raises(ValueError, match="do not fit"):
+        small.load_policy(shipped)
+
+
+def test_a_best_response_may_start_from_a_trained_policy(tmp_path: Path) -> None:
+    from training.exploit import approximate_exploitability
+
+    with pytest.raises(ValueError, match="start_from names a trained policy"):
+        approximate_exploitability("random", budget_steps=10, start_from="hard")
+    target = f"ppo:{always_pack_policy(tmp_path / 'fixed.npz')}"
+    report = approximate_exploitability(target, budget_steps=5_000, hands=400, seed=4,
+                                        tables=64, threads=1,
+                                        start_from="pretrained:classic",
+                                        save_policy=tmp_path / "br.npz")
+    assert report.low > 1.0, report.summary()
+    assert read_policy(tmp_path / "br.npz").metadata["started_from"] == "pretrained:classic"

@@ -147,7 +147,7 @@ def mixed_requests() -> list[tuple[dict[str, Any] | bytes, int, Any]]:
     env = raw_env(rules=CLASSIC)
     local = make_agent("pretrained:classic")
     rng = np.random.default_rng(9)
-    for table in range(10):
+    for table in range(30):  # enough decisions whatever the shipped policy's style
         env.reset(seed=500 + table)
         for number, (agent, observation, info) in enumerate(decisions(env)):
             index = local.act(observation["observation"], observation["action_mask"], info)

@@ -63,7 +63,7 @@ def evaluate_policy(
         exploits.append(approximate_exploitability(
             target, players=players, preset=preset,
             budget_steps=exploit_budget, hands=exploit_hands, seed=seed, device=device,
-            workers=workers))
+            workers=workers, start_from=agent))
     if curve_path is not None:
         plot_curves(exploits, curve_path)
     return Evaluation(report, exploits)

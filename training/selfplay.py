@@ -137,6 +137,23 @@ class ActorCritic(nn.Module):
         logits = torch.where(masks, raw, torch.full_like(raw, -1e9))
         return logits, self.value_head(features).squeeze(-1)
 
+    def load_policy(self, policy: NumpyPolicy) -> None:
+        """Take the body and the policy head from an exported policy of the same shape
+        (the value head keeps its own weights)."""
+        linears = [m for m in self.body if isinstance(m, nn.Linear)] + [self.policy_head]
+        shapes = [tuple(m.weight.shape[::-1]) for m in linears]
+        if [w.shape for w in policy.weights] != shapes or policy.activation != self.activation:
+            raise ValueError(f"the policy's layers {[w.shape for w in policy.weights]} "
+                             f"({policy.activation}) do not fit this network's {shapes} "
+                             f"({self.activation})")
+        scale = self.scale.detach().cpu().numpy()
+        with torch.no_grad():
+            for k, (linear, weight, bias) in enumerate(
+                    zip(linears, policy.weights, policy.biases, strict=True)):
+                unscaled = weight / scale[:, None] if k == 0 else weight
+                linear.weight.copy_(torch.as_tensor(unscaled.T))
+                linear.bias.copy_(torch.as_tensor(bias))
+
     def to_numpy_policy(self, rules: Rules, **extra: Any) -> NumpyPolicy:
         """The torch-free ``teenpatti-policy/1`` form of the body and the policy head."""
         linears = [m for m in self.body if isinstance(m, nn.Linear)] + [self.policy_head]
