@@ -290,3 +290,18 @@ def test_a_best_response_may_start_from_a_trained_policy(tmp_path: Path) -> None
                                         save_policy=tmp_path / "br.npz")
     assert report.low > 1.0, report.summary()
     assert read_policy(tmp_path / "br.npz").metadata["started_from"] == "pretrained:classic"
+
+
+def test_the_recorded_command_makes_the_same_config(tmp_path: Path) -> None:
+    import shlex
+
+    from teenpatti_env.cli import build_parser
+
+    config = tiny(tmp_path, hidden=(32, 16), anneal_lr=False, exploiter_every=5_000, seed=3)
+    argv = shlex.split(config.command())
+    assert argv[:2] == ["teenpatti", "selfplay"]
+    args = build_parser().parse_args(argv[1:])
+    options = {key: value for key, value in vars(args).items()
+               if key in SelfPlayConfig.__dataclass_fields__ and value is not None}
+    options["hidden"] = tuple(options["hidden"])
+    assert SelfPlayConfig(progress=False, **options) == config

@@ -74,10 +74,7 @@ class TrainConfig:
             if name not in SCRIPTED_AGENTS:
                 raise ValueError(f"stop_when_beating names scripted agents, got {name!r}")
         self.net_arch = tuple(int(w) for w in self.net_arch)
-        for name in ("timesteps", "envs", "n_steps", "batch_size", "n_epochs"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        check_ints(self, ("timesteps", "envs", "n_steps", "batch_size", "n_epochs"), 1)
         if self.warm_start_decisions is not None and (
             not isinstance(self.warm_start_decisions, int)
             or isinstance(self.warm_start_decisions, bool)
@@ -86,11 +83,8 @@ class TrainConfig:
             raise ValueError(
                 f"warm_start_decisions must be an int >= 0, got {self.warm_start_decisions!r}"
             )
-        for name in ("warm_start_epochs", "snapshot_every",
-                     "eval_every", "checkpoint_every", "eval_hands", "final_eval_hands", "seed"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"{name} must be an int >= 0, got {value!r}")
+        check_ints(self, ("warm_start_epochs", "snapshot_every", "eval_every",
+                          "checkpoint_every", "eval_hands", "final_eval_hands", "seed"), 0)
         if self.vec not in VEC_ENVS:
             raise ValueError(f"vec must be one of {', '.join(VEC_ENVS)}, got {self.vec!r}")
         if not self.net_arch or min(self.net_arch) < 1:
@@ -135,21 +129,36 @@ class TrainConfig:
 
     def command(self) -> str:
         """The ``teenpatti train`` command line of this config (its non-default options)."""
-        parts = ["teenpatti", "train"]
-        defaults = TrainConfig()
-        for option, value in dataclasses.asdict(self).items():
-            if option == "progress" or value == getattr(defaults, option):
-                continue
-            flag = "--" + option.replace("_", "-")
-            if isinstance(value, bool):
-                parts.append(flag if value else flag.replace("--", "--no-", 1))
-                continue
-            if value is None:
-                value = "none"
-            elif isinstance(value, (tuple, list)):
-                value = ",".join(str(v) for v in value)
-            parts += [flag, shlex.quote(str(value))]
-        return " ".join(parts)
+        return command_line("train", self, TrainConfig(), comma_lists=True)
+
+
+def check_ints(config: object, names: tuple[str, ...], minimum: int) -> None:
+    """A ``ValueError`` unless each named setting is an int (not a bool) >= ``minimum``
+    (0 or 1)."""
+    for name in names:
+        value = getattr(config, name)
+        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+            wanted = "a positive int" if minimum == 1 else "an int >= 0"
+            raise ValueError(f"{name} must be {wanted}, got {value!r}")
+
+
+def command_line(subcommand: str, config: object, defaults: object, comma_lists: bool) -> str:
+    """``teenpatti SUBCOMMAND`` with ``config``'s settings that differ from ``defaults``
+    (``progress`` aside): a bool as ``--flag`` or ``--no-flag``, ``None`` as ``none``, a
+    tuple as one comma-joined word (``comma_lists``) or one word per item."""
+    parts = ["teenpatti", subcommand]
+    for option, value in dataclasses.asdict(config).items():  # type: ignore[call-overload]
+        if option == "progress" or value == getattr(defaults, option):
+            continue
+        flag = "--" + option.replace("_", "-")
+        if isinstance(value, bool):
+            parts.append(flag if value else flag.replace("--", "--no-", 1))
+        elif isinstance(value, (tuple, list)):
+            items = [str(v) for v in value]
+            parts += [flag, *([",".join(items)] if comma_lists else items)]
+        else:
+            parts += [flag, "none" if value is None else str(value)]
+    return " ".join(shlex.quote(part) for part in parts)
 
 
 @dataclass
@@ -199,16 +208,10 @@ class SelfPlayConfig:
 
     def __post_init__(self) -> None:
         self.hidden = tuple(int(width) for width in self.hidden)
-        for name in ("timesteps", "tables", "rollout_steps", "epochs", "minibatch_size",
-                     "snapshot_every", "max_snapshots", "exploiter_steps", "max_exploiters",
-                     "checkpoint_every"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}")
-        if not isinstance(self.exploiter_every, int) or self.exploiter_every < 0:
-            raise ValueError(f"exploiter_every must be an int >= 0, got {self.exploiter_every!r}")
-        if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
-            raise ValueError(f"seed must be an int >= 0, got {self.seed!r}")
+        check_ints(self, ("timesteps", "tables", "rollout_steps", "epochs", "minibatch_size",
+                          "snapshot_every", "max_snapshots", "exploiter_steps", "max_exploiters",
+                          "checkpoint_every"), 1)
+        check_ints(self, ("exploiter_every", "seed"), 0)
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden needs at least one positive layer width, got {self.hidden}")
         if self.activation not in ("tanh", "relu"):
@@ -238,20 +241,4 @@ class SelfPlayConfig:
 
     def command(self) -> str:
         """The ``teenpatti selfplay`` command line that makes this run."""
-        words = ["teenpatti", "selfplay"]
-        defaults = SelfPlayConfig.__new__(SelfPlayConfig)
-        for item in dataclasses.fields(SelfPlayConfig):
-            default = (item.default_factory() if item.default_factory is not dataclasses.MISSING
-                       else item.default)
-            object.__setattr__(defaults, item.name, default)
-            value = getattr(self, item.name)
-            if value == default or item.name == "progress":
-                continue
-            flag = "--" + item.name.replace("_", "-")
-            if isinstance(value, bool):
-                words.append(flag if value else "--no-" + item.name.replace("_", "-"))
-            elif isinstance(value, tuple):
-                words += [flag, *(str(v) for v in value)]
-            else:
-                words += [flag, str(value)]
-        return shlex.join(words)
+        return command_line("selfplay", self, SelfPlayConfig(), comma_lists=False)

@@ -471,9 +471,9 @@ class SelfPlayResult:
 
 def new_model(config: SelfPlayConfig, rules: Rules) -> ActorCritic:
     """A freshly initialised network for ``rules``."""
-    observation_size = int(observation_scale(rules).shape[0])
-    return ActorCritic(observation_size, ActionLayout(rules).size, config.hidden,
-                       config.activation, observation_scale(rules))
+    scale = observation_scale(rules)
+    return ActorCritic(len(scale), ActionLayout(rules).size, config.hidden, config.activation,
+                       scale)
 
 
 def configure_torch(config: SelfPlayConfig) -> torch.device:
