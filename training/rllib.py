@@ -7,7 +7,10 @@ only the seat to act gets an observation. Every seat's result is delivered, so t
 returns of an episode sum to zero: RLlib keeps no reward for an agent that never acted,
 so a seat whose hand ended before its first turn (the others packed) gets one *closing*
 decision on the final table, where the only legal action is :data:`CLOSING_ACTION`
-(ignored), and its result after it.
+(ignored). Every seat's result and last observation come in the episode's last step,
+after the closing decisions: RLlib's ``MultiAgentEpisode`` ends an episode as soon as
+every agent it has seen so far is terminated, and drops an agent whose first observation
+comes in that step, so no seat may be terminated while a closing seat is still unseen.
 
 :func:`selfplay_config` builds a PPO configuration for self-play: one shared masked
 policy (``"main"``, trained) in half the seats of every hand and a frozen copy of it
@@ -80,64 +83,58 @@ class TeenPattiMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         self.action_spaces: dict[str, spaces.Space[Any]] = {
             agent: spaces.Discrete(size) for agent in self.possible_agents}
         self._acted: set[str] = set()
-        self._closing: dict[str, float] = {}
-        """Seats in their closing decision, with the result they get after it."""
+        self._closing: set[str] = set()
+        """Seats in their closing decision (the hand is over, they never acted)."""
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Deal a hand (``options`` as for :meth:`raw_env.reset`); the seat to act
-        observes."""
+        observes (every seat, in its closing decision, if all are all-in from the
+        boot)."""
         self.game.reset(seed=seed, options=options)
         self.agents = list(self.game.agents)
         self._acted = set()
-        self._closing = {}
-        if self._hand_over():  # every seat all-in from the boot: all close the hand
-            observations = self._end()[0]
-            return observations, {agent: {} for agent in observations}
-        agent = self.game.agent_selection
-        return {agent: self._observe(agent)}, {agent: {}}
+        self._closing = set(self.agents) if self._hand_over() else set()
+        observing = self._closing or {self.game.agent_selection}
+        return ({agent: self._observe(agent) for agent in observing},
+                {agent: {} for agent in observing})
 
     def step(self, action_dict: dict[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
-        """Apply the action of the seat to act (or close the hand); returns RLlib's
-        ``(observations, rewards, terminateds, truncateds, infos)``."""
+        """Apply the action of the seat to act (or of the closing seats); returns
+        RLlib's ``(observations, rewards, terminateds, truncateds, infos)``: the next
+        seat to act observes (the closing seats, if the hand just ended before their
+        first turn), and in the last step every seat observes the final table and gets
+        its result."""
         if self._closing:
-            closing, self._closing = self._closing, {}
-            observations = {agent: self._observe(agent) for agent in closing}
-            return self._result(observations, closing, done=True)
+            self._closing = set()
+            return self._final()
         agent = self.game.agent_selection
         if agent not in action_dict:
             raise ValueError(f"{agent} is to act: action_dict has {sorted(action_dict)}")
         self.game.step(int(action_dict[agent]))
         self._acted.add(agent)
-        if not self._hand_over():
-            following = self.game.agent_selection
-            return self._result({following: self._observe(following)}, {agent: 0.0},
-                                done=False)
-        observations, rewards, done = self._end()
-        return self._result(observations, rewards, done)
+        if self._hand_over():
+            self._closing = set(self.agents) - self._acted
+            if not self._closing:
+                return self._final()
+        observing = self._closing or {self.game.agent_selection}
+        observations = {seat: self._observe(seat) for seat in observing}
+        return observations, {agent: 0.0}, {"__all__": False}, {"__all__": False}, {
+            seat: {} for seat in observations}
 
     def _hand_over(self) -> bool:
         hand = self.game.hand
         return hand is not None and hand.over
 
-    def _end(self) -> tuple[dict[str, Any], dict[str, float], bool]:
-        """The hand just ended: every seat observes the final table; those that acted
-        get their result, the others a closing decision."""
-        result = {agent: float(self.game.rewards[agent]) for agent in self.agents}
-        self._closing = {a: r for a, r in result.items() if a not in self._acted}
+    def _final(self) -> tuple[Any, Any, Any, Any, Any]:
+        """The episode's last step: every seat observes the final table, gets its
+        result (the raw game's rewards of the hand's last move) and is terminated."""
         observations = {agent: self._observe(agent) for agent in self.agents}
-        rewards = {a: (0.0 if a in self._closing else r) for a, r in result.items()}
-        return observations, rewards, not self._closing
-
-    def _result(
-        self, observations: dict[str, Any], rewards: dict[str, float], done: bool
-    ) -> tuple[Any, Any, Any, Any, Any]:
-        terminated = {agent: agent not in self._closing for agent in observations} if (
-            self._hand_over()) else {}
-        terminated["__all__"] = done
-        return observations, rewards, terminated, {"__all__": False}, {
-            agent: {} for agent in observations}
+        rewards = {agent: float(self.game.rewards[agent]) for agent in self.agents}
+        done = dict.fromkeys([*self.agents, "__all__"], True)
+        return observations, rewards, done, {"__all__": False}, {
+            agent: {} for agent in self.agents}
 
     def _observe(self, agent: str) -> dict[str, NDArray[np.float32]]:
         if agent in self._closing:
