@@ -609,6 +609,8 @@ SELFPLAY_HELP = {
     "exploiter_every": "decisions between exploiters (0: none)",
     "exploiter_steps": "decisions each exploiter trains for",
     "max_exploiters": "exploiters kept in the pool",
+    "exploiter_table_share": "share of hands (once exploiters exist) with one exploiter "
+                             "seat and the learner in every other",
     "seed": "seeds the network, the deals and the seat plans",
     "device": "auto (CUDA when torch sees one), cpu, cuda or cuda:N",
     "threads": "torch threads on the CPU (default: every core)",

@@ -20,8 +20,10 @@ from teenpatti_env.cli import main
 from teenpatti_env.environment.batched import TableBatch
 from training.config import SelfPlayConfig
 from training.selfplay import (
+    FrozenActor,
     Learner,
     Rollout,
+    SeatPlan,
     configure_torch,
     new_model,
     resolve_device,
@@ -175,6 +177,8 @@ def test_same_seed_same_weights(tmp_path: Path) -> None:
     ("timesteps", 0, "timesteps"), ("tables", -1, "tables"), ("hidden", (), "hidden"),
     ("activation", "gelu", "activation"), ("self_play_share", 1.5, "self_play_share"),
     ("device", "tpu", "device"), ("preset", "nope", "preset"), ("players", 9, "players"),
+    ("exploiter_table_share", -0.1, "exploiter_table_share"),
+    ("exploiter_table_share", 0.6, "add up to more than 1"),
 ])
 def test_bad_settings_are_refused(tmp_path: Path, setting: str, value: object,
                                   match: str) -> None:
@@ -305,3 +309,67 @@ def test_the_recorded_command_makes_the_same_config(tmp_path: Path) -> None:
                if key in SelfPlayConfig.__dataclass_fields__ and value is not None}
     options["hidden"] = tuple(options["hidden"])
     assert SelfPlayConfig(progress=False, **options) == config
+
+
+# --------------------------------------------------------------------------- exploiters
+
+
+def test_seat_plan_draws_self_play_exploiter_and_versus_tables() -> None:
+    """Pool members 1-3 are snapshots, 4 and 5 exploiters: about 20% self-play tables, 50%
+    exploiter tables (one exploiter seat, the learner in the others), 30% versus tables
+    (one learner seat, one pool member in the others)."""
+    tables = np.arange(20_000)
+    plan = SeatPlan(len(tables), 4, 0.2, np.random.default_rng(0), exploiter_table_share=0.5)
+    plan.draw(tables, 5, exploiters=[4, 5])
+    roles = plan.roles
+    others = (roles != 0).sum(axis=1)
+    assert set(others.tolist()) == {0, 1, 3}
+    lone = others == 1
+    assert set(roles[lone].max(axis=1).tolist()) == {4, 5}
+    versus = roles[others == 3]
+    assert (versus.max(axis=1) == np.where(versus == 0, 99, versus).min(axis=1)).all()
+    assert np.mean(others == 0) == pytest.approx(0.2, abs=0.015)
+    assert np.mean(lone) == pytest.approx(0.5, abs=0.015)
+    assert set(versus.max(axis=1).tolist()) == {1, 2, 3, 4, 5}
+
+
+def test_seat_plan_without_exploiters_seats_as_before() -> None:
+    """No exploiter in the pool, or no exploiter tables asked for: the same draws as a plan
+    that knows nothing of exploiter tables (so older runs reproduce)."""
+    tables = np.arange(500)
+    plain = SeatPlan(len(tables), 4, 0.5, np.random.default_rng(7))
+    plain.draw(tables, 3)
+    for share, exploiters in ((0.3, ()), (0.0, (3,))):
+        plan = SeatPlan(len(tables), 4, 0.5, np.random.default_rng(7), share)
+        plan.draw(tables, 3, exploiters)
+        assert np.array_equal(plan.roles, plain.roles)
+
+
+def test_exploiter_tables_credit_the_learner_seats_only(tmp_path: Path) -> None:
+    """Every table an exploiter table: the learner plays three seats of four, and what it
+    won is what the exploiter seat lost."""
+    config = tiny(tmp_path, tables=16, rollout_steps=200, self_play_share=0.0,
+                  exploiter_table_share=1.0)
+    device = configure_torch(config)
+    model = new_model(config, config.rules).to(device)
+    batch = TableBatch(config.tables, config.rules, seed=5)
+    exploiter = FrozenActor(new_model(config, config.rules), device, 9, greedy=True)
+    learner = Learner(model, batch, config, device, 5, pool=[exploiter], names=["exploiter"])
+    stats = learner.collect()
+    assert stats.exploiter_hands > 20 and stats.versus_hands == 0
+    assert stats.hands == 3 * stats.exploiter_hands
+    assert stats.reward_sum == pytest.approx(-stats.exploiter_reward_sum)
+    seats = learner.plan.roles
+    assert ((seats != 0).sum(axis=1) == 1).all()
+
+
+def test_a_greedy_frozen_actor_plays_as_the_exported_policy(tmp_path: Path) -> None:
+    config = tiny(tmp_path)
+    device = configure_torch(config)
+    model = new_model(config, config.rules)
+    batch = TableBatch(64, config.rules, seed=2)
+    step = batch.reset()
+    greedy = FrozenActor(model, device, 0, greedy=True)
+    policy = model.to_numpy_policy(config.rules)
+    got = greedy(step.observations, step.action_masks)
+    assert np.array_equal(got, policy.act_batch(step.observations, step.action_masks))

@@ -195,6 +195,9 @@ class SelfPlayConfig:
     """Learner decisions between exploiters (0: no exploiters)."""
     exploiter_steps: int = 2_000_000
     max_exploiters: int = 4
+    exploiter_table_share: float = 0.0
+    """Share of the hands, once the pool holds exploiters, where one seat is an exploiter
+    and every other seat the learner."""
     seed: int = 0
     device: str = "auto"
     """``auto`` (CUDA where there is one), ``cpu``, ``cuda`` or ``cuda:N``."""
@@ -217,8 +220,11 @@ class SelfPlayConfig:
         if self.activation not in ("tanh", "relu"):
             raise ValueError(f"activation must be tanh or relu, "
                              f"got {self.activation!r}")
-        if not 0.0 <= self.self_play_share <= 1.0:
-            raise ValueError(f"self_play_share must be in [0, 1], got {self.self_play_share}")
+        for name in ("self_play_share", "exploiter_table_share"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        if self.self_play_share + self.exploiter_table_share > 1.0:
+            raise ValueError("self_play_share and exploiter_table_share add up to more than 1")
         for name in ("learning_rate", "gae_lambda", "clip_range", "reward_scale"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or not 0 < value <= (1 if name ==

@@ -161,13 +161,16 @@ class ActorCritic(nn.Module):
 
 
 class FrozenActor:
-    """A copy of a policy network that samples its actions (a pool opponent)."""
+    """A copy of a policy network as a pool opponent: it samples its actions, or with
+    ``greedy`` plays the most likely legal one (as an exported policy plays in the arena)."""
 
-    def __init__(self, model: ActorCritic, device: torch.device, seed: int) -> None:
+    def __init__(self, model: ActorCritic, device: torch.device, seed: int,
+                 greedy: bool = False) -> None:
         self.model = copy.deepcopy(model).to(device).eval()
         for parameter in self.model.parameters():
             parameter.requires_grad_(False)
         self.device = device
+        self.greedy = greedy
         self.generator = torch.Generator(device=device)
         self.generator.manual_seed(seed)
 
@@ -175,8 +178,14 @@ class FrozenActor:
     def __call__(self, observations: NDArray[np.float32], masks: NDArray[Any]) -> NDArray[np.int64]:
         obs = torch.as_tensor(observations, device=self.device)
         legal = torch.as_tensor(masks, device=self.device).bool()
-        probs = torch.softmax(self.model(obs, legal)[0], dim=-1)
-        return torch.multinomial(probs, 1, generator=self.generator).squeeze(-1).cpu().numpy()
+        logits = self.model(obs, legal)[0]
+        if self.greedy:
+            chosen = logits.argmax(dim=-1)
+        else:
+            chosen = torch.multinomial(torch.softmax(logits, dim=-1), 1,
+                                       generator=self.generator).squeeze(-1)
+        actions: NDArray[np.int64] = chosen.cpu().numpy()
+        return actions
 
 
 # ----------------------------------------------------------------------------- rollouts
@@ -266,15 +275,25 @@ class Rollout:
 
 class SeatPlan:
     """Who plays each seat of each table this hand: 0 the learner, k the pool's k-th
-    opponent (1-based). Drawn again for a table at each of its new hands."""
+    opponent (1-based). Drawn again for a table at each of its new hands.
+
+    A draw below ``self_play_share`` makes a self-play table (every seat the learner); one
+    in the next ``exploiter_table_share``, while the pool holds exploiters, an exploiter
+    table (one seat an exploiter, every other seat the learner, the composition a best
+    response is measured in); the rest are versus tables (one learner seat, every other
+    seat one pool member)."""
 
     def __init__(self, tables: int, seats: int, self_play_share: float,
-                 rng: np.random.Generator) -> None:
+                 rng: np.random.Generator, exploiter_table_share: float = 0.0) -> None:
         self.roles = np.zeros((tables, seats), np.int64)
         self.self_play_share = self_play_share
+        self.exploiter_table_share = exploiter_table_share
         self.rng = rng
 
-    def draw(self, tables: NDArray[np.int64], pool_size: int) -> None:
+    def draw(self, tables: NDArray[np.int64], pool_size: int,
+             exploiters: Sequence[int] = ()) -> None:
+        """Seat ``tables`` again; ``exploiters``: the pool indices (1-based) of the
+        exploiters."""
         count = len(tables)
         if count == 0:
             return
@@ -282,11 +301,20 @@ class SeatPlan:
         if pool_size == 0:
             self.roles[tables] = 0
             return
-        versus = self.rng.random(count) >= self.self_play_share
+        draw = self.rng.random(count)
+        versus = draw >= self.self_play_share
         opponent = self.rng.integers(1, pool_size + 1, count)
         learner_seat = self.rng.integers(0, seats, count)
         roles = np.where(versus[:, None], opponent[:, None], 0) * np.ones(seats, np.int64)
         roles[np.arange(count), learner_seat] = 0
+        if len(exploiters) and self.exploiter_table_share > 0:
+            # Drawn only here, so that runs without exploiter tables seat as before.
+            lone = versus & (draw < self.self_play_share + self.exploiter_table_share)
+            exploiter = self.rng.choice(np.asarray(exploiters, np.int64), count)
+            exploiter_seat = self.rng.integers(0, seats, count)
+            roles[lone] = 0
+            rows = np.flatnonzero(lone)
+            roles[rows, exploiter_seat[rows]] = exploiter[rows]
         self.roles[tables] = roles
 
 
@@ -298,6 +326,9 @@ class RolloutStats:
     reward_sum: float = 0.0
     versus_hands: int = 0
     versus_reward_sum: float = 0.0
+    exploiter_hands: int = 0
+    exploiter_reward_sum: float = 0.0
+    """Hands at exploiter tables and what the exploiter seat won in them."""
 
 
 class Learner:
@@ -313,9 +344,10 @@ class Learner:
         self.pool = list(pool)
         self.pool_names = list(names)
         rng = np.random.default_rng([seed, 1])
-        self.plan = SeatPlan(batch.num_tables, batch.num_seats, config.self_play_share, rng)
+        self.plan = SeatPlan(batch.num_tables, batch.num_seats, config.self_play_share, rng,
+                             config.exploiter_table_share)
         self.step: BatchStep = batch.reset(seed=seed)
-        self.plan.draw(np.arange(batch.num_tables), len(self.pool))
+        self._replan(np.arange(batch.num_tables))
         self.last = np.full((batch.num_tables, batch.num_seats), -1, np.int64)
         self.rollout = Rollout(batch.num_tables * config.rollout_steps, batch.observation_size,
                                batch.action_size)
@@ -329,7 +361,9 @@ class Learner:
         self.pool_names = list(names)
 
     def _replan(self, tables: NDArray[np.int64]) -> None:
-        self.plan.draw(tables, len(self.pool))
+        exploiters = [k for k, name in enumerate(self.pool_names, start=1)
+                      if name == "exploiter"]
+        self.plan.draw(tables, len(self.pool), exploiters)
 
     @torch.no_grad()
     def collect(self) -> RolloutStats:
@@ -381,11 +415,14 @@ class Learner:
             rollout.rewards[last[credited]] = paid[credited] * scale
             rollout.done[last[credited]] = True
             self.last[finished] = -1
-            versus = ~learner_seats.all(axis=1)
+            others = (~learner_seats).sum(axis=1)
+            versus, lone = others > 1, others == 1
             stats.hands += int(learner_seats.sum())
             stats.reward_sum += float(paid[learner_seats].sum())
             stats.versus_hands += int(versus.sum())
             stats.versus_reward_sum += float(paid[versus][learner_seats[versus]].sum())
+            stats.exploiter_hands += int(lone.sum())
+            stats.exploiter_reward_sum += float(paid[lone][~learner_seats[lone]].sum())
             self._replan(finished)
         return stats
 
@@ -497,14 +534,16 @@ def learn(learner: Learner, decisions: int, learning_rate: Callable[[int], float
 
 def train_exploiter(main: ActorCritic, config: SelfPlayConfig, device: torch.device,
                     seed: int) -> tuple[ActorCritic, float]:
-    """A best response to the frozen ``main`` (a copy of it that learns against it in
-    every other seat); returns it and what it won per hand in its last rounds."""
+    """A best response to the frozen ``main`` played greedily, as its export plays in the
+    arena (a copy of it that learns against it in every other seat, the way
+    :mod:`training.exploit` measures a policy); returns it and what it won per hand in
+    its last rounds."""
     exploiter = copy.deepcopy(main)
     rules = config.rules
     settings = dataclasses.replace(config, self_play_share=0.0, anneal_lr=False)
     batch = TableBatch(config.tables, rules, seed=seed)
     learner = Learner(exploiter, batch, settings, device, seed,
-                      pool=[FrozenActor(main, device, seed)], names=["main"])
+                      pool=[FrozenActor(main, device, seed, greedy=True)], names=["main"])
     recent: list[tuple[int, float]] = []
 
     def record(count: int, stats: RolloutStats, losses: dict[str, float]) -> None:
@@ -581,8 +620,10 @@ def train_selfplay(config: SelfPlayConfig,
 
     def refresh_pool() -> None:
         members = [("snapshot", m) for m in snapshots] + [("exploiter", m) for m in exploiters]
-        actors = [FrozenActor(m, device, config.seed + 7919 * (k + 1) + updates)
-                  for k, (_, m) in enumerate(members)]
+        # Exploiters play greedily, as the best responses that measure a policy do.
+        actors = [FrozenActor(m, device, config.seed + 7919 * (k + 1) + updates,
+                              greedy=name == "exploiter")
+                  for k, (name, m) in enumerate(members)]
         learner.set_pool(actors, [name for name, _ in members])
 
     refresh_pool()
@@ -610,6 +651,8 @@ def train_selfplay(config: SelfPlayConfig,
                 "steps_per_second": decisions / max(learning, 1e-9), "learning_rate": rate,
                 "reward_per_hand": stats.reward_sum / max(stats.hands, 1),
                 "versus_pool_per_hand": stats.versus_reward_sum / max(stats.versus_hands, 1),
+                "exploiter_table_win_per_hand": (stats.exploiter_reward_sum
+                                                 / max(stats.exploiter_hands, 1)),
                 "pool_size": len(learner.pool), **losses,
             })
             if decisions >= next_snapshot:
