@@ -617,6 +617,7 @@ SELFPLAY_HELP = {
     "out": "output folder",
     "checkpoint_every": "decisions between checkpoints",
     "resume": "a checkpoint.pt to continue from",
+    "init_from": "a trained policy (ppo:PATH, pretrained:NAME) to start the network from",
 }
 
 

@@ -285,7 +285,7 @@ def test_a_network_takes_an_exported_policys_weights(tmp_path: Path) -> None:
 def test_a_best_response_may_start_from_a_trained_policy(tmp_path: Path) -> None:
     from training.exploit import approximate_exploitability
 
-    with pytest.raises(ValueError, match="start_from names a trained policy"):
+    with pytest.raises(ValueError, match="starts from a trained policy"):
         approximate_exploitability("random", budget_steps=10, start_from="hard")
     target = f"ppo:{always_pack_policy(tmp_path / 'fixed.npz')}"
     report = approximate_exploitability(target, budget_steps=5_000, hands=400, seed=4,
@@ -373,3 +373,18 @@ def test_a_greedy_frozen_actor_plays_as_the_exported_policy(tmp_path: Path) -> N
     policy = model.to_numpy_policy(config.rules)
     got = greedy(step.observations, step.action_masks)
     assert np.array_equal(got, policy.act_batch(step.observations, step.action_masks))
+
+
+def test_a_run_may_start_from_a_trained_policy(tmp_path: Path) -> None:
+    """--init-from: the network starts from the policy's weights (with a vanishing step
+    size the run ends where it started); a policy of another shape is refused."""
+    start = train_selfplay(tiny(tmp_path / "start", hidden=(32, 16), timesteps=1_000))
+    path = start.policy.save(tmp_path / "start.npz")
+    run = train_selfplay(tiny(tmp_path / "run", hidden=(32, 16), timesteps=1_000,
+                              learning_rate=1e-12, init_from=f"ppo:{path}", seed=5))
+    for got, expected in zip(run.policy.weights, start.policy.weights, strict=True):
+        np.testing.assert_allclose(got, expected, atol=1e-6)
+    with pytest.raises(ValueError, match="do not fit"):
+        train_selfplay(tiny(tmp_path / "bad", hidden=(16,), init_from=f"ppo:{path}"))
+    with pytest.raises(ValueError, match="starts from a trained policy"):
+        train_selfplay(tiny(tmp_path / "bad", init_from="hard"))

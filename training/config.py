@@ -208,6 +208,9 @@ class SelfPlayConfig:
     progress: bool = True
     resume: str | None = None
     """A ``checkpoint.pt`` to continue from."""
+    init_from: str | None = None
+    """A trained policy (``ppo:PATH``, ``pretrained:NAME``) whose weights the network starts
+    from (its value head starts fresh); default: from scratch."""
 
     def __post_init__(self) -> None:
         self.hidden = tuple(int(width) for width in self.hidden)

@@ -52,7 +52,8 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
-from agents.policy import NumpyPolicy
+from agents import make_agent
+from agents.policy import NumpyPolicy, PolicyAgent
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.batched import BatchStep, TableBatch
 from teenpatti_env.rules import Rules
@@ -513,6 +514,16 @@ def new_model(config: SelfPlayConfig, rules: Rules) -> ActorCritic:
                        scale)
 
 
+def starting_policy(name: str) -> NumpyPolicy:
+    """The trained policy ``name`` (``ppo:PATH``, ``pretrained:NAME``) a network starts
+    from."""
+    agent = make_agent(name)
+    if not isinstance(agent, PolicyAgent):
+        raise ValueError(f"a network starts from a trained policy (ppo:PATH or "
+                         f"pretrained:NAME), got {name!r}")
+    return agent.policy
+
+
 def configure_torch(config: SelfPlayConfig) -> torch.device:
     """Seed torch, set its CPU threads and pick the device."""
     torch.manual_seed(config.seed)
@@ -607,7 +618,10 @@ def train_selfplay(config: SelfPlayConfig,
     rules = config.rules
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
-    model = new_model(config, rules).to(device)
+    model = new_model(config, rules)
+    if config.init_from and not config.resume:
+        model.load_policy(starting_policy(config.init_from))
+    model = model.to(device)
     batch = TableBatch(config.tables, rules, seed=config.seed)
     learner = Learner(model, batch, config, device, config.seed)
     snapshots: list[ActorCritic] = []
