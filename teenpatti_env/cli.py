@@ -693,7 +693,8 @@ def _command_selfplay(args: argparse.Namespace) -> None:
             evaluation = evaluate_policy(
                 f"ppo:{policy}", preset=config.preset, players=config.players,
                 hands=args.eval_hands, exploit_budget=args.exploit_budget,
-                exploit_hands=args.eval_hands, device=config.device, say=say,
+                exploit_hands=args.eval_hands, device=config.device, threads=config.threads,
+                say=say,
                 curve_path=str(result.out / "exploitability.png"))
             print()
             print(evaluation.text())
@@ -728,6 +729,9 @@ def _add_exploit_parser(commands: Any) -> None:
                         help="auto (CUDA when torch sees one), cpu, cuda or cuda:N")
     parser.add_argument("--workers", type=_positive_int, default=None,
                         help="processes for the measurement (default: every core)")
+    parser.add_argument("--threads", type=_positive_int, default=None,
+                        help="torch threads on the CPU (default: every core; 1 is much "
+                             "faster on a busy machine)")
     parser.add_argument("--out", default="exploit-results",
                         help="folder for exploit.json, the curve (exploit.png) and the best "
                              "response (best_response.npz)")
@@ -753,7 +757,7 @@ def _command_exploit(args: argparse.Namespace) -> None:
             hands=args.hands, seed=args.seed, preset=args.preset, device=args.device,
             workers=args.workers, progress=not args.quiet and not args.json,
             save_policy=os.path.join(args.out, "best_response.npz"),
-            start_from=args.start_from,
+            start_from=args.start_from, threads=args.threads,
         )
     except ValueError as error:
         raise CommandError(str(error).splitlines()[0]) from error

@@ -44,6 +44,7 @@ def evaluate_policy(
     opponents: Sequence[str] = tuple(SCRIPTED_AGENTS),
     baselines: Sequence[str] = EXPLOIT_BASELINES,
     device: str = "auto",
+    threads: int | None = None,
     workers: int | None = None,
     say: Callable[[str], None] | None = None,
     curve_path: str | None = None,
@@ -63,7 +64,7 @@ def evaluate_policy(
         exploits.append(approximate_exploitability(
             target, players=players, preset=preset,
             budget_steps=exploit_budget, hands=exploit_hands, seed=seed, device=device,
-            workers=workers, start_from=agent))
+            threads=threads, workers=workers, start_from=agent))
     if curve_path is not None:
         plot_curves(exploits, curve_path)
     return Evaluation(report, exploits)

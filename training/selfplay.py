@@ -10,14 +10,17 @@ Who sits where is drawn for each table at every new hand (:class:`SeatPlan`):
 
 * a share of the tables (``self_play_share``) is pure self-play: every seat is the current
   policy and every seat's decisions are learned from;
+* a share (``exploiter_table_share``, once the pool holds exploiters) are exploiter
+  tables: one seat an exploiter, every other seat the learner;
 * at the others one seat is the learner and every other seat is one opponent drawn from
   the pool: frozen snapshots of the learner taken every ``snapshot_every`` decisions, and
   exploiters (below).
 
 Every ``exploiter_every`` decisions an exploiter is trained: a copy of the current policy
 that learns, for ``exploiter_steps`` decisions, against the frozen current policy in every
-other seat (a best response, as in league training and PSRO). It then joins the pool, so
-the main policy learns to stop conceding what it exploited.
+other seat, played greedily as its export plays (a best response, as in league training
+and PSRO). It then joins the pool, so the main policy learns to stop conceding what it
+exploited.
 
 Credit: a seat's reward is its own net result of the hand in boots, given to that seat's
 last decision of the hand; the returns are undiscounted (``gamma = 1``) with GAE over that
