@@ -29,24 +29,21 @@ class Betting(Outcome):
     def _is_short(self, seat: int) -> bool:
         return self.stacks[seat] < self._min_bet(seat)
 
-    def _bet_ceiling(self, seat: int) -> int:
-        """Largest bet before the stack is taken into account."""
-        rules = self.rules
-        if self.seen[seat]:
-            ceiling = 2 * rules.raise_multiple * self.stake
-            if rules.max_bet is not None:
-                ceiling = min(ceiling, rules.max_bet)
-        else:
-            ceiling = rules.raise_multiple * self.stake
-            if rules.max_bet is not None:
-                ceiling = min(ceiling, rules.max_bet // 2)
-        if rules.pot_limit_betting:
-            ceiling = min(ceiling, self.pot)
-        return ceiling
-
     def _bet_range(self, seat: int, keep: int = 0) -> tuple[int, int] | None:
+        rules = self.rules
         low = self._min_bet(seat)
-        high = min(self._bet_ceiling(seat), self.stacks[seat] - keep)
+        # The largest bet before the stack (leaving ``keep``) is taken into account:
+        if self.seen[seat]:
+            high = 2 * rules.raise_multiple * self.stake
+            if rules.max_bet is not None:
+                high = min(high, rules.max_bet)
+        else:
+            high = rules.raise_multiple * self.stake
+            if rules.max_bet is not None:
+                high = min(high, rules.max_bet // 2)
+        if rules.pot_limit_betting:
+            high = min(high, self.pot)
+        high = min(high, self.stacks[seat] - keep)
         if self.seen[seat]:
             high -= high & 1
         return (low, high) if low <= high else None
@@ -96,9 +93,10 @@ class Betting(Outcome):
         """:meth:`bet_range` of a seat that takes betting turns and is not held at the
         blind-bet limit, else ``None``."""
         self._seat(seat)
-        if not self._can_bet(seat) or self._at_blind_limit(seat):
+        # _can_bet(seat), inline: this runs for every observation
+        if not self.dealt_in[seat] or self.packed[seat] or self.all_in[seat]:
             return None
-        return self._bet_range(seat)
+        return None if self._at_blind_limit(seat) else self._bet_range(seat)
 
     def bet_range(self, seat: int, keep: int = 0) -> tuple[int, int] | None:
         """``(min, max)`` of a legal bet leaving at least ``keep`` chips, or ``None``.

@@ -76,8 +76,8 @@ class DealersChoice(Dealing):
         log = [*self._log, (None, event)]
         self.__dict__.update(self._chosen_hand(spec, action, self.rng).__dict__)
         self.table_rules = table
-        self._log = log + self._log
-        self._known_cache = {}
+        self._log = log + self._log  # the events before the choice show no card:
+        self._known_cache = {}  # the chosen hand's card log is already the whole hand's
 
     def _choice_timeout(self) -> dict[str, Any]:
         """C1, C4: a missed choice is drawn by the seeded RNG."""

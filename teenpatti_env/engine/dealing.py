@@ -142,6 +142,7 @@ class Dealing(Selection):
         self.payouts = None
         self.shown = {}
         self._log = []
+        self._card_log = []
         self._known_cache = {}
         self._seat_values = [None] * n
         self._set_valuation()

@@ -93,6 +93,7 @@ class Hand(Referee):
         other.reshuffles = list(self.reshuffles)
         other._recorded_reshuffles = list(self._recorded_reshuffles)
         other._log = list(self._log)
+        other._card_log = list(self._card_log)
         other._known_cache = dict(self._known_cache)
         return other
 

@@ -11,6 +11,9 @@ from teenpatti_env.engine.state import Event, HandState, Known
 
 TABLE_CARD_FIELDS = ("community", "indicators", "chosen", "deck")
 """A variant's deal fields of a hand history beside ``cards`` (VARIANTS.md H2, H3)."""
+CARD_EVENTS = frozenset(("cards", "sideshow_reveal", "open_cards", "reveal"))
+"""The event types that show cards to their audience (all that :meth:`Knowledge.known_cards`
+reads)."""
 
 
 class Knowledge(HandState):
@@ -19,6 +22,8 @@ class Knowledge(HandState):
 
     def _record(self, audience: tuple[int, ...] | None, event: Event) -> None:
         self._log.append((audience, event))
+        if event["type"] in CARD_EVENTS:
+            self._card_log.append((audience, event))
 
     def events_for(self, seat: int) -> list[Event]:
         """The log as ``seat`` may know it: public events plus its own private ones.
@@ -52,9 +57,14 @@ class Knowledge(HandState):
     def knows_own_hand(self, seat: int) -> bool:
         """Whether ``seat`` has seen every one of its private cards (a seen seat, not in
         all_open until the hand is over)."""
-        known = self._known_entry(self._seat(seat))[3].get(seat)
+        return self.known_card_ints_of(seat)[0]
+
+    def known_card_ints_of(self, seat: int) -> tuple[bool, dict[int, tuple[int, ...]]]:
+        """:meth:`knows_own_hand` and :meth:`known_card_ints` of a seat, in one call."""
+        ints = self._known_entry(self._seat(seat))[3]
+        known = ints.get(seat)
         cards = self.hands[seat]
-        return known is not None and cards is not None and len(known) == len(cards)
+        return known is not None and cards is not None and len(known) == len(cards), ints
 
     def known_seats(self, viewer: int | None) -> tuple[int, ...]:
         """The seats whose cards ``viewer`` has seen, in seat order (see :meth:`known_cards`)."""
@@ -73,8 +83,10 @@ class Knowledge(HandState):
         return self._known_entry(viewer)[3]
 
     def _known_entry(self, viewer: int | None) -> Known:
+        # Only card events change what a viewer knows: the cache is up to date while no
+        # card event was logged since, and reading it on goes through card events alone.
         cache = self._known_cache
-        log = self._log
+        log = self._card_log
         length = len(log)
         hit = cache.get(viewer)
         if hit is not None and hit[0] == length:
@@ -85,17 +97,12 @@ class Knowledge(HandState):
             audience, event = log[index]
             if audience is not None and viewer not in audience:
                 continue
-            kind = event["type"]
-            if kind == "open_cards":
-                if event["seat"] in known:
-                    continue
-                shown = [(event["seat"], event["cards"])]
-            elif kind in ("cards", "sideshow_reveal"):
-                shown = [(event["seat"], event["cards"])]
-            elif kind == "reveal":
+            if event["type"] == "reveal":
                 shown = [(hand["seat"], hand["cards"]) for hand in event["hands"]]
-            else:
+            elif event["type"] == "open_cards" and event["seat"] in known:
                 continue
+            else:
+                shown = [(event["seat"], event["cards"])]
             if not fresh:
                 known, ints, fresh = dict(known), dict(ints), True
             for seat, cards in shown:

@@ -32,7 +32,7 @@ RANK_TEXTS = "23456789TJQKA"
 
 Event = dict[str, Any]
 Known = tuple[int, dict[int, list[str]], tuple[int, ...], dict[int, tuple[int, ...]]]
-"""A viewer's known cards: log length read, texts by seat, seats in order, ints by seat."""
+"""A viewer's known cards: card events read, texts by seat, seats in order, ints by seat."""
 
 TABLE_STATE = (
     "rules", "table_rules", "num_seats", "dealer", "stacks", "dealt_in", "cards", "hands",
@@ -43,7 +43,7 @@ TABLE_STATE = (
 the rules name (a bet, a pack, a burst, a pass, the payout)."""
 PART_STATE = {
     "outcome": ("end", "payouts", "shown"),
-    "knowledge": ("_log", "_known_cache"),
+    "knowledge": ("_log", "_card_log", "_known_cache"),
     "valuation": (
         "variant_deal", "rotations", "_seat_values", "_thresholds", "_rotating",
         "_boots_total", "_values", "_classic", "_ranking",
@@ -100,6 +100,8 @@ class HandState:
     shown: dict[int, list[str]]
     # knowledge.py
     _log: list[tuple[tuple[int, ...] | None, Event]]
+    _card_log: list[tuple[tuple[int, ...] | None, Event]]
+    """The log's card events alone (what the known cards are read from)."""
     _known_cache: dict[int | None, Known]
     # valuation.py: what the hands are worth now
     variant_deal: Deal

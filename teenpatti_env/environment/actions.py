@@ -143,7 +143,9 @@ class ActionLayout:
         self._level_of = {index: level for level, index in enumerate(self.bet_indices)}
         self._index = {name: i for i, name in enumerate(self.names)}
         # Mask and names depend only on which action types are legal: one per combination.
-        self._by_kinds: dict[tuple[str, ...], tuple[NDArray[np.int8], tuple[str, ...]]] = {}
+        self._by_kinds: dict[
+            tuple[str, ...], tuple[NDArray[np.int8], tuple[str, ...], frozenset[int]]
+        ] = {}
         # The dealer's choices (C1) and the card slots each card-slot index names.
         self._choices: dict[int, dict[str, str]] = {
             self.names.index(name): choice for name, choice in choice_actions(rules)
@@ -203,7 +205,9 @@ class ActionLayout:
                 indices.append(self._index[kind])
         return sorted(indices)
 
-    def _entry(self, legal: list[dict[str, Any]]) -> tuple[NDArray[np.int8], tuple[str, ...]]:
+    def _entry(
+        self, legal: list[dict[str, Any]]
+    ) -> tuple[NDArray[np.int8], tuple[str, ...], frozenset[int]]:
         if self._types_decide:
             kinds = tuple([action["type"] for action in legal])
         else:
@@ -221,7 +225,8 @@ class ActionLayout:
             mask = np.zeros(self.size, dtype=np.int8)
             mask[indices] = 1
             mask.flags.writeable = False  # shared by every caller with these kinds
-            entry = self._by_kinds[kinds] = (mask, tuple(self.names[i] for i in indices))
+            names = tuple(self.names[i] for i in indices)
+            entry = self._by_kinds[kinds] = (mask, names, frozenset(indices))
         return entry
 
     def mask_of(self, legal: list[dict[str, Any]]) -> NDArray[np.int8]:
@@ -232,6 +237,14 @@ class ActionLayout:
         """:meth:`mask_of` without the copy: one read-only array shared by every call
         with the same kinds of legal actions."""
         return self._entry(legal)[0]
+
+    def shared_entry(
+        self, legal: list[dict[str, Any]]
+    ) -> tuple[NDArray[np.int8], frozenset[int]]:
+        """:meth:`shared_mask` and the set of its indices (a quicker membership test
+        than indexing the array)."""
+        mask, _, allowed = self._entry(legal)
+        return mask, allowed
 
     def bet_amount(self, low: int, high: int, level: int, step: int) -> int:
         """The amount of bet ``level`` in the legal range ``low..high`` (multiples of
@@ -273,6 +286,13 @@ class ActionLayout:
         index = self._checked(index)
         if index not in self.legal_indices(legal):
             raise ValueError(f"action {index} ({self.names[index]}) is not legal here")
+        return self.decode_allowed(index, legal, seen)
+
+    def decode_allowed(
+        self, index: int, legal: list[dict[str, Any]], seen: bool
+    ) -> dict[str, Any]:
+        """:meth:`decode_legal` of an index already known to be set in the mask of
+        ``legal``, without checking it again."""
         kind = self._kinds[index]
         entry = next(a for a in legal if a["type"] == kind)
         bounds = (entry["min"], entry["max"]) if kind in ("bet", "sideshow") else None

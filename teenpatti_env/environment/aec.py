@@ -32,6 +32,8 @@ from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
 
 EPISODES = ("hand", "session")
+LegalEntry = tuple[list[dict[str, Any]], NDArray[np.int8], frozenset[int]]
+"""An agent's legal engine actions, their (shared, read-only) mask and its set indices."""
 RESET_OPTIONS = ("dealer", "stacks", "cards", *TABLE_CARD_FIELDS)
 
 
@@ -120,7 +122,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self._rng: np.random.Generator | None = None
         # Derived from the state and dropped whenever it changes: each agent's legal
         # engine actions with their (shared, read-only) mask, and the table facts.
-        self._legal_memo: dict[str, tuple[list[dict[str, Any]], NDArray[np.int8]]] = {}
+        self._legal_memo: dict[str, LegalEntry] = {}
         self._facts: TableFacts | None = None
         self._hand_facts: tuple[Hand, TableFacts] | None = None
 
@@ -163,7 +165,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         stacks = options.get("stacks", self.stacks)
         cards: Sequence[Sequence[CardLike] | None] | None = options.get("cards")
         dealer = options.get("dealer")
-        table_cards: dict[str, Any] = {k: options[k] for k in TABLE_CARD_FIELDS if k in options}
+        table_cards: dict[str, Any] = (
+            {k: options[k] for k in TABLE_CARD_FIELDS if k in options} if options else {}
+        )
         if table_cards and cards is None:
             raise ValueError(
                 f"reset options {', '.join(TABLE_CARD_FIELDS)} need 'cards'"
@@ -249,14 +253,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         if self.voters:
             self._vote(agent, seat, action)
             return
+        layout = self.layout
+        known = self._legal_memo.get(agent)
+        if known is not None and type(action) is int and action in known[2]:
+            # a set index of the mask built for this state: a legal action, decoded from it
+            allowed = layout.decode_allowed(action, known[0], hand.seen[seat])
+            hand.apply_checked({"seat": seat, **allowed})
+            self._after_action(agent)
+            return
         try:
-            engine_action = self.layout.decode(hand, seat, action)
-            # A set index of the mask built for this state decodes to a legal action.
-            known = self._legal_memo.get(agent)
-            if known is not None and type(action) is int and known[1][action]:
-                hand.apply_checked(engine_action)
-            else:
-                hand.apply(engine_action)  # raises, saying why
+            engine_action = layout.decode(hand, seat, action)
+            hand.apply(engine_action)  # raises, saying why
         except ValueError as error:
             reason = hand.illegal_reason(engine_action) if "engine_action" in locals() else error
             shown = action if not isinstance(action, (int, np.integer)) else int(action)
@@ -301,8 +308,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         """Rewards, the next hand and the next agent after ``agent`` acted."""
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self._settle()
-        self._accumulate_rewards()
+        if self._settle():
+            self._accumulate_rewards()  # (adding the cleared rewards' zeros changes nothing)
         self._deads_step_first()
         if self.render_mode == "human":
             self.render()
@@ -337,12 +344,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         agent it replaces), without building the list of all of them."""
         self._state_changed()
         terminations, truncations = self.terminations, self.truncations
-        for agent in self.agents:
-            if terminations[agent] or truncations[agent]:
-                self._skip_agent_selection = self.agent_selection  # type: ignore[assignment]
-                self.agent_selection = agent
-                break
+        if any(terminations.values()) or any(truncations.values()):
+            for agent in self.agents:
+                if terminations[agent] or truncations[agent]:
+                    self._skip_agent_selection = self.agent_selection  # type: ignore[assignment]
+                    self.agent_selection = agent
+                    break
         return str(self.agent_selection)
+
+    def _clear_rewards(self) -> None:
+        """PettingZoo's: every reward back to 0, in place (without a Python loop)."""
+        rewards = self.rewards
+        rewards.update(dict.fromkeys(rewards, 0))
 
     def _was_dead_step(self, action: Any) -> None:
         super()._was_dead_step(action)
@@ -360,13 +373,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             raise RuntimeError("call reset() before using the environment")
         return self.hand
 
-    def _settle(self) -> None:
-        """Pay out finished hands, deal the next one in a session, pick who acts."""
+    def _settle(self) -> bool:
+        """Pay out finished hands, deal the next one in a session, pick who acts; whether
+        a hand's result went into ``rewards``."""
         hand = self._running_hand()
+        paid = False
         while hand.over:
             session = self.session
             if not self._paid:  # the hand's result, once
-                self._paid = True
+                self._paid = paid = True
                 net = hand.net
                 assert net is not None
                 boot = self.rules.boot
@@ -374,7 +389,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
                     self.rewards[agent] += net[self.agent_name_mapping[agent]] / boot
                 if session is None:
                     self.terminations = dict.fromkeys(self.agents, True)
-                    return
+                    return paid
                 active = session.active
                 for agent in self.agents:
                     if not active[self.agent_name_mapping[agent]]:
@@ -384,15 +399,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             assert session is not None
             if self.voters:
                 self.agent_selection = self.possible_agents[self.voters[0]]
-                return
+                return paid
             if session.over:
                 self.terminations = dict.fromkeys(self.agents, True)
-                return
+                return paid
             hand = session.new_hand()
             self.hand = hand
             self._paid = False
         assert hand.to_act is not None
         self.agent_selection = self.possible_agents[hand.to_act]
+        return paid
 
     @staticmethod
     def _vote_order(session: Session) -> list[int]:
@@ -431,9 +447,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             )
         return facts
 
-    def _legal_and_mask(self, agent: str) -> tuple[list[dict[str, Any]], NDArray[np.int8]]:
+    def _legal_and_mask(self, agent: str) -> LegalEntry:
         """The engine's legal actions for ``agent`` when it is the agent to act (else
-        []) and their mask (shared and read-only: copy it before handing it out)."""
+        []), their mask (shared and read-only: copy it before handing it out) and the
+        mask's set indices."""
         entry = self._legal_memo.get(agent)
         if entry is None:
             hand = self._running_hand()
@@ -443,11 +460,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             legal: list[dict[str, Any]]
             if live and self.voters and agent == self.possible_agents[self.voters[0]]:
                 legal = [{"type": "vote_end"}, {"type": "continue"}]
-            elif live and agent == self.agent_selection and not hand.over:
+            elif live and agent == self.agent_selection and hand.end is None:  # not over
                 legal = hand.legal_actions(self.agent_name_mapping[agent])
             else:
                 legal = []
-            entry = self._legal_memo[agent] = (legal, self.layout.shared_mask(legal))
+            entry = self._legal_memo[agent] = (legal, *self.layout.shared_entry(legal))
         return entry
 
     def _legal(self, agent: str) -> list[dict[str, Any]]:
@@ -531,6 +548,20 @@ def _direct(wrapper: type[Any]) -> type[Any]:
     def action_space(self: Any, agent: str) -> Any:  # every wrapper only passes it on
         return self._raw_env.action_space(agent)
 
+    def last(self: Any, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``AECEnv.last``, reading the raw environment's attributes."""
+        raw = self._raw_env
+        agent = raw.agent_selection
+        assert agent is not None
+        observation = self.observe(agent) if observe else None
+        return (
+            observation,
+            raw._cumulative_rewards[agent],
+            raw.terminations[agent],
+            raw.truncations[agent],
+            raw.infos[agent],
+        )
+
     names = (
         "agents", "num_agents", "agent_selection", "rewards", "_cumulative_rewards",
         "terminations", "truncations", "infos",
@@ -538,6 +569,7 @@ def _direct(wrapper: type[Any]) -> type[Any]:
     namespace: dict[str, Any] = {name: forward(name) for name in names}
     namespace["__init__"] = __init__
     namespace["action_space"] = action_space
+    namespace["last"] = last
     namespace["__doc__"] = wrapper.__doc__
     return type(wrapper.__name__, (wrapper,), namespace)
 

@@ -165,9 +165,15 @@ class ObservationLayout:
         # Seats in observer-relative order, and each seat's position in that order.
         self._orders = [tuple((seat + k) % n for k in range(n)) for seat in range(n)]
         self._relative = [{other: k for k, other in enumerate(order)} for order in self._orders]
-        self._scalar_format = f"{self._category_at}f"
-        """The global and seat scalars, packed as float32 at the vector's head (struct
-        keeps the compiled format; a Struct itself would not pickle)."""
+        self._scalar_format = f"{self._cards_at}f"
+        """The global and seat scalars and the category one-hot, packed as float32 at the
+        vector's head (struct keeps the compiled format; a Struct itself would not pickle)."""
+        width = len(CATEGORIES)
+        self._category_hots = [
+            tuple(1.0 if slot == category else 0.0 for slot in range(width))
+            for category in range(width)
+        ]
+        self._no_category = (0.0,) * width
         self._categories = value_categories(rules)
         self._strengths = value_strengths(rules)
         self._rules_dict = rules.to_dict()
@@ -270,12 +276,14 @@ class ObservationLayout:
         running = hand.end is None
         out = np.zeros(self.size, dtype=np.float32)
         strength = 0.0
-        if hand.knows_own_hand(seat) and hand.selection != "passing":
+        category = self._no_category
+        knows_own, known_cards = hand.known_card_ints_of(seat)
+        if knows_own and hand.selection != "passing":
             # D2: during the passing the hand's value would tell the face-down indicators
             value = hand.hand_value(seat)
             categories, strengths = self._tables(hand)
             strength = strengths[value]
-            out[self._category_at + categories[value]] = 1.0
+            category = self._category_hots[categories[value]]
         bets = self._open_bets(hand, seat)
         pending = hand.pending_sideshow
         my_turn = running and hand.to_act == seat
@@ -319,11 +327,12 @@ class ObservationLayout:
                 1.0 if other == to_act else 0.0,
                 1.0 if other == asker else 0.0,
             )
+        scalars += category
         # The scalars fill the vector's head, rounded to float32 as numpy would round them.
         struct.pack_into(self._scalar_format, out, 0, *scalars)  # type: ignore[arg-type]
         relative = self._relative[seat]
         cards_at = self._cards_at
-        for other, cards in hand.known_card_ints(seat).items():
+        for other, cards in known_cards.items():
             base = cards_at + relative[other] * NUM_CARDS
             for card in cards:  # a few slots: quicker one by one than by fancy indexing
                 out[base + card] = 1.0
