@@ -263,6 +263,48 @@ def test_wrapped_env_enforces_call_order() -> None:
         e.observe("player_0")
 
 
+def pettingzoo_wrapped(**kwargs: object) -> object:
+    """``raw_env`` in PettingZoo's own, unmodified classic-game wrappers."""
+    from pettingzoo.utils import wrappers
+
+    wrapped = wrappers.TerminateIllegalWrapper(raw_env(**kwargs), illegal_reward=-1.0)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))
+
+
+@pytest.mark.parametrize(("preset", "episode"), [("classic", "hand"), ("flash", "session"),
+                                                 ("pagat", "hand")])
+def test_env_plays_exactly_as_pettingzoos_own_wrappers(preset: str, episode: str) -> None:
+    """env()'s wrappers take short cuts through PettingZoo's: random play with illegal
+    moves now and then gives the same observations, rewards, ends and turns."""
+    ours, theirs = env(rules=preset, episode=episode), pettingzoo_wrapped(
+        rules=preset, episode=episode)
+    rng = np.random.default_rng(11)
+    illegal = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo warns about each illegal move
+        for game in range(40):
+            ours.reset(seed=game)
+            theirs.reset(seed=game)
+            for agent, other in zip(ours.agent_iter(), theirs.agent_iter(), strict=True):
+                assert agent == other
+                mine, yours = ours.last(), theirs.last()
+                for key in ("observation", "action_mask"):
+                    assert np.array_equal(mine[0][key], yours[0][key])
+                assert mine[1:] == yours[1:]
+                assert ours.rewards == theirs.rewards
+                if mine[2] or mine[3]:
+                    action = None
+                elif rng.random() < 0.03 and not mine[0]["action_mask"].all():
+                    action = int(rng.choice(np.flatnonzero(mine[0]["action_mask"] == 0)))
+                    illegal += 1
+                else:
+                    action = int(rng.choice(np.flatnonzero(mine[0]["action_mask"])))
+                ours.step(action)
+                theirs.step(action)
+            assert ours.agents == theirs.agents == []
+    assert illegal > 5
+
+
 def test_dead_agent_must_step_none() -> None:
     raw = raw_env(rules="classic", num_players=3)
     raw.reset(options={"dealer": 2, "cards": [["2s", "3h", "5d"], ["As", "Ah", "Ad"],

@@ -21,6 +21,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from teenpatti_env.cards import CardLike
 from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand, validate_table
@@ -530,10 +531,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         """Nothing to release."""
 
 
-def _direct(wrapper: type[Any]) -> type[Any]:
+def _direct(wrapper: type[Any], **fast: Any) -> type[Any]:
     """``wrapper`` with the attributes read on every step taken straight from the raw
     environment instead of through each wrapper's ``__getattr__`` (same values, a
-    fraction of the cost; behaviour is the PettingZoo wrapper's own)."""
+    fraction of the cost; behaviour is the PettingZoo wrapper's own). ``fast``: methods
+    that do what the wrapper's own do, without its chain of ``super()`` calls."""
 
     def forward(name: str) -> property:
         return property(
@@ -571,12 +573,74 @@ def _direct(wrapper: type[Any]) -> type[Any]:
     namespace["action_space"] = action_space
     namespace["last"] = last
     namespace["__doc__"] = wrapper.__doc__
+    namespace.update(fast)
     return type(wrapper.__name__, (wrapper,), namespace)
 
 
-TerminateIllegalWrapper = _direct(wrappers.TerminateIllegalWrapper)
-AssertOutOfBoundsWrapper = _direct(wrappers.AssertOutOfBoundsWrapper)
-OrderEnforcingWrapper = _direct(wrappers.OrderEnforcingWrapper)
+def _terminate_illegal_step(self: Any, action: Any) -> None:
+    """PettingZoo's ``TerminateIllegalWrapper.step`` once the agent has observed: a legal
+    action, or the step of an agent that is done, forgets the observation and steps;
+    anything else (an illegal action, a game ended by one) goes the wrapper's own way."""
+    raw = self._raw_env
+    agent = raw.agent_selection
+    observation = self._prev_obs
+    if observation is None or self._terminated or (
+            not (raw.terminations[agent] or raw.truncations[agent])
+            and not observation["action_mask"][action]):
+        wrappers.TerminateIllegalWrapper.step(self, action)
+        return
+    self._prev_obs = None
+    self._prev_info = None
+    self.env.step(action)
+
+
+def _terminate_illegal_observe(self: Any, agent: str) -> Any:
+    """PettingZoo's ``TerminateIllegalWrapper.observe``: the agent to act's observation and
+    info are kept for the legality check of its step."""
+    raw = self._raw_env
+    observation = self.env.observe(agent)
+    if agent == raw.agent_selection:
+        self._prev_obs = observation
+        self._prev_info = raw.infos.get(agent, {})
+    return observation
+
+
+def _assert_in_bounds_step(self: Any, action: Any) -> None:
+    """PettingZoo's ``AssertOutOfBoundsWrapper.step``."""
+    raw = self._raw_env
+    agent = raw.agent_selection
+    assert (action is None and (raw.terminations[agent] or raw.truncations[agent])) or (
+        raw.action_space(agent).contains(action)), "action is not in action space"
+    self.env.step(action)
+
+
+def _pass_observe(self: Any, agent: str) -> Any:
+    return self.env.observe(agent)
+
+
+def _order_enforcing_step(self: Any, action: Any) -> None:
+    """PettingZoo's ``OrderEnforcingWrapper.step`` once reset, with agents left."""
+    if not self._has_reset or not self._raw_env.agents:
+        wrappers.OrderEnforcingWrapper.step(self, action)
+        return
+    self._has_updated = True
+    self.env.step(action)
+
+
+def _order_enforcing_observe(self: Any, agent: str) -> Any:
+    """PettingZoo's ``OrderEnforcingWrapper.observe``."""
+    if not self._has_reset:
+        EnvLogger.error_observe_before_reset()
+    return self.env.observe(agent)
+
+
+TerminateIllegalWrapper = _direct(wrappers.TerminateIllegalWrapper,
+                                  step=_terminate_illegal_step,
+                                  observe=_terminate_illegal_observe)
+AssertOutOfBoundsWrapper = _direct(wrappers.AssertOutOfBoundsWrapper,
+                                   step=_assert_in_bounds_step, observe=_pass_observe)
+OrderEnforcingWrapper = _direct(wrappers.OrderEnforcingWrapper,
+                                step=_order_enforcing_step, observe=_order_enforcing_observe)
 
 
 def env(illegal_reward: float = -1.0, **kwargs: Any) -> Any:
