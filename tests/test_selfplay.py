@@ -388,3 +388,27 @@ def test_a_run_may_start_from_a_trained_policy(tmp_path: Path) -> None:
         train_selfplay(tiny(tmp_path / "bad", hidden=(16,), init_from=f"ppo:{path}"))
     with pytest.raises(ValueError, match="starts from a trained policy"):
         train_selfplay(tiny(tmp_path / "bad", init_from="hard"))
+
+
+def test_the_evaluation_reports_head_to_head_and_exploitability(tmp_path: Path) -> None:
+    """evaluate_policy: the policy against each opponent at 2v2 and 1vN tables, then the
+    approximate exploitability of it and of each baseline, best responses starting from
+    it (the torch threads passed through)."""
+    from training.evaluation import evaluate_policy
+
+    run = train_selfplay(tiny(tmp_path, hidden=(16,), timesteps=1_000))
+    agent = f"ppo:{run.out / 'policy.npz'}"
+    said: list[str] = []
+    torch.set_num_threads(2)
+    evaluation = evaluate_policy(agent, hands=8, exploit_budget=100, exploit_hands=8,
+                                 opponents=("random",), baselines=("random",), threads=1,
+                                 workers=1, say=said.append,
+                                 curve_path=str(tmp_path / "curves.png"))
+    rows = evaluation.head_to_head.rows
+    assert [(row.opponent, row.table) for row in rows] == [("random", "2v2"),
+                                                            ("random", "1v3")]
+    assert [report.agent for report in evaluation.exploitability] == [agent, "random"]
+    assert [report.engine for report in evaluation.exploitability] == ["batched", "per_table"]
+    assert "Approximate exploitability" in evaluation.text()
+    assert (tmp_path / "curves.png").is_file() and len(said) == 3
+    assert torch.get_num_threads() == 1
