@@ -83,6 +83,8 @@ BatchActor = Callable[[NDArray[np.float32], NDArray[Any]], NDArray[np.int64]]
 """An opponent at the batched tables: ``actor(observations[M, D], masks[M, A]) -> actions[M]``."""
 
 ACTIVATIONS: dict[str, type[nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
+EXPLOITER = "exploiter"
+"""The pool name of an exploiter (the others are snapshots)."""
 
 
 # ----------------------------------------------------------------------------- config
@@ -345,8 +347,7 @@ class Learner:
         self.batch = batch
         self.config = config
         self.device = device
-        self.pool = list(pool)
-        self.pool_names = list(names)
+        self.set_pool(pool, names)
         rng = np.random.default_rng([seed, 1])
         self.plan = SeatPlan(batch.num_tables, batch.num_seats, config.self_play_share, rng,
                              config.exploiter_table_share)
@@ -363,11 +364,11 @@ class Learner:
         """The opponents; every table draws again at its next hand."""
         self.pool = list(actors)
         self.pool_names = list(names)
+        self._exploiters = [k for k, name in enumerate(self.pool_names, start=1)
+                            if name == EXPLOITER]
 
     def _replan(self, tables: NDArray[np.int64]) -> None:
-        exploiters = [k for k, name in enumerate(self.pool_names, start=1)
-                      if name == "exploiter"]
-        self.plan.draw(tables, len(self.pool), exploiters)
+        self.plan.draw(tables, len(self.pool), self._exploiters)
 
     @torch.no_grad()
     def collect(self) -> RolloutStats:
@@ -636,10 +637,10 @@ def train_selfplay(config: SelfPlayConfig,
         tell(f"resumed from {config.resume} at {decisions:,} decisions")
 
     def refresh_pool() -> None:
-        members = [("snapshot", m) for m in snapshots] + [("exploiter", m) for m in exploiters]
+        members = [("snapshot", m) for m in snapshots] + [(EXPLOITER, m) for m in exploiters]
         # Exploiters play greedily, as the best responses that measure a policy do.
         actors = [FrozenActor(m, device, config.seed + 7919 * (k + 1) + updates,
-                              greedy=name == "exploiter")
+                              greedy=name == EXPLOITER)
                   for k, (name, m) in enumerate(members)]
         learner.set_pool(actors, [name for name, _ in members])
 

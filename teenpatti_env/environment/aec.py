@@ -614,10 +614,6 @@ def _assert_in_bounds_step(self: Any, action: Any) -> None:
     self.env.step(action)
 
 
-def _pass_observe(self: Any, agent: str) -> Any:
-    return self.env.observe(agent)
-
-
 def _order_enforcing_step(self: Any, action: Any) -> None:
     """PettingZoo's ``OrderEnforcingWrapper.step`` once reset, with agents left."""
     if not self._has_reset or not self._raw_env.agents:
@@ -638,7 +634,7 @@ TerminateIllegalWrapper = _direct(wrappers.TerminateIllegalWrapper,
                                   step=_terminate_illegal_step,
                                   observe=_terminate_illegal_observe)
 AssertOutOfBoundsWrapper = _direct(wrappers.AssertOutOfBoundsWrapper,
-                                   step=_assert_in_bounds_step, observe=_pass_observe)
+                                   step=_assert_in_bounds_step)
 OrderEnforcingWrapper = _direct(wrappers.OrderEnforcingWrapper,
                                 step=_order_enforcing_step, observe=_order_enforcing_observe)
 
