@@ -609,8 +609,11 @@ SELFPLAY_HELP = {
     "exploiter_every": "decisions between exploiters (0: none)",
     "exploiter_steps": "decisions each exploiter trains for",
     "max_exploiters": "exploiters kept in the pool",
+    "exploiter_learning_rate": "the exploiters' constant step size (None: --learning-rate)",
     "exploiter_table_share": "share of hands (once exploiters exist) with one exploiter "
                              "seat and the learner in every other",
+    "uniform_table_share": "share of hands with one learner seat and the uniform random "
+                           "policy in every other",
     "seed": "seeds the network, the deals and the seat plans",
     "device": "auto (CUDA when torch sees one), cpu, cuda or cuda:N",
     "threads": "torch threads on the CPU (default: every core)",
@@ -642,7 +645,7 @@ def _add_selfplay_parser(commands: Any) -> None:
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, help=what)
         elif isinstance(default, tuple):
             parser.add_argument(flag, type=_positive_int, nargs="+", help=what)
-        elif isinstance(default, float):
+        elif isinstance(default, float) or str(item.type).startswith("float"):
             parser.add_argument(flag, type=float, help=what)
         elif isinstance(default, int) or item.name in ("players", "threads"):
             parser.add_argument(flag, type=_seed, help=what)

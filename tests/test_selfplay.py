@@ -3,8 +3,10 @@ checkpoints, the command line, and that it learns."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,13 +22,16 @@ from teenpatti_env.cli import main
 from teenpatti_env.environment.batched import TableBatch
 from training.config import SelfPlayConfig
 from training.selfplay import (
+    UNIFORM,
     FrozenActor,
     Learner,
     Rollout,
     SeatPlan,
+    UniformActor,
     configure_torch,
     new_model,
     resolve_device,
+    train_exploiter,
     train_selfplay,
 )
 
@@ -179,6 +184,9 @@ def test_same_seed_same_weights(tmp_path: Path) -> None:
     ("device", "tpu", "device"), ("preset", "nope", "preset"), ("players", 9, "players"),
     ("exploiter_table_share", -0.1, "exploiter_table_share"),
     ("exploiter_table_share", 0.6, "add up to more than 1"),
+    ("uniform_table_share", 1.2, "uniform_table_share"),
+    ("uniform_table_share", 0.6, "add up to more than 1"),
+    ("exploiter_learning_rate", 0.0, "exploiter_learning_rate"),
 ])
 def test_bad_settings_are_refused(tmp_path: Path, setting: str, value: object,
                                   match: str) -> None:
@@ -343,6 +351,81 @@ def test_seat_plan_without_exploiters_seats_as_before() -> None:
         plan = SeatPlan(len(tables), 4, 0.5, np.random.default_rng(7), share)
         plan.draw(tables, 3, exploiters)
         assert np.array_equal(plan.roles, plain.roles)
+
+
+def test_seat_plan_draws_uniform_tables_from_the_last_share() -> None:
+    """Pool members 1-2 snapshots, 3 the uniform policy: 30% self-play, the last 25% of the
+    draws uniform tables (one learner seat, the uniform policy in the others), the rest
+    versus tables against the snapshots only; with the uniform policy alone in the pool the
+    versus tables are self-play."""
+    tables = np.arange(20_000)
+    plan = SeatPlan(len(tables), 4, 0.3, np.random.default_rng(1), uniform_table_share=0.25)
+    plan.draw(tables, 3, uniform=3)
+    roles = plan.roles
+    others = (roles != 0).sum(axis=1)
+    assert set(others.tolist()) == {0, 3}
+    opponent = roles.max(axis=1)
+    assert np.mean(others == 0) == pytest.approx(0.3, abs=0.015)
+    assert np.mean(opponent == 3) == pytest.approx(0.25, abs=0.015)
+    assert set(opponent[(others == 3) & (opponent != 3)].tolist()) == {1, 2}
+    plan.draw(tables, 1, uniform=1)
+    alone = plan.roles.max(axis=1)
+    assert set(alone.tolist()) == {0, 1}
+    assert np.mean(alone == 1) == pytest.approx(0.25, abs=0.015)
+
+
+def test_uniform_tables_seat_the_uniform_policy_and_log_its_hands(tmp_path: Path) -> None:
+    """Every table a uniform table: the learner holds one seat, the uniform policy the other
+    three and plays only legal actions, and the run logs what the learner won there."""
+    config = tiny(tmp_path, tables=16, rollout_steps=120, self_play_share=0.0,
+                  uniform_table_share=1.0)
+    device = configure_torch(config)
+    model = new_model(config, config.rules).to(device)
+    batch = TableBatch(config.tables, config.rules, seed=4)
+    learner = Learner(model, batch, config, device, 4, pool=[UniformActor(4)],
+                      names=[UNIFORM])
+    stats = learner.collect()
+    assert stats.uniform_hands > 10 and stats.uniform_hands == stats.hands
+    assert stats.uniform_reward_sum == pytest.approx(stats.reward_sum)
+    assert ((learner.plan.roles != 0).sum(axis=1) == 3).all()
+    with pytest.raises(ValueError, match="last member"):
+        learner.set_pool([UniformActor(4), FrozenActor(model, device, 0)],
+                         [UNIFORM, "snapshot"])
+    run = train_selfplay(tiny(tmp_path / "run", uniform_table_share=0.5))
+    log = (run.out / "progress.csv").read_text().splitlines()
+    column = log[0].split(",").index("uniform_table_win_per_hand")
+    assert any(float(row.split(",")[column]) != 0 for row in log[1:])
+
+
+def test_the_uniform_actor_draws_every_legal_action_evenly() -> None:
+    masks = np.zeros((30_000, 5), np.int8)
+    masks[:, [0, 2, 3]] = 1
+    actions = UniformActor(0)(np.zeros((30_000, 1), np.float32), masks)
+    counts = np.bincount(actions, minlength=5)
+    assert counts[1] == counts[4] == 0
+    assert counts[[0, 2, 3]] == pytest.approx([10_000] * 3, rel=0.05)
+
+
+def test_exploiters_train_at_their_own_step_size(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import training.selfplay as selfplay
+
+    used: list[float] = []
+    real = selfplay.learn
+
+    def spy(learner: Learner, decisions: int, rate: Any, *args: Any) -> int:
+        used.append(rate(0))
+        return real(learner, decisions, rate, *args)
+
+    monkeypatch.setattr(selfplay, "learn", spy)
+    config = tiny(tmp_path, learning_rate=0.0003, exploiter_learning_rate=0.002)
+    model = new_model(config, config.rules)
+    train_exploiter(model, dataclasses.replace(config, exploiter_steps=500),
+                    torch.device("cpu"), 1)
+    train_exploiter(model, dataclasses.replace(config, exploiter_steps=500,
+                                               exploiter_learning_rate=None),
+                    torch.device("cpu"), 1)
+    assert used == [0.002, 0.0003]
 
 
 def test_exploiter_tables_credit_the_learner_seats_only(tmp_path: Path) -> None:

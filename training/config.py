@@ -195,9 +195,14 @@ class SelfPlayConfig:
     """Learner decisions between exploiters (0: no exploiters)."""
     exploiter_steps: int = 2_000_000
     max_exploiters: int = 4
+    exploiter_learning_rate: float | None = None
+    """The exploiters' Adam step size, constant (default: the run's ``learning_rate``)."""
     exploiter_table_share: float = 0.0
     """Share of the hands, once the pool holds exploiters, where one seat is an exploiter
     and every other seat the learner."""
+    uniform_table_share: float = 0.0
+    """Share of the hands where one seat is the learner and every other seat the uniform
+    random policy (the first member of a PSRO population)."""
     seed: int = 0
     device: str = "auto"
     """``auto`` (CUDA where there is one), ``cpu``, ``cuda`` or ``cuda:N``."""
@@ -223,12 +228,16 @@ class SelfPlayConfig:
         if self.activation not in ("tanh", "relu"):
             raise ValueError(f"activation must be tanh or relu, "
                              f"got {self.activation!r}")
-        for name in ("self_play_share", "exploiter_table_share"):
+        shares = ("self_play_share", "exploiter_table_share", "uniform_table_share")
+        for name in shares:
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
-        if self.self_play_share + self.exploiter_table_share > 1.0:
-            raise ValueError("self_play_share and exploiter_table_share add up to more than 1")
-        for name in ("learning_rate", "gae_lambda", "clip_range", "reward_scale"):
+        if sum(getattr(self, name) for name in shares) > 1.0:
+            raise ValueError(f"{', '.join(shares[:-1])} and {shares[-1]} add up to more than 1")
+        rates: tuple[str, ...] = ("learning_rate", "gae_lambda", "clip_range", "reward_scale")
+        if self.exploiter_learning_rate is not None:
+            rates += ("exploiter_learning_rate",)
+        for name in rates:
             value = getattr(self, name)
             if not isinstance(value, int | float) or not 0 < value <= (1 if name ==
                                                                          "gae_lambda" else 1e6):

@@ -84,7 +84,9 @@ BatchActor = Callable[[NDArray[np.float32], NDArray[Any]], NDArray[np.int64]]
 
 ACTIVATIONS: dict[str, type[nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
 EXPLOITER = "exploiter"
-"""The pool name of an exploiter (the others are snapshots)."""
+"""The pool name of an exploiter."""
+UNIFORM = "uniform"
+"""The pool name of the uniform random policy (the others are snapshots)."""
 
 
 # ----------------------------------------------------------------------------- config
@@ -194,6 +196,19 @@ class FrozenActor:
         return actions
 
 
+class UniformActor:
+    """The uniform random policy over the legal actions, the first member of a PSRO
+    population (it plays as the scripted ``random`` agent does)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng([seed, 2])
+
+    def __call__(self, observations: NDArray[np.float32], masks: NDArray[Any]) -> NDArray[np.int64]:
+        draws = np.where(masks.astype(np.bool_), self.rng.random(masks.shape), -1.0)
+        actions: NDArray[np.int64] = draws.argmax(axis=1)
+        return actions
+
+
 # ----------------------------------------------------------------------------- rollouts
 
 
@@ -286,31 +301,41 @@ class SeatPlan:
     A draw below ``self_play_share`` makes a self-play table (every seat the learner); one
     in the next ``exploiter_table_share``, while the pool holds exploiters, an exploiter
     table (one seat an exploiter, every other seat the learner, the composition a best
-    response is measured in); the rest are versus tables (one learner seat, every other
-    seat one pool member)."""
+    response is measured in); one in the last ``uniform_table_share`` of the draws, where
+    the pool holds the uniform random policy, a uniform table (one learner seat, every
+    other seat that policy); the rest are versus tables (one learner seat, every other
+    seat one pool member other than the uniform policy, or self-play while there is
+    none)."""
 
     def __init__(self, tables: int, seats: int, self_play_share: float,
-                 rng: np.random.Generator, exploiter_table_share: float = 0.0) -> None:
+                 rng: np.random.Generator, exploiter_table_share: float = 0.0,
+                 uniform_table_share: float = 0.0) -> None:
         self.roles = np.zeros((tables, seats), np.int64)
         self.self_play_share = self_play_share
         self.exploiter_table_share = exploiter_table_share
+        self.uniform_table_share = uniform_table_share
         self.rng = rng
 
     def draw(self, tables: NDArray[np.int64], pool_size: int,
-             exploiters: Sequence[int] = ()) -> None:
+             exploiters: Sequence[int] = (), uniform: int = 0) -> None:
         """Seat ``tables`` again; ``exploiters``: the pool indices (1-based) of the
-        exploiters."""
+        exploiters; ``uniform``: that of the uniform random policy, which must be the last
+        member (0: none)."""
         count = len(tables)
         if count == 0:
             return
         seats = self.roles.shape[1]
+        others = pool_size - (1 if uniform else 0)
         if pool_size == 0:
             self.roles[tables] = 0
             return
         draw = self.rng.random(count)
         versus = draw >= self.self_play_share
-        opponent = self.rng.integers(1, pool_size + 1, count)
+        opponent = self.rng.integers(1, max(others, 1) + 1, count)
         learner_seat = self.rng.integers(0, seats, count)
+        if uniform:
+            opponent = np.where(draw >= 1.0 - self.uniform_table_share, uniform,
+                                opponent if others else 0)
         roles = np.where(versus[:, None], opponent[:, None], 0) * np.ones(seats, np.int64)
         roles[np.arange(count), learner_seat] = 0
         if len(exploiters) and self.exploiter_table_share > 0:
@@ -335,6 +360,9 @@ class RolloutStats:
     exploiter_hands: int = 0
     exploiter_reward_sum: float = 0.0
     """Hands at exploiter tables and what the exploiter seat won in them."""
+    uniform_hands: int = 0
+    uniform_reward_sum: float = 0.0
+    """Hands at uniform tables and what the learner won in them."""
 
 
 class Learner:
@@ -350,7 +378,7 @@ class Learner:
         self.set_pool(pool, names)
         rng = np.random.default_rng([seed, 1])
         self.plan = SeatPlan(batch.num_tables, batch.num_seats, config.self_play_share, rng,
-                             config.exploiter_table_share)
+                             config.exploiter_table_share, config.uniform_table_share)
         self.step: BatchStep = batch.reset(seed=seed)
         self._replan(np.arange(batch.num_tables))
         self.last = np.full((batch.num_tables, batch.num_seats), -1, np.int64)
@@ -366,9 +394,12 @@ class Learner:
         self.pool_names = list(names)
         self._exploiters = [k for k, name in enumerate(self.pool_names, start=1)
                             if name == EXPLOITER]
+        self._uniform = len(self.pool_names) if self.pool_names[-1:] == [UNIFORM] else 0
+        if UNIFORM in self.pool_names[:-1]:
+            raise ValueError("the uniform policy must be the pool's last member")
 
     def _replan(self, tables: NDArray[np.int64]) -> None:
-        self.plan.draw(tables, len(self.pool), self._exploiters)
+        self.plan.draw(tables, len(self.pool), self._exploiters, self._uniform)
 
     @torch.no_grad()
     def collect(self) -> RolloutStats:
@@ -428,6 +459,10 @@ class Learner:
             stats.versus_reward_sum += float(paid[versus][learner_seats[versus]].sum())
             stats.exploiter_hands += int(lone.sum())
             stats.exploiter_reward_sum += float(paid[lone][~learner_seats[lone]].sum())
+            if self._uniform:
+                uniform = (self.plan.roles[finished] == self._uniform).any(axis=1)
+                stats.uniform_hands += int(uniform.sum())
+                stats.uniform_reward_sum += float(paid[uniform][learner_seats[uniform]].sum())
             self._replan(finished)
         return stats
 
@@ -564,7 +599,8 @@ def train_exploiter(main: ActorCritic, config: SelfPlayConfig, device: torch.dev
     def record(count: int, stats: RolloutStats, losses: dict[str, float]) -> None:
         recent.append((stats.versus_hands, stats.versus_reward_sum))
 
-    learn(learner, config.exploiter_steps, lambda made: config.learning_rate, record)
+    rate = config.exploiter_learning_rate or config.learning_rate
+    learn(learner, config.exploiter_steps, lambda made: rate, record)
     tail = recent[-max(1, len(recent) // 4):]
     hands = sum(h for h, _ in tail)
     return exploiter, sum(r for _, r in tail) / max(hands, 1)
@@ -636,13 +672,18 @@ def train_selfplay(config: SelfPlayConfig,
                                               exploiters, config, rules, device)
         tell(f"resumed from {config.resume} at {decisions:,} decisions")
 
+    uniform: list[BatchActor] = ([UniformActor(config.seed)] if config.uniform_table_share
+                                 else [])
+
     def refresh_pool() -> None:
         members = [("snapshot", m) for m in snapshots] + [(EXPLOITER, m) for m in exploiters]
         # Exploiters play greedily, as the best responses that measure a policy do.
-        actors = [FrozenActor(m, device, config.seed + 7919 * (k + 1) + updates,
-                              greedy=name == EXPLOITER)
-                  for k, (name, m) in enumerate(members)]
-        learner.set_pool(actors, [name for name, _ in members])
+        actors: list[BatchActor] = [
+            FrozenActor(m, device, config.seed + 7919 * (k + 1) + updates,
+                        greedy=name == EXPLOITER)
+            for k, (name, m) in enumerate(members)]
+        learner.set_pool(actors + uniform,
+                         [name for name, _ in members] + [UNIFORM] * len(uniform))
 
     refresh_pool()
     (out / "run.json").write_text(json.dumps(
@@ -671,6 +712,8 @@ def train_selfplay(config: SelfPlayConfig,
                 "versus_pool_per_hand": stats.versus_reward_sum / max(stats.versus_hands, 1),
                 "exploiter_table_win_per_hand": (stats.exploiter_reward_sum
                                                  / max(stats.exploiter_hands, 1)),
+                "uniform_table_win_per_hand": (stats.uniform_reward_sum
+                                               / max(stats.uniform_hands, 1)),
                 "pool_size": len(learner.pool), **losses,
             })
             if decisions >= next_snapshot:
