@@ -353,6 +353,22 @@ def test_seat_plan_without_exploiters_seats_as_before() -> None:
         assert np.array_equal(plan.roles, plain.roles)
 
 
+def test_an_update_whose_last_minibatch_holds_one_decision_stays_finite(
+        tmp_path: Path) -> None:
+    """A lone decision left over for the last minibatch has no spread to normalise its
+    advantage by: it is skipped, where it used to turn every weight into NaN."""
+    config = tiny(tmp_path, tables=16, rollout_steps=40)
+    device = configure_torch(config)
+    model = new_model(config, config.rules).to(device)
+    learner = Learner(model, TableBatch(config.tables, config.rules, seed=3), config,
+                      device, 3)
+    learner.collect()
+    learner.config = dataclasses.replace(config, minibatch_size=learner.rollout.size - 1)
+    losses = learner.update(0.01)
+    assert all(np.isfinite(value) for value in losses.values())
+    assert all(torch.isfinite(parameter).all() for parameter in model.parameters())
+
+
 def test_seat_plan_draws_uniform_tables_from_the_last_share() -> None:
     """Pool members 1-2 snapshots, 3 the uniform policy: 30% self-play, the last 25% of the
     draws uniform tables (one learner seat, the uniform policy in the others), the rest

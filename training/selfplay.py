@@ -486,6 +486,8 @@ class Learner:
             order = torch.randperm(size, generator=self.generator, device=device)
             for start in range(0, size, config.minibatch_size):
                 rows = order[start:start + config.minibatch_size]
+                if len(rows) < 2:  # one decision has no spread to normalise its advantage by
+                    continue
                 logits, values = model(obs[rows], masks[rows])
                 log_all = torch.log_softmax(logits, -1)
                 log_prob = log_all.gather(1, actions[rows, None]).squeeze(-1)
