@@ -1,8 +1,8 @@
 """Training speed: the batched self-play trainer next to the sb3-contrib MaskablePPO path.
 
     python benchmarks/bench_train.py [--decisions 1000000] [--sb3-steps 40000]
-                                     [--time-to-beat] [--max-decisions 20000000]
-                                     [--eval-every 1000000] [--eval-hands 2000]
+                                     [--time-to-beat] [--max-decisions 6000000]
+                                     [--eval-hands 2000] [--threads N]
 
 Figures, one run (so the ratio compares like with like on a shared machine):
 
@@ -10,11 +10,12 @@ Figures, one run (so the ratio compares like with like on a shared machine):
   the sb3 path's warm start is off and its evaluations are off; the self-play trainer's
   exploiters are off), and their ratio;
 * with ``--time-to-beat``: the wall time until a self-play run from scratch, with the
-  default settings, gives a policy that beats ``hard`` and ``equity`` head to head. Every
-  ``--eval-every`` decisions the current policy plays a ``--eval-hands`` duplicate arena in
-  2v2 tables against each of them (on seeds apart from the training's); the clock stops at
-  the first evaluation where both whole 95% intervals are above zero. The wall time
-  includes the evaluations.
+  default settings (the shipped policy's league recipe), gives a policy that beats
+  ``hard`` and ``equity`` head to head. The run trains once; then each of its snapshots
+  (every 500,000 decisions), in order, plays a ``--eval-hands`` duplicate arena in 2v2
+  tables against each of them (on seeds apart from the training's). The clock stops at
+  the first snapshot where both whole 95% intervals are above zero: its training time
+  plus the evaluations up to it.
 
 Needs the ``train`` extra (``pip install torch==2.13.0 && pip install -e ".[train]"``).
 """
@@ -22,6 +23,7 @@ Needs the ``train`` extra (``pip install torch==2.13.0 && pip install -e ".[trai
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import tempfile
 import time
@@ -35,7 +37,8 @@ from training.train import train
 
 def selfplay_rate(decisions: int, seed: int, folder: str) -> float:
     config = SelfPlayConfig(timesteps=decisions, seed=seed, out=folder, progress=False,
-                            checkpoint_every=10**12, snapshot_every=10**12)
+                            checkpoint_every=10**12, snapshot_every=10**12, exploiter_every=0,
+                            uniform_table_share=0.0)
     result = train_selfplay(config)
     return result.steps_per_second
 
@@ -51,27 +54,33 @@ def sb3_rate(steps: int, seed: int, folder: str) -> float:
 
 
 def time_to_beat(args: argparse.Namespace, folder: str) -> dict[str, object]:
-    """Train in chunks of ``eval_every`` decisions (resuming each time) and evaluate."""
-    started = time.perf_counter()
+    """Train the default run once, then play its snapshots, in order, against ``hard`` and
+    ``equity``; the wall time of the first that beats both is its training time (from
+    ``progress.csv``) plus the evaluations up to it."""
     out = Path(folder) / "to-beat"
-    done = 0
-    while done < args.max_decisions:
-        done += args.eval_every
-        checkpoint = out / "checkpoint.pt"
-        config = SelfPlayConfig(timesteps=done, seed=args.seed, out=str(out), progress=False,
-                                resume=str(checkpoint) if checkpoint.exists() else None)
-        train_selfplay(config)
-        policy = f"ppo:{out / 'policy.npz'}"
-        report = head_to_head(policy, ["hard", "equity"], tables=("2v2",),
+    config = SelfPlayConfig(timesteps=args.max_decisions, seed=args.seed, out=str(out),
+                            progress=False, threads=args.threads)
+    train_selfplay(config)
+    with (out / "progress.csv").open() as handle:
+        seconds = {int(row["decisions"]): float(row["seconds"])
+                   for row in csv.DictReader(handle) if row["seconds"]}
+    snapshots = sorted((out / "snapshots").glob("step_*.npz"),
+                       key=lambda path: int(path.stem.split("_")[1]))
+    evaluating = 0.0
+    for path in snapshots:
+        decisions = int(path.stem.split("_")[1])
+        started = time.perf_counter()
+        report = head_to_head(f"ppo:{path}", ["hard", "equity"], tables=("2v2",),
                               hands=args.eval_hands, seed=10_000 + args.seed, workers=None)
+        evaluating += time.perf_counter() - started
         edges = {row.opponent: row.result for row in report.rows}
-        wall = time.perf_counter() - started
+        wall = seconds[decisions] + evaluating
         line = ", ".join(f"{name} {edge.mean:+.3f} [{edge.low:+.3f}, {edge.high:+.3f}]"
                          for name, edge in edges.items())
-        print(f"  {done:,} decisions, {wall:.0f} s: {line}", flush=True)
+        print(f"  {decisions:,} decisions, {wall:.0f} s: {line}", flush=True)
         if all(edge.low > 0 for edge in edges.values()):
-            return {"decisions": done, "seconds": wall}
-    return {"decisions": None, "seconds": time.perf_counter() - started}
+            return {"decisions": decisions, "seconds": wall}
+    return {"decisions": None, "seconds": None}
 
 
 def main() -> None:
@@ -82,9 +91,11 @@ def main() -> None:
                         help="learner steps of the sb3-contrib path in the speed run")
     parser.add_argument("--time-to-beat", action="store_true",
                         help="also time a run from scratch until it beats hard and equity")
-    parser.add_argument("--max-decisions", type=int, default=20_000_000)
-    parser.add_argument("--eval-every", type=int, default=1_000_000)
+    parser.add_argument("--max-decisions", type=int, default=SelfPlayConfig().timesteps,
+                        help="decisions of the --time-to-beat run (default: the trainer's)")
     parser.add_argument("--eval-hands", type=int, default=2_000)
+    parser.add_argument("--threads", type=int, default=None,
+                        help="torch threads of the --time-to-beat run (default: every core)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     args = parser.parse_args()

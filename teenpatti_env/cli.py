@@ -609,7 +609,7 @@ SELFPLAY_HELP = {
     "exploiter_every": "decisions between exploiters (0: none)",
     "exploiter_steps": "decisions each exploiter trains for",
     "max_exploiters": "exploiters kept in the pool",
-    "exploiter_learning_rate": "the exploiters' constant step size (None: --learning-rate)",
+    "exploiter_learning_rate": "the exploiters' constant step size",
     "exploiter_table_share": "share of hands (once exploiters exist) with one exploiter "
                              "seat and the learner in every other",
     "uniform_table_share": "share of hands with one learner seat and the uniform random "
@@ -645,7 +645,7 @@ def _add_selfplay_parser(commands: Any) -> None:
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, help=what)
         elif isinstance(default, tuple):
             parser.add_argument(flag, type=_positive_int, nargs="+", help=what)
-        elif isinstance(default, float) or str(item.type).startswith("float"):
+        elif isinstance(default, float):
             parser.add_argument(flag, type=float, help=what)
         elif isinstance(default, int) or item.name in ("players", "threads"):
             parser.add_argument(flag, type=_seed, help=what)

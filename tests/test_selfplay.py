@@ -40,7 +40,7 @@ def tiny(tmp_path: Path, **overrides: object) -> SelfPlayConfig:
     settings: dict[str, object] = {
         "timesteps": 4_000, "tables": 32, "rollout_steps": 32, "minibatch_size": 512,
         "out": str(tmp_path / "run"), "progress": False, "threads": 1,
-        "snapshot_every": 1_000,
+        "snapshot_every": 1_000, "exploiter_every": 0, "uniform_table_share": 0.0,
     }
     settings.update(overrides)
     return SelfPlayConfig(**settings)  # type: ignore[arg-type]
@@ -183,15 +183,42 @@ def test_same_seed_same_weights(tmp_path: Path) -> None:
     ("activation", "gelu", "activation"), ("self_play_share", 1.5, "self_play_share"),
     ("device", "tpu", "device"), ("preset", "nope", "preset"), ("players", 9, "players"),
     ("exploiter_table_share", -0.1, "exploiter_table_share"),
-    ("exploiter_table_share", 0.6, "add up to more than 1"),
     ("uniform_table_share", 1.2, "uniform_table_share"),
-    ("uniform_table_share", 0.6, "add up to more than 1"),
+    ("exploiter_learning_rate", -1.0, "exploiter_learning_rate"),
     ("exploiter_learning_rate", 0.0, "exploiter_learning_rate"),
 ])
 def test_bad_settings_are_refused(tmp_path: Path, setting: str, value: object,
                                   match: str) -> None:
     with pytest.raises(ValueError, match=match):
         tiny(tmp_path, **{setting: value})
+
+
+def test_the_table_shares_may_not_add_up_to_more_than_one(tmp_path: Path) -> None:
+    """Self-play, exploiter and uniform tables share the hands; the exploiter tables'
+    share counts only where the run has exploiters."""
+    with pytest.raises(ValueError, match="add up to more than 1"):
+        tiny(tmp_path, self_play_share=0.5, uniform_table_share=0.6)
+    with pytest.raises(ValueError, match="add up to more than 1"):
+        tiny(tmp_path, exploiter_every=500, exploiter_table_share=0.4, uniform_table_share=0.3)
+    tiny(tmp_path, exploiter_table_share=0.4, uniform_table_share=0.3)
+    tiny(tmp_path, exploiter_every=500, self_play_share=0.4, exploiter_table_share=0.3,
+         uniform_table_share=0.3)
+
+
+def test_the_defaults_are_the_shipped_policys_recipe() -> None:
+    """The shipped policy's recorded command is `teenpatti selfplay --threads 1`: the
+    defaults are the league recipe that trained it."""
+    import shlex
+
+    from agents.policy import load_policy, pretrained_path
+    from teenpatti_env.cli import build_parser
+
+    command = load_policy(pretrained_path("classic")).metadata["command"]
+    args = build_parser().parse_args(shlex.split(command)[1:])
+    options = {key: value for key, value in vars(args).items()
+               if key in SelfPlayConfig.__dataclass_fields__ and value is not None}
+    assert SelfPlayConfig(**options) == SelfPlayConfig(threads=1, out=options["out"])
+    assert SelfPlayConfig().exploiter_every > 0 and SelfPlayConfig().uniform_table_share > 0
 
 
 def test_a_missing_cuda_device_is_a_clear_error() -> None:
@@ -394,7 +421,7 @@ def test_uniform_tables_seat_the_uniform_policy_and_log_its_hands(tmp_path: Path
     """Every table a uniform table: the learner holds one seat, the uniform policy the other
     three and plays only legal actions, and the run logs what the learner won there."""
     config = tiny(tmp_path, tables=16, rollout_steps=120, self_play_share=0.0,
-                  uniform_table_share=1.0)
+                  uniform_table_share=1.0, exploiter_every=0)
     device = configure_torch(config)
     model = new_model(config, config.rules).to(device)
     batch = TableBatch(config.tables, config.rules, seed=4)
@@ -407,7 +434,7 @@ def test_uniform_tables_seat_the_uniform_policy_and_log_its_hands(tmp_path: Path
     with pytest.raises(ValueError, match="last member"):
         learner.set_pool([UniformActor(4), FrozenActor(model, device, 0)],
                          [UNIFORM, "snapshot"])
-    run = train_selfplay(tiny(tmp_path / "run", uniform_table_share=0.5))
+    run = train_selfplay(tiny(tmp_path / "run", uniform_table_share=0.3))
     log = (run.out / "progress.csv").read_text().splitlines()
     column = log[0].split(",").index("uniform_table_win_per_hand")
     assert any(float(row.split(",")[column]) != 0 for row in log[1:])
@@ -434,14 +461,12 @@ def test_exploiters_train_at_their_own_step_size(tmp_path: Path,
         return real(learner, decisions, rate, *args)
 
     monkeypatch.setattr(selfplay, "learn", spy)
-    config = tiny(tmp_path, learning_rate=0.0003, exploiter_learning_rate=0.002)
+    config = tiny(tmp_path, learning_rate=0.0003, exploiter_steps=500)
     model = new_model(config, config.rules)
-    train_exploiter(model, dataclasses.replace(config, exploiter_steps=500),
-                    torch.device("cpu"), 1)
-    train_exploiter(model, dataclasses.replace(config, exploiter_steps=500,
-                                               exploiter_learning_rate=None),
-                    torch.device("cpu"), 1)
-    assert used == [0.002, 0.0003]
+    for rate in (0.002, 0.0005):
+        train_exploiter(model, dataclasses.replace(config, exploiter_learning_rate=rate),
+                        torch.device("cpu"), 1)
+    assert used == [0.002, 0.0005]
 
 
 def test_exploiter_tables_credit_the_learner_seats_only(tmp_path: Path) -> None:

@@ -169,7 +169,7 @@ class SelfPlayConfig:
     preset: str = "classic"
     players: int | None = None
     """Seats at the table (default: the preset's)."""
-    timesteps: int = 20_000_000
+    timesteps: int = 6_000_000
     """Learner decisions to train on (the exploiters' decisions not counted)."""
     tables: int = 1024
     rollout_steps: int = 64
@@ -187,20 +187,21 @@ class SelfPlayConfig:
     """Rewards (boots) are multiplied by this for the value targets."""
     hidden: tuple[int, ...] = (128, 128)
     activation: str = "tanh"
-    self_play_share: float = 0.5
+    self_play_share: float = 0.4
     """Share of the hands where every seat is the current policy."""
-    snapshot_every: int = 2_000_000
+    snapshot_every: int = 500_000
     max_snapshots: int = 8
-    exploiter_every: int = 0
+    exploiter_every: int = 500_000
     """Learner decisions between exploiters (0: no exploiters)."""
-    exploiter_steps: int = 2_000_000
+    exploiter_steps: int = 150_000
     max_exploiters: int = 4
-    exploiter_learning_rate: float | None = None
-    """The exploiters' Adam step size, constant (default: the run's ``learning_rate``)."""
-    exploiter_table_share: float = 0.0
+    exploiter_learning_rate: float = 1e-3
+    """The exploiters' Adam step size, constant (the step size of ``teenpatti exploit``'s
+    best responses)."""
+    exploiter_table_share: float = 0.3
     """Share of the hands, once the pool holds exploiters, where one seat is an exploiter
     and every other seat the learner."""
-    uniform_table_share: float = 0.0
+    uniform_table_share: float = 0.15
     """Share of the hands where one seat is the learner and every other seat the uniform
     random policy (the first member of a PSRO population)."""
     seed: int = 0
@@ -232,12 +233,12 @@ class SelfPlayConfig:
         for name in shares:
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
-        if sum(getattr(self, name) for name in shares) > 1.0:
-            raise ValueError(f"{', '.join(shares[:-1])} and {shares[-1]} add up to more than 1")
-        rates: tuple[str, ...] = ("learning_rate", "gae_lambda", "clip_range", "reward_scale")
-        if self.exploiter_learning_rate is not None:
-            rates += ("exploiter_learning_rate",)
-        for name in rates:
+        # Without exploiters there are no exploiter tables, whatever their share.
+        used = shares if self.exploiter_every else shares[::2]
+        if sum(getattr(self, name) for name in used) > 1.0 + 1e-9:
+            raise ValueError(f"{', '.join(used[:-1])} and {used[-1]} add up to more than 1")
+        for name in ("learning_rate", "exploiter_learning_rate", "gae_lambda", "clip_range",
+                     "reward_scale"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or not 0 < value <= (1 if name ==
                                                                          "gae_lambda" else 1e6):

@@ -601,8 +601,8 @@ def train_exploiter(main: ActorCritic, config: SelfPlayConfig, device: torch.dev
     def record(count: int, stats: RolloutStats, losses: dict[str, float]) -> None:
         recent.append((stats.versus_hands, stats.versus_reward_sum))
 
-    rate = config.exploiter_learning_rate or config.learning_rate
-    learn(learner, config.exploiter_steps, lambda made: rate, record)
+    learn(learner, config.exploiter_steps, lambda made: config.exploiter_learning_rate,
+          record)
     tail = recent[-max(1, len(recent) // 4):]
     hands = sum(h for h, _ in tail)
     return exploiter, sum(r for _, r in tail) / max(hands, 1)
