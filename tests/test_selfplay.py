@@ -247,10 +247,18 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 # --------------------------------------------------------------------------- learning
 
 
-def test_self_play_from_scratch_beats_random(tmp_path: Path) -> None:
-    """A tiny self-play run, no imitation, then a duplicate arena on fresh seeds."""
+@pytest.mark.parametrize("league", [False, True], ids=["plain", "league"])
+def test_self_play_from_scratch_beats_random(tmp_path: Path, league: bool) -> None:
+    """A tiny self-play run, no imitation, then a duplicate arena on fresh seeds; plain
+    self-play, and the shipped recipe's league (exploiters, exploiter and uniform tables)
+    at a tiny scale."""
+    recipe = SelfPlayConfig()
+    extra: dict[str, object] = (
+        {"exploiter_every": 20_000, "exploiter_steps": 5_000, "snapshot_every": 20_000,
+         "uniform_table_share": recipe.uniform_table_share,
+         "exploiter_table_share": recipe.exploiter_table_share} if league else {})
     config = tiny(tmp_path, timesteps=60_000, tables=256, rollout_steps=32,
-                  minibatch_size=2048, threads=2)
+                  minibatch_size=2048, threads=2, **extra)
     result = train_selfplay(config)
     report = run_arena([f"ppo:{result.out / 'policy.npz'}", "random"], hands=2_000,
                        seed=12_345, workers=1)
