@@ -438,6 +438,7 @@ def test_uniform_tables_seat_the_uniform_policy_and_log_its_hands(tmp_path: Path
     stats = learner.collect()
     assert stats.uniform_hands > 10 and stats.uniform_hands == stats.hands
     assert stats.uniform_reward_sum == pytest.approx(stats.reward_sum)
+    assert stats.versus_hands == 0
     assert ((learner.plan.roles != 0).sum(axis=1) == 3).all()
     with pytest.raises(ValueError, match="last member"):
         learner.set_pool([UniformActor(4), FrozenActor(model, device, 0)],

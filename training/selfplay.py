@@ -357,6 +357,7 @@ class RolloutStats:
     reward_sum: float = 0.0
     versus_hands: int = 0
     versus_reward_sum: float = 0.0
+    """Hands at versus tables (against snapshots or exploiters) and what the learner won."""
     exploiter_hands: int = 0
     exploiter_reward_sum: float = 0.0
     """Hands at exploiter tables and what the exploiter seat won in them."""
@@ -452,17 +453,17 @@ class Learner:
             rollout.done[last[credited]] = True
             self.last[finished] = -1
             others = (~learner_seats).sum(axis=1)
-            versus, lone = others > 1, others == 1
+            uniform = (self.plan.roles[finished] == self._uniform).any(axis=1) if (
+                self._uniform) else np.zeros(len(finished), np.bool_)
+            versus, lone = (others > 1) & ~uniform, others == 1
             stats.hands += int(learner_seats.sum())
             stats.reward_sum += float(paid[learner_seats].sum())
             stats.versus_hands += int(versus.sum())
             stats.versus_reward_sum += float(paid[versus][learner_seats[versus]].sum())
             stats.exploiter_hands += int(lone.sum())
             stats.exploiter_reward_sum += float(paid[lone][~learner_seats[lone]].sum())
-            if self._uniform:
-                uniform = (self.plan.roles[finished] == self._uniform).any(axis=1)
-                stats.uniform_hands += int(uniform.sum())
-                stats.uniform_reward_sum += float(paid[uniform][learner_seats[uniform]].sum())
+            stats.uniform_hands += int(uniform.sum())
+            stats.uniform_reward_sum += float(paid[uniform][learner_seats[uniform]].sum())
             self._replan(finished)
         return stats
 
