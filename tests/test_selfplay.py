@@ -36,6 +36,22 @@ from training.selfplay import (
 )
 
 
+def config_from_command(command: str, **extra: Any) -> SelfPlayConfig:
+    """The config that ``teenpatti selfplay ...`` (a recorded command) makes."""
+    import shlex
+
+    from teenpatti_env.cli import build_parser
+
+    argv = shlex.split(command)
+    assert argv[:2] == ["teenpatti", "selfplay"]
+    args = build_parser().parse_args(argv[1:])
+    options = {key: value for key, value in vars(args).items()
+               if key in SelfPlayConfig.__dataclass_fields__ and value is not None}
+    if "hidden" in options:
+        options["hidden"] = tuple(options["hidden"])
+    return SelfPlayConfig(**options, **extra)
+
+
 def tiny(tmp_path: Path, **overrides: object) -> SelfPlayConfig:
     settings: dict[str, object] = {
         "timesteps": 4_000, "tables": 32, "rollout_steps": 32, "minibatch_size": 512,
@@ -208,16 +224,11 @@ def test_the_table_shares_may_not_add_up_to_more_than_one(tmp_path: Path) -> Non
 def test_the_defaults_are_the_shipped_policys_recipe() -> None:
     """The shipped policy's recorded command is `teenpatti selfplay --threads 1`: the
     defaults are the league recipe that trained it."""
-    import shlex
-
     from agents.policy import load_policy, pretrained_path
-    from teenpatti_env.cli import build_parser
 
     command = load_policy(pretrained_path("classic")).metadata["command"]
-    args = build_parser().parse_args(shlex.split(command)[1:])
-    options = {key: value for key, value in vars(args).items()
-               if key in SelfPlayConfig.__dataclass_fields__ and value is not None}
-    assert SelfPlayConfig(**options) == SelfPlayConfig(threads=1, out=options["out"])
+    config = config_from_command(command)
+    assert config == SelfPlayConfig(threads=1, out=config.out)
     assert SelfPlayConfig().exploiter_every > 0 and SelfPlayConfig().uniform_table_share > 0
 
 
@@ -340,18 +351,8 @@ def test_a_best_response_may_start_from_a_trained_policy(tmp_path: Path) -> None
 
 
 def test_the_recorded_command_makes_the_same_config(tmp_path: Path) -> None:
-    import shlex
-
-    from teenpatti_env.cli import build_parser
-
     config = tiny(tmp_path, hidden=(32, 16), anneal_lr=False, exploiter_every=5_000, seed=3)
-    argv = shlex.split(config.command())
-    assert argv[:2] == ["teenpatti", "selfplay"]
-    args = build_parser().parse_args(argv[1:])
-    options = {key: value for key, value in vars(args).items()
-               if key in SelfPlayConfig.__dataclass_fields__ and value is not None}
-    options["hidden"] = tuple(options["hidden"])
-    assert SelfPlayConfig(progress=False, **options) == config
+    assert config_from_command(config.command(), progress=False) == config
 
 
 # --------------------------------------------------------------------------- exploiters

@@ -234,7 +234,8 @@ class SelfPlayConfig:
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
         # Without exploiters there are no exploiter tables, whatever their share.
-        used = shares if self.exploiter_every else shares[::2]
+        used = [name for name in shares
+                if self.exploiter_every or name != "exploiter_table_share"]
         if sum(getattr(self, name) for name in used) > 1.0 + 1e-9:
             raise ValueError(f"{', '.join(used[:-1])} and {used[-1]} add up to more than 1")
         for name in ("learning_rate", "exploiter_learning_rate", "gae_lambda", "clip_range",

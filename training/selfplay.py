@@ -445,7 +445,8 @@ class Learner:
             finished = np.flatnonzero(step.finished)
             if len(finished) == 0:
                 continue
-            learner_seats = self.plan.roles[finished] == 0
+            roles = self.plan.roles[finished]
+            learner_seats = roles == 0
             paid = step.rewards[finished]
             last = self.last[finished]
             credited = last >= 0
@@ -453,8 +454,8 @@ class Learner:
             rollout.done[last[credited]] = True
             self.last[finished] = -1
             others = (~learner_seats).sum(axis=1)
-            uniform = (self.plan.roles[finished] == self._uniform).any(axis=1) if (
-                self._uniform) else np.zeros(len(finished), np.bool_)
+            uniform = ((roles == self._uniform).any(axis=1) if self._uniform
+                       else np.zeros(len(finished), np.bool_))
             versus, lone = (others > 1) & ~uniform, others == 1
             stats.hands += int(learner_seats.sum())
             stats.reward_sum += float(paid[learner_seats].sum())
