@@ -49,7 +49,7 @@ def decisions(count: int, seed: int = 0) -> list[bytes]:
 
 def start_server(agent: str) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "teenpatti_env.cli", "serve", "--agent", agent, "--port", "0"],
+        [sys.executable, "-m", "teenpatti_env", "serve", "--agent", agent, "--port", "0"],
         stdout=subprocess.PIPE, text=True,
     )
     assert process.stdout is not None
