@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from agents import Agent, make_agent
+from agents.loop import agent_turns, play_out
 from interfaces.remote import FAULTS, REMOTE_PREFIXES, BotError, RemoteBot, connect
-from teenpatti_env.engine import Hand
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.protocol import make_request
@@ -127,27 +127,23 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
     decisions = [0] * n
     faults = [dict.fromkeys(FAULTS, 0) for _ in range(n)]
     missed: list[dict[str, Any]] = []
-    current: Hand | None = None
     asked = 0
     table = f"match-{uuid.uuid4().hex}"  # a served agent's memory is this match's alone
-    for name in env.agent_iter():
-        if env.hand is not current:
-            current = env.hand
-            for seat in seats:
-                if seat.agent is not None:
-                    seat.agent.reset()
-        if env.terminations[name] or env.truncations[name]:
-            env.step(None)
-            continue
+    local = {name: agent for name, number in env.agent_name_mapping.items()
+             if (agent := seats[number].agent) is not None}
+    decide = agent_turns(env, local)
+
+    def new_hand() -> None:
+        for agent in local.values():
+            agent.reset()
+
+    def turn(name: str) -> int | None:
+        nonlocal asked
         number = env.agent_name_mapping[name]
         seat = seats[number]
         decisions[number] += 1
         if seat.agent is not None:
-            observation = env.observe(name)
-            env.step(seat.agent.act(
-                observation["observation"], observation["action_mask"], env.view(name)
-            ))
-            continue
+            return decide(name)
         fault: BotError
         if seat.bot is None:
             fault = BotError("timeout", "absent")
@@ -158,7 +154,7 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
             try:
                 action = seat.bot.ask(request, time_limit)
                 env.step_action(action)
-                continue
+                return None
             except BotError as error:
                 fault = error
             except IllegalActionError as error:
@@ -167,6 +163,9 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
         hand_number = session.hands_played + 1
         missed.append({"hand": hand_number, "seat": number, "fault": fault.kind,
                        "detail": fault.detail, "played": play_missed_turn(env)})
+        return None
+
+    play_out(env, turn, new_hand)
     stacks = list(session.stacks)
     return MatchResult(
         players=[seat.spec for seat in seats],

@@ -46,6 +46,7 @@ DEMO_LINEUP = ("equity", "hard", "auto", "medium", "easy", "random", "equity")
 
 def _command_demo(args: argparse.Namespace) -> None:
     from agents import make_agent
+    from agents.loop import agent_turns, play_out
     from teenpatti_env.environment.aec import raw_env
 
     try:
@@ -66,24 +67,20 @@ def _command_demo(args: argparse.Namespace) -> None:
     print(f"Teen Patti demo: preset {args.preset}, seed {args.seed}; {seats}")
     session = env.session
     assert session is not None
-    current: Hand | None = None
-    for name in env.agent_iter():
-        if env.hand is not current:  # a new hand: tell the last one, then start this one
-            if current is not None:
-                _tell(current)
-            current = env.hand
-            print(f"\nHand {session.hands_played + 1}  stacks {list(session.stacks)}")
-            for agent in agents.values():
-                agent.reset()
-        observation, _, terminated, truncated, _ = env.last()
-        action = None
-        if not (terminated or truncated):
-            action = agents[name].act(
-                observation["observation"], observation["action_mask"], env.view(name)
-            )
-        env.step(action)
-    if current is not None:
-        _tell(current)
+    told: list[Hand] = []  # the hand being played, once it has started
+
+    def new_hand() -> None:  # tell the last hand, then start this one
+        if told:
+            _tell(told.pop())
+        assert env.hand is not None
+        told.append(env.hand)
+        print(f"\nHand {session.hands_played + 1}  stacks {list(session.stacks)}")
+        for agent in agents.values():
+            agent.reset()
+
+    play_out(env, agent_turns(env, agents), new_hand)
+    if told:
+        _tell(told.pop())
     standings = ", ".join(f"seat {s}: {c}" for s, c in session.standings())
     print(f"\nAfter {session.hands_played} hands: {standings}")
 
