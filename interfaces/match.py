@@ -22,6 +22,7 @@ from typing import Any
 
 from agents import Agent, make_agent
 from agents.loop import agent_turns, play_out
+from interfaces.clock import CLOCK_KINDS, BotClock
 from interfaces.remote import FAULTS, REMOTE_PREFIXES, BotError, RemoteBot, connect
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.errors import IllegalActionError
@@ -47,16 +48,32 @@ class MatchResult:
     faults: list[dict[str, int]]
     missed: list[dict[str, Any]] = field(default_factory=list)
     """Every missed turn: hand number, seat, fault and what the bot did."""
+    hand_time: float | None = None
+    match_time: float | None = None
+    timeouts: list[dict[str, int]] = field(default_factory=list)
+    """Per seat, its timeouts by the clock that ran out (``decision``, ``hand``,
+    ``match``); they add up to its ``faults["timeout"]``."""
+    stale: list[int] = field(default_factory=list)
+    """Per seat, the answers read past because they named an earlier request."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def table(self) -> str:
         """The result as a text table, one seat a line."""
-        lines = [f"{self.hands_played} hands, seed {self.seed}, time limit {self.time_limit:g} s",
+        clocks = "".join(f", {name} {value:g} s" for name, value in
+                         (("hand time", self.hand_time), ("match time", self.match_time))
+                         if value is not None)
+        lines = [f"{self.hands_played} hands, seed {self.seed}, time limit "
+                 f"{self.time_limit:g} s{clocks}",
                  f"{'seat':<4} {'player':<28} {'stack':>6} {'net':>6} {'turns':>6}  missed"]
         for seat, name in enumerate(self.players):
             missed = ", ".join(f"{n} {k}" for k, n in self.faults[seat].items() if n) or "-"
+            if self.timeouts and self.faults[seat]["timeout"]:
+                missed += " (" + ", ".join(f"{n} {k}" for k, n in self.timeouts[seat].items()
+                                          if n) + ")"
+            if self.stale and self.stale[seat]:
+                missed += f"; {self.stale[seat]} stale answers"
             lines.append(f"{seat:<4} {name[:28]:<28} {self.stacks[seat]:>6} "
                          f"{self.net[seat]:>+6} {self.decisions[seat]:>6}  {missed}")
         return "\n".join(lines)
@@ -65,10 +82,11 @@ class MatchResult:
 class _Seat:
     """One player of the match: a local agent, a remote bot or nobody (``absent``)."""
 
-    def __init__(self, spec: str, seed: int) -> None:
+    def __init__(self, spec: str, seed: int, clock: BotClock) -> None:
         self.spec = spec
         self.agent: Agent | None = None
         self.bot: RemoteBot | None = None
+        self.clock = clock
         if spec.startswith(REMOTE_PREFIXES):
             self.bot = connect(spec)
         elif spec != ABSENT:
@@ -94,14 +112,19 @@ def run_match(
     hands: int = 100,
     seed: int = 0,
     time_limit: float = 5.0,
+    hand_time: float | None = None,
+    match_time: float | None = None,
+    send_clock: bool = True,
 ) -> MatchResult:
     """Play a session of at most ``hands`` hands, one seat per entry of ``players`` (as
     many as the rules seat)
     (agent names, ``ppo:``/``pretrained:`` specs, ``http://`` or ``stdio:`` bots, or
-    ``absent``); the deals and the local agents are seeded by ``seed``. Bad settings
-    are a ``ValueError`` raised before any bot is started."""
-    if not time_limit > 0:
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    ``absent``); the deals and the local agents are seeded by ``seed``. Each remote bot
+    has ``time_limit`` seconds per decision, and, when given, ``hand_time`` seconds for
+    all its decisions in a hand and ``match_time`` in the match (:mod:`interfaces.clock`);
+    its requests carry that clock unless ``send_clock`` is false. Bad settings are a
+    ``ValueError`` raised before any bot is started."""
+    BotClock(time_limit, hand_time, match_time)  # checks the clocks
     base = Rules.of(dict(rules) if isinstance(rules, Mapping) else rules)
     table_rules = base.replace(num_players=len(players), max_hands=hands)
     for spec in players:  # check every local agent before starting any process
@@ -110,14 +133,18 @@ def run_match(
     seats: list[_Seat] = []
     try:
         for number, spec in enumerate(players):
-            seats.append(_Seat(spec, seed * 100 + number))
-        return _play(seats, table_rules, seed, time_limit)
+            seats.append(_Seat(spec, seed * 100 + number,
+                               BotClock(time_limit, hand_time, match_time)))
+        result = _play(seats, table_rules, seed, time_limit, send_clock)
+        result.hand_time, result.match_time = hand_time, match_time
+        return result
     finally:
         for seat in seats:
             seat.close()
 
 
-def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> MatchResult:
+def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float,
+          send_clock: bool = True) -> MatchResult:
     env = raw_env(rules=rules, episode="session")
     env.reset(seed=seed)
     session = env.session
@@ -126,6 +153,7 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
     start = list(session.stacks)
     decisions = [0] * n
     faults = [dict.fromkeys(FAULTS, 0) for _ in range(n)]
+    timeouts = [dict.fromkeys(CLOCK_KINDS, 0) for _ in range(n)]
     missed: list[dict[str, Any]] = []
     asked = 0
     table = f"match-{uuid.uuid4().hex}"  # a served agent's memory is this match's alone
@@ -134,6 +162,8 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
     decide = agent_turns(env, local)
 
     def new_hand() -> None:
+        for seat in seats:
+            seat.clock.new_hand()
         for agent in local.values():
             agent.reset()
 
@@ -145,21 +175,30 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
         if seat.agent is not None:
             return decide(name)
         fault: BotError
+        limit, clock_kind = seat.clock.budget()
+        run_out = seat.clock.exhausted()
         if seat.bot is None:
             fault = BotError("timeout", "absent")
+        elif run_out is not None:
+            fault, clock_kind = BotError("timeout", f"its {run_out} time has run out"), run_out
         else:
             asked += 1
             request = make_request(env.view(name), id=asked, table=table,
-                                   hand=session.hands_played)
+                                   hand=session.hands_played,
+                                   clock=seat.clock.fields() if send_clock else None)
             try:
-                action = seat.bot.ask(request, time_limit)
+                action = seat.bot.ask(request, limit)
                 env.step_action(action)
                 return None
             except BotError as error:
                 fault = error
             except IllegalActionError as error:
                 fault = BotError("illegal", f"{json.dumps(action)}: {error}")
+            finally:
+                seat.clock.spend(seat.bot.last_seconds)
         faults[number][fault.kind] += 1
+        if fault.kind == "timeout":
+            timeouts[number][clock_kind] += 1
         hand_number = session.hands_played + 1
         missed.append({"hand": hand_number, "seat": number, "fault": fault.kind,
                        "detail": fault.detail, "played": play_missed_turn(env)})
@@ -178,4 +217,6 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
         decisions=decisions,
         faults=faults,
         missed=missed,
+        timeouts=timeouts,
+        stale=[0 if seat.bot is None else seat.bot.stale for seat in seats],
     )

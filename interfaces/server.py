@@ -15,8 +15,9 @@ HTTP routes (every answer is JSON, except the page and its files):
   (with ``"pause": true``). Each game answer holds ``game``, ``state`` and ``settings``
   (the game's settings, for the page's form after a reload).
 
-Each connection is answered on its own thread, at most ``max_connections`` at once (one
-more is answered 503 ``busy`` at once), and each request has ``request_seconds`` in all to
+Each connection is answered on its own thread, at most ``max_connections`` at once and
+at most ``max_per_client`` from one client address (one more is answered 503 ``busy`` at
+once), and each request has ``request_seconds`` in all to
 arrive, and as long again to take its answer: a client that sends or reads slowly is cut
 off, however steadily it trickles. A bad request gets an error answer and never takes the
 server down; a client that hangs up is no error.
@@ -49,6 +50,7 @@ from teenpatti_env.protocol import (
     PROTOCOL,
     ProtocolError,
     decode_json,
+    hello_info,
     http_status,
     make_error,
     read_line,
@@ -62,6 +64,10 @@ MAX_GAMES = 200
 """Web sessions kept at once; the least recently used goes first."""
 MAX_CONNECTIONS = 64
 """Connections served at once by default; one more is answered 503 ``busy``."""
+CLIENT_SHARE = 2
+"""By default one client address is served at most ``max_connections // CLIENT_SHARE``
+connections at once (one more from it is answered 503 ``busy``), so one client cannot
+hold the whole server."""
 REQUEST_SECONDS = 10.0
 """Default seconds a request has, in all, to arrive (and again to take its answer)."""
 _LINGER_SECONDS = 1.0
@@ -214,9 +220,14 @@ class BotServer(ThreadingHTTPServer):
         quiet: bool = True,
         max_connections: int = MAX_CONNECTIONS,
         request_seconds: float = REQUEST_SECONDS,
+        max_per_client: int | None = None,
     ) -> None:
         if not isinstance(max_connections, int) or max_connections < 1:
             raise ValueError(f"max_connections must be an int >= 1, got {max_connections!r}")
+        if max_per_client is None:
+            max_per_client = max(1, max_connections // CLIENT_SHARE)
+        if not isinstance(max_per_client, int) or max_per_client < 1:
+            raise ValueError(f"max_per_client must be an int >= 1, got {max_per_client!r}")
         if not 0 < request_seconds < 3600:
             raise ValueError(f"request_seconds must be above 0, got {request_seconds!r}")
         self.service = service
@@ -224,7 +235,10 @@ class BotServer(ThreadingHTTPServer):
         self.quiet = quiet
         self.max_connections = max_connections
         self.request_seconds = request_seconds
+        self.max_per_client = min(max_per_client, max_connections)
         self._active = 0
+        self._per_client: dict[str, int] = {}
+        """Connections served now, by client address (an address serving none is dropped)."""
         self._active_lock = threading.Lock()
         self._lingering: list[tuple[socket.socket, float]] = []
         """Connections refused as busy, half closed, and when to close them."""
@@ -237,29 +251,38 @@ class BotServer(ThreadingHTTPServer):
 
     def process_request(self, request: Any, client_address: Any) -> None:
         """Serve the connection on a thread of its own, or answer 503 ``busy`` at once
-        when ``max_connections`` are being served."""
+        when ``max_connections`` are being served, or ``max_per_client`` from its
+        client's address."""
+        client = _client(client_address)
         with self._active_lock:
-            full = self._active >= self.max_connections
+            held = self._per_client.get(client, 0)
+            full = self._active >= self.max_connections or held >= self.max_per_client
             if not full:
                 self._active += 1
+                self._per_client[client] = held + 1
         if full:
             self._refuse_busy(request)
             return
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._release()
+            self._release(client)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._release()
+            self._release(_client(client_address))
 
-    def _release(self) -> None:
+    def _release(self, client: str) -> None:
         with self._active_lock:
             self._active -= 1
+            left = self._per_client[client] - 1
+            if left:
+                self._per_client[client] = left
+            else:
+                del self._per_client[client]
 
     def _refuse_busy(self, connection: socket.socket) -> None:
         """Answer 503 ``busy`` from the accepting thread without waiting on the client.
@@ -306,6 +329,11 @@ class BotServer(ThreadingHTTPServer):
     def url(self) -> str:
         host, port = self.server_address[:2]
         return f"http://{host!s}:{port}"
+
+
+def _client(client_address: Any) -> str:
+    """The address a connection comes from (its host, without the port)."""
+    return str(client_address[0]) if isinstance(client_address, tuple) else str(client_address)
 
 
 def _drain(connection: socket.socket) -> None:
@@ -474,7 +502,7 @@ class BotHandler(BaseHTTPRequestHandler):
         self._json(status, answer)
 
     def _about(self) -> None:
-        self._json(200, {"protocol": PROTOCOL, "agent": self.server.service.spec,
+        self._json(200, {"protocol": PROTOCOL, **hello_info(self.server.service.spec),
                          "act": "/v1/act", "schema": "/v1/schema",
                          "bots": self.server.games.bot_names,
                          "settings": TABLE_SETTINGS, "presets": PRESET_SETTINGS,
@@ -520,11 +548,13 @@ def make_server(
     quiet: bool = True,
     max_connections: int = MAX_CONNECTIONS,
     request_seconds: float = REQUEST_SECONDS,
+    max_per_client: int | None = None,
 ) -> BotServer:
     """A :class:`BotServer` bound to ``host:port`` (port 0: any free port), not yet
-    serving: call ``serve_forever()`` (in a thread, for tests)."""
+    serving: call ``serve_forever()`` (in a thread, for tests). ``max_per_client``
+    defaults to half of ``max_connections``."""
     return BotServer((host, port), service, quiet=quiet, max_connections=max_connections,
-                     request_seconds=request_seconds)
+                     request_seconds=request_seconds, max_per_client=max_per_client)
 
 
 def serve_stdio(service: BotService, lines: IO[bytes], out: IO[str]) -> int:

@@ -48,8 +48,9 @@ WAIT = 30.0  # the most any step here may take on a loaded machine
 
 @pytest.fixture()
 def small_server() -> Iterator[BotServer]:
-    """A server taking 32 connections, each request within 3 s."""
-    with running_server(max_connections=32, request_seconds=3.0) as server:
+    """A server taking 32 connections (all from one client, for the cap to be reached
+    from this test's one address), each request within 3 s."""
+    with running_server(max_connections=32, request_seconds=3.0, max_per_client=32) as server:
         yield server
 
 
