@@ -30,6 +30,7 @@ from typing import Any
 from teenpatti_env.protocol import (
     MAX_MESSAGE_BYTES,
     ProtocolError,
+    RefusedError,
     decode_json,
     parse_response,
     read_line,
@@ -43,10 +44,13 @@ REMOTE_PREFIXES = ("http://", "https://", "stdio:")
 class BotError(Exception):
     """A bot missed its turn; ``kind`` is one of :data:`FAULTS`."""
 
-    def __init__(self, kind: str, detail: str) -> None:
+    def __init__(self, kind: str, detail: str, cause: ProtocolError | None = None) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
+        self.refusal = cause if isinstance(cause, RefusedError) else None
+        """The bot's error answer, when it answered with one (the conformance kit
+        expects one to a bad request)."""
 
 
 class RemoteBot:
@@ -134,7 +138,7 @@ class HttpBot(RemoteBot):
         try:
             return parse_response(answer, id=request.get("id"))
         except ProtocolError as error:
-            raise BotError("garbage", error.message) from None
+            raise BotError("garbage", error.message, error) from None
 
 
 STARTUP_GRACE = 20.0
@@ -217,7 +221,7 @@ class ProcessBot(RemoteBot):
                     continue  # an answer to an earlier request that came too late
                 return parse_response(data, id=request.get("id"))
             except ProtocolError as error:
-                raise BotError("garbage", error.message) from None
+                raise BotError("garbage", error.message, error) from None
 
     def _late(self, data: Any, current: Any) -> bool:
         """Whether a decoded answer names an earlier request of this bot."""
