@@ -11,15 +11,17 @@ reach is a bug here, raised as ``RuntimeError``.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from teenpatti_env.engine import Hand
 from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.protocol import make_request
 from teenpatti_env.rules import Rules
 from teenpatti_env.rules.variants import VARIANTS
@@ -44,8 +46,9 @@ class Case:
     request: dict[str, Any]
     expect: str
     """``"action"``: a legal action; ``"error"``: an error answer."""
-    env: raw_env | None = None
-    """The table at the decision, for judging an action (``expect == "action"``)."""
+    hand: dict[str, Any] | None = None
+    """The hand at the decision (its history, :meth:`Hand.to_dict`), for judging an
+    action; ``None`` between hands (a vote) and for a bad request."""
     code: str | None = None
     """The error code the package's own bots answer (``expect == "error"``)."""
 
@@ -91,11 +94,11 @@ def _move(action: dict[str, Any], high: bool) -> dict[str, Any]:
 
 
 def reach(rules: Rules, wanted: Predicate, policy: Callable[[View, np.random.Generator],
-          dict[str, Any]], episode: str = "hand") -> tuple[raw_env, View]:
+          dict[str, Any]], episode: str = "hand") -> tuple[dict[str, Any] | None, View]:
     """The first decision of seeded play under ``rules`` whose view satisfies ``wanted``:
-    the table at that moment (a copy that the search no longer touches) and the view."""
+    the hand at that moment (its history; ``None`` between hands) and the view."""
+    env = _table(rules, episode)
     for seed in range(SEARCH_SEEDS):
-        env = raw_env(rules=rules, episode=episode)
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         for name in env.agent_iter(max_iter=2000):
@@ -104,9 +107,16 @@ def reach(rules: Rules, wanted: Predicate, policy: Callable[[View, np.random.Gen
                 continue
             view = env.view(name)
             if wanted(view):
-                return copy.deepcopy(env), view
+                between = env.voters or env.hand is None or env.hand.end is not None
+                return (None if between or env.hand is None else env.hand.to_dict()), view
             env.step_action(policy(view, rng))
     raise RuntimeError(f"no seeded play of {rules.variant} reached the situation")
+
+
+@lru_cache(maxsize=16)
+def _table(rules: Rules, episode: str) -> raw_env:
+    """A table to search under ``rules`` (built once: building one takes a while)."""
+    return raw_env(rules=rules, episode=episode)
 
 
 BETTING = _steer(("look", "bet"))
@@ -148,9 +158,23 @@ def _phase_situations(rules: Rules) -> list[tuple[str, Predicate]]:
     return found
 
 
-def _case(name: str, table: str, env: raw_env, view: View, number: int) -> Case:
+def _case(name: str, table: str, hand: dict[str, Any] | None, view: View,
+          number: int) -> Case:
     request = make_request(view, id=number, table=f"conformance-{number}", hand=1)
-    return Case(name, table, request, "action", env=env)
+    return Case(name, table, request, "action", hand=hand)
+
+
+def check_answer(case: Case, action: dict[str, Any]) -> None:
+    """Raise ``ValueError`` (``IllegalActionError``) saying why ``action`` is not legal
+    at the case's decision."""
+    view = case.request["view"]
+    if case.hand is None:  # a vote between hands
+        kinds = _types(view)
+        if not isinstance(action.get("type"), str) or action["type"] not in kinds or (
+                len(action) != 1):
+            raise IllegalActionError(f"{action!r} is not one of {sorted(kinds)}")
+        return
+    Hand.from_dict(case.hand).apply({**action, "seat": view["seat"]})
 
 
 def decision_cases() -> list[Case]:
@@ -158,7 +182,7 @@ def decision_cases() -> list[Case]:
     situations (also at 4 seats), all-in offers, dealer's choice and the vote."""
     cases: list[Case] = []
 
-    def add(name: str, table: str, found: tuple[raw_env, View]) -> None:
+    def add(name: str, table: str, found: tuple[dict[str, Any] | None, View]) -> None:
         cases.append(_case(f"{table}/{name}", table, *found, number=len(cases) + 1))
 
     for seats in (3, 4, 7):
@@ -188,7 +212,7 @@ def decision_cases() -> list[Case]:
     return cases
 
 
-def _mutations(view: View) -> Iterator[tuple[str, str, Callable[[dict[str, Any]], None]]]:
+def _mutations(view: View) -> Iterator[tuple[str, str, Callable[[dict[str, Any]], object]]]:
     """Ways to spoil a request made from ``view`` (a blind seat's first bet at a
     three-seat classic table): name, the error code, the change."""
     seat = view["seat"]
