@@ -15,13 +15,16 @@ fault against the bot. Local agents answer in-process and are not timed.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from agents import Agent, make_agent
 from interfaces.remote import FAULTS, REMOTE_PREFIXES, BotError, RemoteBot, connect
+from interfaces.transcript import Recorded, Transcript, read_transcript
 from teenpatti_env.engine import Hand
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.errors import IllegalActionError
@@ -94,12 +97,34 @@ def run_match(
     hands: int = 100,
     seed: int = 0,
     time_limit: float = 5.0,
+    out: str | Path | None = None,
 ) -> MatchResult:
     """Play a session of at most ``hands`` hands, one seat per entry of ``players`` (as
     many as the rules seat)
     (agent names, ``ppo:``/``pretrained:`` specs, ``http://`` or ``stdio:`` bots, or
     ``absent``); the deals and the local agents are seeded by ``seed``. Bad settings
-    are a ``ValueError`` raised before any bot is started."""
+    are a ``ValueError`` raised before any bot is started. ``out``: a folder for the
+    transcript, the hand histories and the result (:mod:`interfaces.transcript`)."""
+    return _run(players, rules, hands, seed, time_limit, out, None)
+
+
+def resume_match(folder: str | Path, players: Sequence[str] | None = None) -> MatchResult:
+    """Go on with the match whose transcript is in ``folder`` (cut off part-way) to its
+    end, under the recorded table and seed; ``players`` replaces the recorded specs
+    (a bot that moved to another address), one per seat."""
+    recorded = read_transcript(folder)
+    start = recorded.start
+    if players is not None and len(players) != len(start["players"]):
+        raise ValueError(f"the match in {folder} seats {len(start['players'])} players, "
+                         f"not {len(players)}")
+    return _run(start["players"] if players is None else players, start["rules"],
+                start["hands"], start["seed"], start["time_limit"], folder, recorded,
+                start["table"])
+
+
+def _run(players: Sequence[str], rules: Rules | str | Mapping[str, Any] | None, hands: int,
+         seed: int, time_limit: float, out: str | Path | None,
+         recorded: Recorded | None, table: str | None = None) -> MatchResult:
     if not time_limit > 0:
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     base = Rules.of(dict(rules) if isinstance(rules, Mapping) else rules)
@@ -107,17 +132,25 @@ def run_match(
     for spec in players:  # check every local agent before starting any process
         if not spec.startswith(REMOTE_PREFIXES) and spec != ABSENT:
             make_agent(spec).check_rules(table_rules)
+    table = table or f"match-{uuid.uuid4().hex}"  # a served agent's memory: this match's
+    start = {"players": list(players), "rules": table_rules.to_dict(), "hands": hands,
+             "seed": seed, "time_limit": time_limit, "table": table, "at": time.time()}
+    log = Transcript(out, start, recorded)
     seats: list[_Seat] = []
     try:
         for number, spec in enumerate(players):
             seats.append(_Seat(spec, seed * 100 + number))
-        return _play(seats, table_rules, seed, time_limit)
+        result = _play(seats, table_rules, seed, time_limit, log, table)
+        log.finish(result.to_dict())
+        return result
     finally:
+        log.close()
         for seat in seats:
             seat.close()
 
 
-def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> MatchResult:
+def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float, log: Transcript,
+          table: str) -> MatchResult:
     env = raw_env(rules=rules, episode="session")
     env.reset(seed=seed)
     session = env.session
@@ -129,9 +162,10 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
     missed: list[dict[str, Any]] = []
     current: Hand | None = None
     asked = 0
-    table = f"match-{uuid.uuid4().hex}"  # a served agent's memory is this match's alone
     for name in env.agent_iter():
         if env.hand is not current:
+            if current is not None:
+                log.hand_done(current)
             current = env.hand
             for seat in seats:
                 if seat.agent is not None:
@@ -156,7 +190,7 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
             request = make_request(env.view(name), id=asked, table=table,
                                    hand=session.hands_played)
             try:
-                action = seat.bot.ask(request, time_limit)
+                action = log.ask(seat.bot, request, time_limit, session.hands_played, number)
                 env.step_action(action)
                 continue
             except BotError as error:
@@ -167,6 +201,8 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
         hand_number = session.hands_played + 1
         missed.append({"hand": hand_number, "seat": number, "fault": fault.kind,
                        "detail": fault.detail, "played": play_missed_turn(env)})
+    if current is not None:
+        log.hand_done(current)
     stacks = list(session.stacks)
     return MatchResult(
         players=[seat.spec for seat in seats],
