@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import Agent, make_agent
+from agents.loop import agent_turns, play_out
 from interfaces.remote import FAULTS, REMOTE_PREFIXES, BotError, RemoteBot, connect
 from interfaces.transcript import Recorded, Transcript, read_transcript
 from teenpatti_env.engine import Hand
@@ -160,28 +161,27 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float, log: T
     decisions = [0] * n
     faults = [dict.fromkeys(FAULTS, 0) for _ in range(n)]
     missed: list[dict[str, Any]] = []
-    current: Hand | None = None
     asked = 0
-    for name in env.agent_iter():
-        if env.hand is not current:
-            if current is not None:
-                log.hand_done(current)
-            current = env.hand
-            for seat in seats:
-                if seat.agent is not None:
-                    seat.agent.reset()
-        if env.terminations[name] or env.truncations[name]:
-            env.step(None)
-            continue
+    local = {name: agent for name, number in env.agent_name_mapping.items()
+             if (agent := seats[number].agent) is not None}
+    decide = agent_turns(env, local)
+    playing: list[Hand] = []  # the hand being played, once it has begun
+
+    def new_hand() -> None:
+        if playing:
+            log.hand_done(playing.pop())
+        assert env.hand is not None
+        playing.append(env.hand)
+        for agent in local.values():
+            agent.reset()
+
+    def turn(name: str) -> int | None:
+        nonlocal asked
         number = env.agent_name_mapping[name]
         seat = seats[number]
         decisions[number] += 1
         if seat.agent is not None:
-            observation = env.observe(name)
-            env.step(seat.agent.act(
-                observation["observation"], observation["action_mask"], env.view(name)
-            ))
-            continue
+            return decide(name)
         fault: BotError
         if seat.bot is None:
             fault = BotError("timeout", "absent")
@@ -192,7 +192,7 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float, log: T
             try:
                 action = log.ask(seat.bot, request, time_limit, session.hands_played, number)
                 env.step_action(action)
-                continue
+                return None
             except BotError as error:
                 fault = error
             except IllegalActionError as error:
@@ -201,8 +201,11 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float, log: T
         hand_number = session.hands_played + 1
         missed.append({"hand": hand_number, "seat": number, "fault": fault.kind,
                        "detail": fault.detail, "played": play_missed_turn(env)})
-    if current is not None:
-        log.hand_done(current)
+        return None
+
+    play_out(env, turn, new_hand)
+    if playing:
+        log.hand_done(playing.pop())
     stacks = list(session.stacks)
     return MatchResult(
         players=[seat.spec for seat in seats],

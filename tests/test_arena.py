@@ -339,7 +339,7 @@ def test_easy_looks_before_anything_else() -> None:
 def test_cli_rejects_bad_seeds_and_unwritable_folders_before_playing(
     capsys: Any, tmp_path: Any
 ) -> None:
-    from teenpatti_env.cli import main
+    from interfaces.cli import main
 
     for command in (["demo", "--seed", "-1"], ["arena", "--seed", "-1"]):
         with pytest.raises(SystemExit) as stop:

@@ -22,7 +22,7 @@ from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.protocol import ProtocolError, parse_request
 from teenpatti_env.rules.variants import VARIANTS
 
-SERVE = f"stdio:{sys.executable} -m teenpatti_env.cli serve --stdio --agent"
+SERVE = f"stdio:{sys.executable} -m teenpatti_env serve --stdio --agent"
 
 
 @cache

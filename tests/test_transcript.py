@@ -14,7 +14,7 @@ from interfaces.match import resume_match, run_match
 from interfaces.transcript import read_transcript
 from teenpatti_env.engine.history import replay
 
-HARD = f"stdio:{sys.executable} -m teenpatti_env.cli serve --stdio --agent hard"
+HARD = f"stdio:{sys.executable} -m teenpatti_env serve --stdio --agent hard"
 PLAYERS = ["equity", HARD, "medium", "absent"]
 
 
