@@ -5,6 +5,7 @@ those cases."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import textwrap
 import threading
@@ -238,3 +239,20 @@ def test_a_misbehaving_http_bot_fails_the_case_it_gets_wrong():
         server.server_close()
     assert {o.case for o in report.failures} == SIDESHOW_ANSWERS, report.table()
     assert all("illegal" in o.detail for o in report.failures)
+
+
+def test_the_command_prints_the_table_or_json_and_exits_by_the_verdict(tmp_path: Path):
+    command = [sys.executable, "-m", "teenpatti_env", "conformance"]
+    good = subprocess.run([*command, f"{SERVE} hard", "--json"], capture_output=True,
+                          text=True, timeout=300)
+    assert good.returncode == 0, good.stderr
+    report = json.loads(good.stdout)
+    assert report["passed"] and len(report["cases"]) == len(battery())
+    script = tmp_path / "bot.py"
+    script.write_text(MISBEHAVING)
+    bad = subprocess.run([*command, f"stdio:{sys.executable} {script} illegal",
+                          "--time-limit", "2"], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 1
+    assert "classic-7/sideshow_answer" in bad.stdout and "FAILED" in bad.stdout
+    wrong = subprocess.run([*command, "hard"], capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 2 and "stdio:COMMAND" in wrong.stderr

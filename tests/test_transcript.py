@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,33 @@ def test_a_transcript_that_is_not_one_is_refused(tmp_path):
     (tmp_path / "transcript.jsonl").write_text('{"event": "start", "players": []}\n')
     with pytest.raises(ValueError, match="lacks"):
         read_transcript(tmp_path)
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "teenpatti_env", *args]
+
+
+def test_a_match_killed_half_way_and_resumed_on_the_command_line_gives_the_same_result(
+        tmp_path):
+    options = ["--agents", f"equity,{HARD},absent", "--hands", "30", "--seed", "5",
+               "--time-limit", "5"]
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    done = subprocess.run(_cli("match", *options, "--out", str(whole)), capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    process = subprocess.Popen(_cli("match", *options, "--out", str(cut)),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not (cut / "hands" / "hand-0010.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    process.kill()
+    process.wait()
+    assert not (cut / "result.json").exists()  # cut off before the end
+    again = subprocess.run(_cli("match", "--out", str(cut)), capture_output=True, text=True)
+    assert again.returncode == 2 and "--resume" in again.stderr
+    done = subprocess.run(_cli("match", "--resume", str(cut)), capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (cut / "result.json").read_text() == (whole / "result.json").read_text()
+    for path in sorted((cut / "hands").glob("*.json")):
+        assert replay(json.loads(path.read_text()))["net"] is not None
