@@ -231,11 +231,11 @@ def _cli(*args, stdin=None):
 
 
 def test_cli_match_prints_the_table_and_writes_json(tmp_path):
-    out = tmp_path / "match.json"
+    out = tmp_path / "match"
     done = _cli("match", "--agents", "equity,hard,absent", "--hands", "3", "--seed", "2",
                 "--time-limit", "0.5", "--out", str(out))
     assert done.returncode == 0, done.stderr
-    saved = json.loads(out.read_text())
+    saved = json.loads((out / "result.json").read_text())
     assert saved["hands_played"] == 3 and sum(saved["net"]) == 0
     assert saved["faults"][2]["timeout"] == saved["decisions"][2]
     assert "absent" in done.stdout and "timeout" in done.stdout

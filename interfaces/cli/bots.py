@@ -4,7 +4,6 @@ tables."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Any
@@ -53,23 +52,43 @@ def _command_serve(args: argparse.Namespace) -> None:
 
 
 def _command_match(args: argparse.Namespace) -> None:
-    from interfaces.match import run_match
+    from interfaces.match import resume_match, run_match
 
     players = agent_list(args.agents) + list(args.agent or [])
+    if args.resume and args.out:
+        raise CommandError("--resume DIR writes to DIR; leave out --out")
     if args.out:
-        if os.path.isdir(args.out):
-            raise CommandError(f"--out {args.out} is a folder; name a file for the JSON")
-        writable_folder(os.path.dirname(os.path.abspath(args.out)))
+        if os.path.exists(os.path.join(args.out, "transcript.jsonl")):
+            raise CommandError(f"--out {args.out} already holds a match; continue it with "
+                               f"--resume {args.out}, or name another folder")
+        writable_folder(args.out)
     try:
-        result = run_match(players, rules_of(args), hands=args.hands, seed=args.seed,
-                           time_limit=args.time_limit)
+        if args.resume:
+            result = resume_match(args.resume, players or None)
+        else:
+            result = run_match(players, rules_of(args), hands=args.hands, seed=args.seed,
+                               time_limit=args.time_limit, hand_time=args.hand_time,
+                               match_time=args.match_time, out=args.out)
     except ValueError as error:
         raise CommandError(str(error)) from error
+    except OSError as error:
+        raise CommandError(f"cannot write the transcript: {error.strerror or error}") from error
     print(result.table())
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump(result.to_dict(), handle, indent=2)
-            handle.write("\n")
+
+
+def _command_conformance(args: argparse.Namespace) -> None:
+    from interfaces.conformance import report_json, run_conformance
+    from interfaces.remote import REMOTE_PREFIXES
+
+    if not args.bot.startswith(REMOTE_PREFIXES):
+        raise CommandError(f"BOT is http://HOST:PORT or stdio:COMMAND, got {args.bot!r}")
+    try:
+        report = run_conformance(args.bot, time_limit=args.time_limit)
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    print(report_json(report) if args.json else report.table())
+    if not report.passed:
+        raise SystemExit(1)
 
 
 def _command_play(args: argparse.Namespace) -> None:
@@ -124,8 +143,26 @@ def add_parsers(commands: Any) -> None:
     add_table_options(match, hands=100)
     match.add_argument("--time-limit", type=positive_seconds, default=5.0,
                        help="seconds a remote bot has per turn")
-    match.add_argument("--out", help="also write the result as JSON to this file")
+    match.add_argument("--hand-time", type=positive_seconds, default=None,
+                       help="seconds a remote bot has for all its turns in one hand "
+                            "(default: no hand clock)")
+    match.add_argument("--match-time", type=positive_seconds, default=None,
+                       help="seconds a remote bot has for all its turns in the match, a time "
+                            "bank (default: no match clock)")
+    match.add_argument("--out", help="a folder for the transcript (every request and answer "
+                       "with its time), every hand's history and result.json")
+    match.add_argument("--resume", metavar="DIR",
+                       help="continue the match cut off in DIR (its table, seed and players; "
+                            "--agents replaces the players' specs)")
     match.set_defaults(run=_command_match)
+
+    conformance = add_command(
+        commands, "conformance", "check a remote bot on every kind of decision before it plays")
+    conformance.add_argument("bot", help="http://HOST:PORT or stdio:COMMAND")
+    conformance.add_argument("--time-limit", type=positive_seconds, default=5.0,
+                             help="seconds the bot has per request")
+    conformance.add_argument("--json", action="store_true", help="print one JSON object")
+    conformance.set_defaults(run=_command_conformance)
 
     play = add_command(commands, "play", "play a session in the terminal against bots")
     play.add_argument("--bots", default="hard,equity,pretrained:classic",
