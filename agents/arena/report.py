@@ -105,7 +105,7 @@ class ArenaReport:
             reduction = f"{r.variance_reduction:>6.1f}" if config.duplicate else f"{'-':>6}"
             lines.append(
                 f"{name:<{width}} {r.result.mean:>+10.3f} {ci:>19} {r.win_rate:>6.1%} {rates} "
-                f"{r.rating.get('ordinal', math.nan):>7.2f} {reduction}"
+                f"{r.rating.get('strength', math.nan):>+7.2f} {reduction}"
             )
         if config.duplicate:
             lines += [
