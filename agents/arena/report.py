@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.arena.seating import CONFIDENCE, TRACKED_ACTIONS, ArenaConfig
+from agents.arena.seating import CONFIDENCE, TRACKED_ACTIONS, ArenaConfig, Deals
 from agents.arena.summary import AgentResult
 from agents.stats import Interval, holm_adjusted, two_sided_p_value
 
@@ -25,6 +25,8 @@ class ArenaReport:
     """``pairwise[a][b]``: a's result minus b's, per hand they shared, in boots."""
     plain: dict[str, Interval] | None = None
     """Results of the same agents over as many independent deals (``compare_plain``)."""
+    deals: Deals | None = field(default=None, repr=False, compare=False)
+    """The raw results the report was made from (not part of its JSON)."""
 
     @property
     def hands(self) -> int:
@@ -105,7 +107,7 @@ class ArenaReport:
             reduction = f"{r.variance_reduction:>6.1f}" if config.duplicate else f"{'-':>6}"
             lines.append(
                 f"{name:<{width}} {r.result.mean:>+10.3f} {ci:>19} {r.win_rate:>6.1%} {rates} "
-                f"{r.rating.get('ordinal', math.nan):>7.2f} {reduction}"
+                f"{r.rating.get('strength', math.nan):>+7.2f} {reduction}"
             )
         if config.duplicate:
             lines += [

@@ -25,7 +25,7 @@ from teenpatti_env.rules import Rules
 RulesLike = Rules | str | dict[str, Any] | None
 
 
-def _checked_pool(agents: Sequence[str]) -> tuple[str, ...]:
+def check_pool(agents: Sequence[str]) -> tuple[str, ...]:
     """``agents`` as a pool: at least one, distinct, every name known to ``make_agent``."""
     pool = tuple(agents)
     if len(pool) < 1:
@@ -37,7 +37,7 @@ def _checked_pool(agents: Sequence[str]) -> tuple[str, ...]:
     return pool
 
 
-def _check_settings(
+def check_settings(
     hands: int, seed: int, duplicate: bool, compare_plain: bool, engine: str,
     ray_address: str | None,
 ) -> None:
@@ -55,7 +55,8 @@ def _check_settings(
                          "for engine='batched', not both")
 
 
-def _table_rules(rules: RulesLike, players: int | None) -> Rules:
+def rules_for_table(rules: RulesLike, players: int | None) -> Rules:
+    """``rules`` with ``players`` seats (the rules' own number when ``None``)."""
     table_rules = Rules.of(rules)
     return table_rules if players is None else table_rules.replace(num_players=players)
 
@@ -106,14 +107,15 @@ def _play_reports(
                 if compare_plain:
                     plain = {name: r.result
                              for name, r in summarize(run[1], results[1])[0].items()}
-                reports.append(ArenaReport(run[0], agent_results, pairwise, plain))
+                reports.append(ArenaReport(run[0], agent_results, pairwise, plain,
+                                           results[0]))
     finally:
         if bar is not None:
             bar.close()
     return reports
 
 
-def _head_to_head(
+def play_pairings(
     pairings: Sequence[tuple[Composition, str, str]],
     rules: Rules,
     hands: int,
@@ -193,9 +195,9 @@ def run_arena(
     agent listed first as the row's agent; for ``1vN`` (unequal seats) every ordered pair,
     the row's agent holding the ``1`` side.
     """
-    pool = _checked_pool(agents)
-    _check_settings(hands, seed, duplicate, compare_plain, engine, ray_address)
-    table_rules = _table_rules(rules, players)
+    pool = check_pool(agents)
+    check_settings(hands, seed, duplicate, compare_plain, engine, ray_address)
+    table_rules = rules_for_table(rules, players)
     composition = parse_table(table, table_rules.num_players)
     if composition.seats is None:
         config = ArenaConfig(pool, table_rules, hands, seed, duplicate)
@@ -206,7 +208,7 @@ def run_arena(
                          f"got {list(pool)}")
     pairs = (itertools.combinations(pool, 2) if composition.symmetric
              else itertools.permutations(pool, 2))
-    return _head_to_head([(composition, a, b) for a, b in pairs], table_rules, hands, seed,
+    return play_pairings([(composition, a, b) for a, b in pairs], table_rules, hands, seed,
                          duplicate, engine, compare_plain, workers, progress, ray_address)
 
 
@@ -237,9 +239,9 @@ def head_to_head(
     opponents = tuple(opponents)
     if not opponents:
         raise ValueError("head_to_head needs at least one opponent")
-    _checked_pool((agent, *opponents))
-    _check_settings(hands, seed, duplicate, False, engine, ray_address)
-    table_rules = _table_rules(rules, players)
+    check_pool((agent, *opponents))
+    check_settings(hands, seed, duplicate, False, engine, ray_address)
+    table_rules = rules_for_table(rules, players)
     if isinstance(tables, str):
         raise ValueError(f"tables must be a list of compositions, got {tables!r}")
     tables = tuple(tables)
@@ -255,7 +257,7 @@ def head_to_head(
                          f"({', '.join(names)})")
     pairings = [(composition, agent, opponent)
                 for composition in compositions for opponent in opponents]
-    return _head_to_head(pairings, table_rules, hands, seed, duplicate, engine, False,
+    return play_pairings(pairings, table_rules, hands, seed, duplicate, engine, False,
                          workers, progress, ray_address)
 
 

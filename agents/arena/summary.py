@@ -4,7 +4,7 @@ rates, its rating, and the pairwise matrix of agents that shared tables."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.arena.seating import TRACKED_ACTIONS, ArenaConfig, Deals
+from agents.ratings import Gap, fit_strengths
 from agents.stats import Interval, finite_or_none, ratio_interval
 
 
@@ -58,7 +59,6 @@ def summarize(config: ArenaConfig, deals: Deals) -> tuple[
     pool = config.agents
     result = deals.net / boot  # [deal, rotation, seat]
     agents: dict[str, AgentResult] = {}
-    per_hand_means: list[NDArray[np.float64]] = []
     for index, name in enumerate(pool):
         here = deals.agent == index
         totals = np.where(here, result, 0.0).sum(axis=(1, 2))
@@ -83,54 +83,52 @@ def summarize(config: ArenaConfig, deals: Deals) -> tuple[
             rates=rates,
             independent_std_error=independent,
         )
-        # The agent's mean result in each hand it played (copies averaged), NaN elsewhere.
-        with np.errstate(invalid="ignore", divide="ignore"):
-            per_hand_means.append(np.where(seats > 0, summed / np.maximum(seats, 1), np.nan))
     pairwise: dict[str, dict[str, Interval]] = {name: {} for name in pool}
-    for i, a in enumerate(pool):
-        for j, b in enumerate(pool):
-            if i == j:
-                continue
-            both = ~np.isnan(per_hand_means[i]) & ~np.isnan(per_hand_means[j])
-            if not both.any():
-                continue
-            gap = np.where(both, per_hand_means[i] - per_hand_means[j], 0.0)
-            pairwise[a][b] = ratio_interval(gap.sum(axis=1), both.sum(axis=1))
-    _rate(config, result, deals, agents)
+    for (a, b), (gaps, counts) in pairwise_sums(config, deals).items():
+        pairwise[a][b] = ratio_interval(gaps, counts)
+    _rate(pool, agents, pairwise)
     return agents, pairwise
 
 
-def _rate(
-    config: ArenaConfig,
-    result: NDArray[np.float64],
-    deals: Deals,
-    agents: Mapping[str, AgentResult],
-) -> None:
-    """A multiplayer rating (openskill's Plackett-Luce): each deal ranks the agents of its
-    lineup by their total result in it, and the deals update the ratings in order."""
-    from openskill.models import PlackettLuce
+def pairwise_sums(config: ArenaConfig, deals: Deals) -> dict[
+    tuple[str, str], tuple[NDArray[np.float64], NDArray[np.int64]]
+]:
+    """For every ordered pair ``(a, b)`` of agents that shared a table: per deal, the sum
+    over the hands they shared of a's mean result minus b's (copies of an agent averaged,
+    in boots) and the number of those hands; the pairwise matrix is their ratio."""
+    result = deals.net / config.rules.boot
+    means = []
+    for index in range(len(config.agents)):
+        here = deals.agent == index
+        seats = here.sum(axis=2)
+        summed = np.where(here, result, 0.0).sum(axis=2)
+        # The agent's mean result in each hand it played, NaN elsewhere.
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means.append(np.where(seats > 0, summed / np.maximum(seats, 1), np.nan))
+    out = {}
+    for i, a in enumerate(config.agents):
+        for j, b in enumerate(config.agents):
+            if i == j:
+                continue
+            both = ~np.isnan(means[i]) & ~np.isnan(means[j])
+            if both.any():
+                gap = np.where(both, means[i] - means[j], 0.0)
+                out[a, b] = (gap.sum(axis=1), both.sum(axis=1))
+    return out
 
-    model = PlackettLuce()
-    pool = config.agents
-    ratings = [model.rating(name=name) for name in pool]
-    for row in range(len(result)):
-        present = np.unique(deals.agent[row])
-        if len(present) < 2:
-            continue
-        totals = [float(result[row][deals.agent[row] == a].sum()) for a in present]
-        # openskill ranks: lower is better, equal totals share a rank.
-        ranks = [-total for total in totals]
-        teams = [[ratings[a]] for a in present]
-        updated = model.rate(teams, ranks=ranks)
-        for a, team in zip(present, updated, strict=True):
-            ratings[a] = team[0]
-    for index, name in enumerate(pool):
-        rating = ratings[index]
-        if not agents[name].result.hands:  # never seated: no rating
-            agents[name].rating = dict.fromkeys(("mu", "sigma", "ordinal"), math.nan)
-            continue
-        agents[name].rating = {
-            "mu": float(rating.mu),
-            "sigma": float(rating.sigma),
-            "ordinal": float(rating.mu - 3 * rating.sigma),
-        }
+
+def _rate(
+    pool: Sequence[str],
+    agents: Mapping[str, AgentResult],
+    pairwise: Mapping[str, Mapping[str, Interval]],
+) -> None:
+    """Every agent's rating: its strength in boots per hand fitted on the pairwise matrix
+    (:func:`agents.ratings.fit_strengths`), so it never ranks an agent above one that beat
+    it significantly; NaN for an agent that never sat."""
+    gaps = [Gap(a, b, interval.mean, interval.std_error)
+            for i, a in enumerate(pool) for b in pool[i + 1:]
+            if (interval := pairwise[a].get(b)) is not None]
+    strengths = fit_strengths(pool, gaps)
+    for name in pool:
+        seated = bool(agents[name].result.hands)
+        agents[name].rating = {"strength": strengths[name] if seated else math.nan}

@@ -2,8 +2,8 @@
 
 * ``teenpatti replay HAND.json``, ``teenpatti demo``: hands told from the engine
   (:mod:`interfaces.cli.games`).
-* ``teenpatti arena``: agents head to head with duplicate dealing
-  (:mod:`interfaces.cli.arena`).
+* ``teenpatti arena``: agents head to head with duplicate dealing, and ``teenpatti
+  leaderboard``: every agent rated on one scale (:mod:`interfaces.cli.arena`).
 * ``teenpatti train``, ``teenpatti selfplay``: the trainers (:mod:`interfaces.cli.training`).
 * ``teenpatti exploit``: approximate exploitability (:mod:`interfaces.cli.exploit`).
 * ``teenpatti serve``, ``teenpatti match``, ``teenpatti play``: bots and people at tables
