@@ -40,7 +40,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents import make_agent
-from agents.base import Agent, BatchPolicy
+from agents.base import Agent
+from agents.batch_scripted import BatchForm, batched_form
 from agents.stats import (
     Interval,
     finite_or_none,
@@ -237,17 +238,18 @@ BATCHED_DEALS = 1024
 """Deals the batched engine plays at once (their hands are its tables)."""
 
 
-def batch_policies(config: ArenaConfig) -> list[BatchPolicy] | None:
+def batch_policies(config: ArenaConfig) -> list[BatchForm] | None:
     """Every pool agent's batched form when the batched engine can play the whole run
-    (classic family rules, every agent with a batched form), else ``None``."""
+    (classic family rules, every agent with a batched form: the scripted agents and
+    trained policies), else ``None``."""
     try:
         classic_family(config.rules)
     except ValueError:
         return None
-    policies = [make_agent(name).batch_policy() for name in config.agents]
-    if any(policy is None for policy in policies):
+    forms = [batched_form(name) for name in config.agents]
+    if any(form is None for form in forms):
         return None
-    return policies  # type: ignore[return-value]
+    return forms  # type: ignore[return-value]
 
 
 class _Deal(NamedTuple):
@@ -279,17 +281,22 @@ def _draw_deal(config: ArenaConfig, deal: int) -> _Deal:
 
 
 def play_deals_batched(
-    config: ArenaConfig, first: int, count: int, policies: Sequence[BatchPolicy]
+    config: ArenaConfig, first: int, count: int, policies: Sequence[BatchForm]
 ) -> Deals:
     """:func:`play_deals` on the batched engine: every hand of the deals is a table, and
-    each agent acts for all its seats to act in one call. Same deals, same results."""
+    each agent's batched form (:mod:`agents.batch_scripted`) acts for all its seats to act
+in one call, a scripted one seeded per table and seat as :func:`play_deals` seeds it.
+Same deals, same results."""
     players, rotations = config.players, config.rotations
     tables = count * rotations
     seated = np.zeros((count, rotations, players), dtype=np.int16)
     cards = np.zeros((count, rotations, players, 3), dtype=np.int64)
     dealers = np.zeros((count, rotations), dtype=np.int64)
+    # each table and seat's agent seed, drawn as play_deals draws it after the deal
+    seeds = np.zeros((count, rotations, players), dtype=np.int64)
     for row in range(count):
-        lineup, options, _, _ = _draw_deal(config, first + row)
+        lineup, options, _, rng = _draw_deal(config, first + row)
+        seeds[row] = rng.integers(2**31, size=(rotations, players))
         for rotation in range(rotations):
             seated[row, rotation] = [lineup[(seat + rotation) % players]
                                      for seat in range(players)]
@@ -299,6 +306,7 @@ def play_deals_batched(
     step = batch.reset(options={"cards": cards.reshape(tables, players, 3),
                                 "dealer": dealers.reshape(tables)})
     flat_seats = seated.reshape(tables, players)
+    agents = [form(batch, seeds.reshape(tables, players)) for form in policies]
     names = batch.layout.names
     tracked = np.array([TRACKED_ACTIONS.index(name) if name in TRACKED_ACTIONS else -1
                         for name in names])
@@ -308,10 +316,11 @@ def play_deals_batched(
         waiting = step.to_act >= 0
         acting = np.where(waiting, flat_seats[rows, np.maximum(step.to_act, 0)], -1)
         actions = np.zeros(tables, dtype=np.int64)
-        for index, policy in enumerate(policies):
+        for index, agent in enumerate(agents):
             mine = np.flatnonzero(acting == index)
             if len(mine):
-                actions[mine] = policy(step.observations[mine], step.action_masks[mine])
+                actions[mine] = agent.act(mine, step.observations[mine],
+                                          step.action_masks[mine])
         kinds = tracked[actions]
         took = waiting & (kinds >= 0)
         actions_taken[rows[took], step.to_act[took], kinds[took]] = True
@@ -329,7 +338,7 @@ def play(
     config: ArenaConfig,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
-    policies: Sequence[BatchPolicy] | None = None,
+    policies: Sequence[BatchForm] | None = None,
     ray_address: str | None = None,
 ) -> Deals:
     """Play every deal of ``config`` on ``workers`` processes (``None``: every core), as
@@ -892,7 +901,7 @@ def _table_rules(rules: RulesLike, players: int | None) -> Rules:
 
 def _engine_policies(
     config: ArenaConfig, engine: str, ray_address: str | None
-) -> list[BatchPolicy] | None:
+) -> list[BatchForm] | None:
     """The batched forms ``config`` is played with, or ``None`` for the per-table path."""
     # Without numba the batched kernels run as plain Python: slower than per table.
     skip = engine == "per_table" or ray_address is not None or (
@@ -900,7 +909,8 @@ def _engine_policies(
     policies = None if skip else batch_policies(config)
     if engine == "batched" and policies is None:
         raise ValueError("the batched engine plays classic-family rules with agents that "
-                         "have a batched form (trained policies); use engine='per_table'")
+                         "have a batched form (the scripted agents, trained policies); use "
+                         "engine='per_table'")
     return policies
 
 
@@ -1012,9 +1022,10 @@ def run_arena(
     whatever the number of workers. With ``ray_address`` the deals are Ray tasks on that
     cluster instead (``""``: the cluster ``ray.init()`` finds, else a new local instance),
     with the same report for the same seed. ``engine``: ``"batched"`` plays on the batched
-    engine (classic-family rules, every agent with a batched form, such as trained
-    policies), ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it
-    can and no Ray cluster is asked for; every path gives the same report for the same seed.
+    engine (classic-family rules, every agent with a batched form: the scripted agents
+    and trained policies), ``"per_table"`` through ``raw_env``, ``"auto"`` the batched
+    engine when it can and no Ray cluster is asked for; every path gives the same report
+    for the same seed.
 
     ``table`` is the composition (see :func:`parse_table`). The field (the default) gives
     an :class:`ArenaReport`. A pair composition plays every pairing of two agents of the
