@@ -17,7 +17,7 @@ from agents.arena.report import ArenaReport
 from agents.arena.seating import ENGINES, FIELD, ArenaConfig, Composition, parse_table
 from agents.arena.summary import summarize
 from agents.arena.workers import play, ray_connection
-from agents.base import BatchPolicy
+from agents.batch_scripted import BatchForm
 from agents.stats import holm_adjusted, two_sided_p_value
 from teenpatti_env.environment.batch_kernels import HAVE_NUMBA
 from teenpatti_env.rules import Rules
@@ -63,7 +63,7 @@ def rules_for_table(rules: RulesLike, players: int | None) -> Rules:
 
 def _engine_policies(
     config: ArenaConfig, engine: str, ray_address: str | None
-) -> list[BatchPolicy] | None:
+) -> list[BatchForm] | None:
     """The batched forms ``config`` is played with, or ``None`` for the per-table path."""
     # Without numba the batched kernels run as plain Python: slower than per table.
     skip = engine == "per_table" or ray_address is not None or (
@@ -71,7 +71,8 @@ def _engine_policies(
     policies = None if skip else batch_policies(config)
     if engine == "batched" and policies is None:
         raise ValueError("the batched engine plays classic-family rules with agents that "
-                         "have a batched form (trained policies); use engine='per_table'")
+                         "have a batched form (the scripted agents, trained policies); use "
+                         "engine='per_table'")
     return policies
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from agents.arena.batched import BATCHED_DEALS, play_deals_batched
 from agents.arena.per_table import play_deals
 from agents.arena.seating import ArenaConfig, Deals
-from agents.base import BatchPolicy
+from agents.batch_scripted import BatchForm
 
 DEALS_PER_TASK = 25
 """Deals one worker plays per task (a progress step)."""
@@ -27,7 +27,7 @@ def play(
     config: ArenaConfig,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
-    policies: Sequence[BatchPolicy] | None = None,
+    policies: Sequence[BatchForm] | None = None,
     ray_address: str | None = None,
 ) -> Deals:
     """Play every deal of ``config`` on ``workers`` processes (``None``: every core), as
