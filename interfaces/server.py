@@ -41,7 +41,13 @@ from typing import IO, Any
 
 from interfaces.service import BotService
 from interfaces.table import CATEGORY_WORDS, MOVE_KEYS
-from interfaces.web_games import PRESET_SETTINGS, TABLE_SETTINGS, GameStore
+from interfaces.web_games import (
+    PRESET_SETTINGS,
+    SECURITY_HEADERS,
+    TABLE_SETTINGS,
+    GameStore,
+    check_origin,
+)
 from teenpatti_env.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL,
@@ -239,6 +245,8 @@ class BotHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        for name, value in SECURITY_HEADERS.items():
+            self.send_header(name, value)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -362,11 +370,15 @@ class BotHandler(BaseHTTPRequestHandler):
         self._send(200, (WEB_DIR / name).read_bytes(), WEB_FILES[name] + "; charset=utf-8")
 
     def _new_game(self) -> None:
-        self._json(201, self.server.games.new_game(self._body()))
+        body = self._body()  # read first: an unread body must not be taken for a request
+        check_origin("POST", self.headers, str(self.server.server_address[0]))
+        self._json(201, self.server.games.new_game(body, self.client_address[0]))
 
     def _game(self, game: str, verb: str | None) -> None:
         """Read a game (``verb`` None), or act, time out or go on to the next hand."""
-        self._json(200, self.server.games.answer(game, verb, self._body() if verb else b""))
+        body = self._body() if verb else b""
+        check_origin("POST" if verb else "GET", self.headers, str(self.server.server_address[0]))
+        self._json(200, self.server.games.answer(game, verb, body))
 
 
 def make_server(
