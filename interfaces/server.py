@@ -8,8 +8,9 @@ HTTP routes (every answer is JSON, except the page and its files):
 * ``GET /v1``: what is served (agent, protocol); ``GET /v1/schema``: the JSON Schema.
 * ``GET /``: the web table; ``POST /v1/games`` starts a session against bots
   (``{"bots": [...], "preset", "variant", "hands", "seed"}`` and the table settings of
-  :data:`TABLE_SETTINGS`, whose limits ``GET /v1`` tells), ``GET /v1/games/ID`` reads
-  it, ``POST /v1/games/ID/act`` sends the person's action (``{"action": {...}}``),
+  ``interfaces.web_games.TABLE_SETTINGS``, whose limits ``GET /v1`` tells; that module
+  keeps the games), ``GET /v1/games/ID`` reads it, ``POST /v1/games/ID/act`` sends the
+  person's action (``{"action": {...}}``),
   ``POST /v1/games/ID/timeout`` plays the person's turn as missed when the page's turn
   timer runs out (VARIANTS.md C4), ``POST /v1/games/ID/next`` goes on from an ended hand
   (with ``"pause": true``). Each game answer holds ``game``, ``state`` and ``settings``
@@ -29,39 +30,38 @@ import contextlib
 import io
 import json
 import re
-import secrets
 import socket
 import sys
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import IO, Any
 
-from agents import SCRIPTED_AGENTS
 from interfaces.service import BotService
-from interfaces.table import CATEGORY_WORDS, MOVE_KEYS, PlayTable, check_bot_count
-from teenpatti_env.errors import IllegalActionError
+from interfaces.table import CATEGORY_WORDS, MOVE_KEYS
+from interfaces.web_games import (
+    PRESET_SETTINGS,
+    SECURITY_HEADERS,
+    TABLE_SETTINGS,
+    GameStore,
+    check_origin,
+)
 from teenpatti_env.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL,
     ProtocolError,
-    decode_json,
     hello_info,
     http_status,
     make_error,
     read_line,
     schema,
 )
-from teenpatti_env.rules import Rules
 
 WEB_DIR = Path(__file__).parent / "web"
 WEB_FILES = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
-MAX_GAMES = 200
-"""Web sessions kept at once; the least recently used goes first."""
 MAX_CONNECTIONS = 64
 """Connections served at once by default; one more is answered 503 ``busy``."""
 CLIENT_SHARE = 2
@@ -73,93 +73,6 @@ REQUEST_SECONDS = 10.0
 _LINGER_SECONDS = 1.0
 """How long a connection refused as busy is kept half closed, for the client to read the
 answer."""
-TABLE_SETTINGS: dict[str, dict[str, Any]] = {
-    "boot": {"min": 1, "max": 1000},
-    "starting_stack": {"min": 1, "max": 1_000_000, "multiple_of": "boot"},
-    "max_bet": {"min": 2, "max": 1_000_000, "optional": True, "at_least": "2 * boot"},
-    "pot_cap": {"min": 4, "max": 10_000_000, "optional": True, "at_least": "2 * boot * seats"},
-    "sideshow": {"type": "bool"},
-    "turn_seconds": {"min": 5, "max": 600, "optional": True},
-    "hands": {"min": 1, "max": 1000},
-}
-"""The settings a web game takes beside bots, preset, variant and seed, with their
-limits (``GET /v1`` serves them, and the page checks its form with them). Blank
-optional settings take the preset's; a turn timer is off unless given."""
-
-
-def preset_settings(preset: Rules) -> dict[str, Any]:
-    """The settings of :data:`TABLE_SETTINGS` a game under ``preset`` has by default."""
-    return {"boot": preset.boot, "starting_stack": preset.starting_stack,
-            "max_bet": preset.max_bet, "pot_cap": preset.pot_cap, "sideshow": preset.sideshow,
-            "turn_seconds": None, "hands": 10}
-
-
-PRESET_SETTINGS = {name: preset_settings(Rules.preset(name)) for name in Rules.PRESET_NAMES}
-"""Each preset's default settings, for the page's form."""
-GAME_FIELDS = {"bots", "preset", "variant", "seed", "pause", *TABLE_SETTINGS}
-
-
-class GameStore:
-    """The web sessions of one server, by id (thread-safe)."""
-
-    def __init__(self, default_bot: str) -> None:
-        self.default_bot = default_bot
-        self.bot_names = [default_bot, *(n for n in SCRIPTED_AGENTS if n != default_bot)]
-        self._games: OrderedDict[str, tuple[PlayTable, threading.Lock, dict[str, Any]]] = \
-            OrderedDict()
-        self._lock = threading.Lock()
-
-    def create(self, options: Any) -> tuple[str, PlayTable, dict[str, Any]]:
-        """A new session from the page's options (a JSON object), and its settings
-        with every default filled in."""
-        if not isinstance(options, dict):
-            raise ProtocolError("invalid_request", "a new game's options are a JSON object")
-        unknown = sorted(set(options) - GAME_FIELDS)
-        if unknown:
-            raise ProtocolError("invalid_request", f"unknown fields {unknown}; a game takes "
-                                f"{sorted(GAME_FIELDS)}")
-        bots = options.get("bots", [self.default_bot] * 3)
-        if (not isinstance(bots, list) or any(bot not in self.bot_names for bot in bots)):
-            raise ProtocolError("invalid_request", "bots: a list of 2 to 6 of "
-                                f"{', '.join(self.bot_names)}")
-        seed = options.get("seed", secrets.randbelow(2**31))
-        if not _is_int(seed) or not 0 <= seed <= 2**63 - 1:
-            raise ProtocolError("invalid_request", "seed must be an int in range")
-        pause = options.get("pause", False)
-        if not isinstance(pause, bool):
-            raise ProtocolError("invalid_request", "pause must be true or false")
-        try:
-            check_bot_count(len(bots))
-            preset = Rules.preset(str(options.get("preset", "classic")),
-                                  variant=str(options.get("variant", "classic")))
-            settings = table_settings(preset, options, seats=len(bots) + 1)
-            rules = preset.replace(boot=settings["boot"],
-                                   starting_boots=settings["starting_stack"] // settings["boot"],
-                                   max_bet=settings["max_bet"], pot_cap=settings["pot_cap"],
-                                   sideshow=settings["sideshow"])
-            table = PlayTable(bots, rules, hands=settings["hands"], seed=seed,
-                              pause_between_hands=pause,
-                              turn_seconds=settings["turn_seconds"])
-        except ValueError as error:
-            raise ProtocolError("invalid_request", str(error)) from None
-        settings.update(bots=list(bots), preset=options.get("preset", "classic"),
-                        variant=options.get("variant", "classic"), seed=seed, pause=pause)
-        game = secrets.token_hex(8)
-        with self._lock:
-            self._games[game] = (table, threading.Lock(), settings)
-            while len(self._games) > MAX_GAMES:
-                self._games.popitem(last=False)
-        return game, table, settings
-
-    def get(self, game: str) -> tuple[PlayTable, threading.Lock, dict[str, Any]]:
-        with self._lock:
-            entry = self._games.get(game)
-            if entry is None:
-                raise ProtocolError("not_found", f"no such game {game!r} (it may have expired)")
-            self._games.move_to_end(game)
-            return entry
-
-
 _BUSY = json.dumps(make_error(ProtocolError(
     "busy", "the server is answering as many connections as it takes; try again shortly"
 ))).encode()
@@ -168,39 +81,6 @@ _BUSY_ANSWER = (
     b"Content-Length: %d\r\nRetry-After: 1\r\nCache-Control: no-store\r\n"
     b"Connection: close\r\n\r\n%s" % (len(_BUSY), _BUSY)
 )
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def table_settings(preset: Rules, options: dict[str, Any], seats: int) -> dict[str, Any]:
-    """The settings of :data:`TABLE_SETTINGS` from a new game's ``options``: absent ones
-    are the preset's (no turn timer, 10 hands), ``null`` an optional one turned off; a
-    value out of its limits is a ``ValueError`` naming the setting."""
-    settings = {name: options.get(name, default)
-                for name, default in preset_settings(preset).items()}
-    for name, limits in TABLE_SETTINGS.items():
-        value = settings[name]
-        if limits.get("type") == "bool":
-            if not isinstance(value, bool):
-                raise ValueError(f"{name} must be true or false, got {value!r}")
-        elif not (value is None and limits.get("optional")) and (
-                not _is_int(value) or not limits["min"] <= value <= limits["max"]):
-            blank = " or blank" if limits.get("optional") else ""
-            raise ValueError(f"{name} must be a whole number from {limits['min']} to "
-                             f"{limits['max']}{blank}, got {value!r}")
-    boot = settings["boot"]
-    if settings["starting_stack"] % boot:
-        raise ValueError(f"starting_stack must be a multiple of the boot ({boot}), "
-                         f"got {settings['starting_stack']}")
-    if settings["max_bet"] is not None and settings["max_bet"] < 2 * boot:
-        raise ValueError(f"max_bet must be at least twice the boot ({2 * boot}), "
-                         f"got {settings['max_bet']}")
-    if settings["pot_cap"] is not None and settings["pot_cap"] < 2 * boot * seats:
-        raise ValueError(f"pot_cap must be at least twice the boots of the table "
-                         f"({2 * boot * seats}), got {settings['pot_cap']}")
-    return settings
 
 
 _GAME_PATH = re.compile(r"/v1/games/([^/]+)(/act|/timeout|/next)?")
@@ -393,6 +273,8 @@ class BotHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        for name, value in SECURITY_HEADERS.items():
+            self.send_header(name, value)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -516,29 +398,15 @@ class BotHandler(BaseHTTPRequestHandler):
         self._send(200, (WEB_DIR / name).read_bytes(), WEB_FILES[name] + "; charset=utf-8")
 
     def _new_game(self) -> None:
-        game, table, settings = self.server.games.create(decode_json(self._body() or b"{}"))
-        self._json(201, {"game": game, "state": table.state(), "settings": settings})
+        body = self._body()  # read first: an unread body must not be taken for a request
+        check_origin("POST", self.headers, str(self.server.server_address[0]))
+        self._json(201, self.server.games.new_game(body, self.client_address[0]))
 
     def _game(self, game: str, verb: str | None) -> None:
         """Read a game (``verb`` None), or act, time out or go on to the next hand."""
         body = self._body() if verb else b""
-        table, lock, settings = self.server.games.get(game)
-        with lock:
-            try:
-                if verb == "/act":
-                    message = decode_json(body)
-                    if not isinstance(message, dict) or set(message) != {"action"} or not \
-                            isinstance(message["action"], dict):
-                        raise ProtocolError("invalid_request",
-                                            'send {"action": {"type": ...}}')
-                    table.act(message["action"])
-                elif verb == "/timeout":
-                    table.time_out()
-                elif verb == "/next":
-                    table.next_hand()
-            except IllegalActionError as error:
-                raise ProtocolError("illegal_action", str(error)) from None
-            self._json(200, {"game": game, "state": table.state(), "settings": settings})
+        check_origin("POST" if verb else "GET", self.headers, str(self.server.server_address[0]))
+        self._json(200, self.server.games.answer(game, verb, body))
 
 
 def make_server(
