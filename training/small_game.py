@@ -25,10 +25,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from teenpatti_env.cards import parse_card
+from teenpatti_env.cards import CardLike, parse_card
 from teenpatti_env.engine import Hand
 from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.environment.observation import ObservationLayout, TableFacts
+from teenpatti_env.environment.single_agent import TeenPattiEnv
 from teenpatti_env.rules import Rules
 
 SMALL_RULES = Rules(
@@ -40,7 +42,7 @@ SMALL_RULES = Rules(
 )
 """The small game's table: classic Teen Patti with three seats, 4-boot stacks, one blind
 bet, looks on one's turn and no sideshow."""
-SMALL_DECK = ("As", "Ks", "Qs", "Ah", "Kh", "Qh", "Ad", "Kd", "Qd")
+SMALL_DECK = ("As", "Ah", "Ks", "Qs", "Jh", "Td", "8s", "5c", "3h")
 """The nine cards the small game deals: A, K, Q in three suits (every card is dealt)."""
 CARDS_PER_SEAT = 3
 
@@ -176,3 +178,34 @@ def _deals(deck: Sequence[str], seats: int) -> Iterator[Deal]:
         rest = [card for i, card in enumerate(deck) if i not in mine]
         for others in _deals(rest, seats - 1):
             yield (tuple(deck[i] for i in mine), *others)
+
+
+class SmallGameEnv(raw_env):
+    """The environment (:class:`raw_env`, one hand an episode) dealing the small game:
+    a hand not given its cards draws them, and its dealer, as :meth:`SmallGame.random_deal`
+    does, from the environment's own generator."""
+
+    def __init__(self, game: SmallGame, **kwargs: Any) -> None:
+        super().__init__(rules=game.rules, **kwargs)
+        self.small_game = game
+
+    def _deal_one(
+        self,
+        rng: np.random.Generator,
+        stacks: Sequence[int] | None,
+        cards: Sequence[Sequence[CardLike] | None] | None,
+        dealer: int | None,
+        table_cards: dict[str, Any],
+    ) -> Hand:
+        if cards is None:
+            deal = self.small_game.random_deal(rng)
+            cards, dealer = deal["cards"], deal["dealer"]
+        return super()._deal_one(rng, stacks, cards, dealer, table_cards)
+
+
+def small_game_env(game: SmallGame, opponents: Any) -> TeenPattiEnv:
+    """A single-agent table of the small game: the learner's seat rotates, ``opponents``
+    (one policy per other seat) play the rest."""
+    env = TeenPattiEnv(game.rules, opponents=opponents)
+    env.game = SmallGameEnv(game)
+    return env
