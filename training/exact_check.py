@@ -1,0 +1,122 @@
+"""The learned best response of ``teenpatti exploit`` checked against the exact one, on
+the small game (:mod:`training.small_game`).
+
+:func:`learned_best_response` trains the same best response ``teenpatti exploit`` trains
+by default (PPO from scratch, :mod:`training.selfplay`'s learner, the target in every other
+seat) on tables of the small game. The batched engine deals only the full deck, so the
+small game trains on per-table environments (:class:`~training.exploit.PerTableBatch`
+dealing the short deck). Instead of a sampled measurement on fresh deals, the trained
+policy's value is then computed exactly by the same tree walk as the best response's, so
+the gap between the two is the learned best response's shortfall and nothing else.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agents import PolicyAgent, make_agent
+from agents.policy import NumpyPolicy
+from teenpatti_env.environment.single_agent import TeenPattiEnv
+from teenpatti_env.rules import Rules
+from training.config import SelfPlayConfig
+from training.exact import Strategy, best_response_value, expected_values, strategy_of
+from training.exploit import PerTableBatch
+from training.selfplay import Learner, RolloutStats, configure_torch, learn, new_model
+from training.small_game import SmallGame, small_game_env
+
+
+class SmallGameBatch(PerTableBatch):
+    """:class:`PerTableBatch` on tables of the small game."""
+
+    def __init__(self, game: SmallGame, num_tables: int, agent: str, seed: int) -> None:
+        self.small_game = game
+        super().__init__(num_tables, game.rules, agent, seed)
+
+    def _env(self, rules: Rules, opponents: list[Any]) -> TeenPattiEnv:
+        return small_game_env(self.small_game, opponents)
+
+
+@dataclass
+class LearnedCheck:
+    """A learned best response against ``agent`` next to the exact one."""
+
+    agent: str
+    budget_steps: int
+    learned: float
+    """The trained policy's exact expected win, boots per hand, one seat against
+    ``agent`` in the others, averaged over the seats."""
+    exact: float
+    seconds: float
+    curve: list[tuple[int, float]] = field(default_factory=list)
+
+    @property
+    def gap(self) -> float:
+        return self.exact - self.learned
+
+    def summary(self) -> str:
+        return (f"{self.agent}: learned {self.learned:+.3f}, exact {self.exact:+.3f} boots per "
+                f"hand (gap {self.gap:.3f}, {self.budget_steps:,} decisions, "
+                f"{self.seconds:.0f} s)")
+
+
+def policy_value(game: SmallGame, policy: NumpyPolicy | Strategy, target: Any) -> float:
+    """The exact expected win of ``policy`` in one seat against ``target`` in every
+    other, averaged over the seats."""
+    mine = policy if isinstance(policy, Strategy) else strategy_of(PolicyAgent(policy))
+    theirs = strategy_of(target)
+    n = game.num_seats
+    return float(np.mean([
+        expected_values(game, [mine if s == seat else theirs for s in range(n)])[seat]
+        for seat in range(n)
+    ]))
+
+
+def learned_best_response(
+    game: SmallGame,
+    agent: str,
+    budget_steps: int,
+    seed: int = 0,
+    tables: int = 64,
+    threads: int | None = None,
+) -> tuple[NumpyPolicy, list[tuple[int, float]]]:
+    """Train ``teenpatti exploit``'s default best response against ``agent`` on the small
+    game for ``budget_steps`` decisions; the greedy policy and its training curve."""
+    config = SelfPlayConfig(
+        timesteps=budget_steps, seed=seed, device="cpu", threads=threads,
+        self_play_share=0.0, exploiter_every=0, exploiter_table_share=0.0,
+        uniform_table_share=0.0, progress=False, anneal_lr=False, tables=tables,
+        rollout_steps=128,
+    )
+    make_agent(agent).check_rules(game.rules)
+    device = configure_torch(config)
+    model = new_model(config, game.rules).to(device)
+    learner = Learner(model, SmallGameBatch(game, tables, agent, seed), config, device, seed)
+    curve: list[tuple[int, float]] = []
+    made = 0
+
+    def record(count: int, stats: RolloutStats, losses: dict[str, float]) -> None:
+        nonlocal made
+        made += count
+        curve.append((made, stats.reward_sum / max(stats.hands, 1)))
+
+    learn(learner, budget_steps, lambda done: config.learning_rate, record)
+    policy = model.to_numpy_policy(game.rules, trained_by="teenpatti exploit (small game)",
+                                   target=agent, decisions=made)
+    return policy, curve
+
+
+def check_learned(game: SmallGame, agent: str, budget_steps: int, seed: int = 0,
+                  exact: float | None = None, **options: Any) -> LearnedCheck:
+    """Learn a best response against ``agent`` and set its exact value beside the exact
+    best response's (``exact``: that value when already known)."""
+    started = time.perf_counter()
+    policy, curve = learned_best_response(game, agent, budget_steps, seed, **options)
+    learned = policy_value(game, policy, agent)
+    if exact is None:
+        exact = best_response_value(game, agent)
+    return LearnedCheck(agent, budget_steps, learned, exact, time.perf_counter() - started,
+                        curve)
