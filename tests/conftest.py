@@ -3,3 +3,6 @@
 from builders.bot_http import equity_server, policy_server
 
 __all__ = ["equity_server", "policy_server"]
+
+# tests/bots holds programs the tests start, not modules to collect.
+collect_ignore = ["bots"]

@@ -1,3 +1,0 @@
-"""The bots here are programs that the tests start, not modules to collect."""
-
-collect_ignore_glob = ["*.py"]
