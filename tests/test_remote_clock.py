@@ -178,7 +178,7 @@ def test_without_send_clock_the_request_has_no_clock(tmp_path):
 
 
 def test_hello_over_stdio_and_http():
-    bot = ProcessBot(f"{sys.executable} -m teenpatti_env.cli serve --stdio --agent equity")
+    bot = ProcessBot(f"{sys.executable} -m teenpatti_env serve --stdio --agent equity")
     try:
         assert bot.hello(5.0) == {"protocols": ["teenpatti-bot/1"], "agent": "equity",
                                   "clock": True}
