@@ -16,7 +16,7 @@ decisions of a table and plays others fails the refused ones, and a bot that pla
 table at all fails.
 
 >>> report = run_conformance("stdio:teenpatti serve --stdio --agent random")  # doctest: +SKIP
->>> report.passed
+>>> report.passed  # doctest: +SKIP
 True
 """
 

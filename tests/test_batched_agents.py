@@ -94,7 +94,8 @@ def test_batched_arena_gives_the_per_table_report(tmp_path: Path) -> None:
 
 def test_batched_arena_refuses_what_it_cannot_play() -> None:
     with pytest.raises(ValueError, match="batched form"):
-        run_arena(["pretrained:classic", "hard"], hands=8, engine="batched")
+        run_arena(["random", "hard"], hands=8, rules=Rules(variant="muflis"),
+                  engine="batched")
     with pytest.raises(ValueError, match="batched form"):
         run_arena(["pretrained:classic"], hands=8, rules=Rules(variant="muflis"),
                   engine="batched")
@@ -105,7 +106,8 @@ def test_batched_arena_refuses_what_it_cannot_play() -> None:
 def test_arena_cli_engine_option(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "teenpatti_env", "arena", "--agents",
-         "pretrained:classic,hard", "--engine", "batched", "--hands", "8", "--quiet",
+         "random,hard", "--variant", "muflis", "--engine", "batched", "--hands", "8",
+         "--quiet",
          "--out", str(tmp_path)],
         capture_output=True, text=True, timeout=120, cwd=ROOT,
     )

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from builders.server import running_server
 
-from interfaces.cli import main
 from interfaces.server import BotServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,9 +75,3 @@ def test_serve_on_a_port_out_of_range_is_one_line() -> None:
     assert done.stderr.startswith("teenpatti: ") and done.stderr.count("\n") == 1
 
 
-def test_match_out_naming_a_folder_is_one_line(tmp_path, capsys) -> None:
-    status = main(["match", "--agents", "equity,hard,medium", "--hands", "1",
-                   "--out", str(tmp_path)])
-    assert status == 2
-    err = capsys.readouterr().err
-    assert err.startswith("teenpatti: ") and err.count("\n") == 1
