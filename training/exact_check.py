@@ -24,8 +24,8 @@ from teenpatti_env.environment.single_agent import TeenPattiEnv
 from teenpatti_env.rules import Rules
 from training.config import SelfPlayConfig
 from training.exact import Strategy, best_response_value, expected_values, strategy_of
-from training.exploit import PerTableBatch
-from training.selfplay import Learner, RolloutStats, configure_torch, learn, new_model
+from training.exploit import PerTableBatch, learn_with_curve
+from training.selfplay import Learner, configure_torch, new_model
 from training.small_game import SmallGame, small_game_env
 
 
@@ -95,15 +95,7 @@ def learned_best_response(
     device = configure_torch(config)
     model = new_model(config, game.rules).to(device)
     learner = Learner(model, SmallGameBatch(game, tables, agent, seed), config, device, seed)
-    curve: list[tuple[int, float]] = []
-    made = 0
-
-    def record(count: int, stats: RolloutStats, losses: dict[str, float]) -> None:
-        nonlocal made
-        made += count
-        curve.append((made, stats.reward_sum / max(stats.hands, 1)))
-
-    learn(learner, budget_steps, lambda done: config.learning_rate, record)
+    made, curve = learn_with_curve(learner, budget_steps, config.learning_rate)
     policy = model.to_numpy_policy(game.rules, trained_by="teenpatti exploit (small game)",
                                    target=agent, decisions=made)
     return policy, curve

@@ -8,10 +8,9 @@ import os
 from typing import Any
 
 from interfaces.cli.common import (
-    PRESET_HELP,
-    VARIANT_HELP,
     CommandError,
     add_command,
+    add_rules_options,
     non_negative_int,
     positive_int,
     variant_spec,
@@ -96,11 +95,7 @@ def add_parsers(commands: Any) -> None:
     )
     arena.add_argument("--hands", type=positive_int, default=20_000,
                        help="hands in total, rounded up to whole deals")
-    arena.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES,
-                       help=PRESET_HELP)
-    arena.add_argument("--variant", default="classic", help=VARIANT_HELP)
-    arena.add_argument("--players", type=int, default=None,
-                       help="seats per table, 3..7 (default: the preset's)")
+    add_rules_options(arena, players="seats per table, 3..7 (default: the preset's)")
     arena.add_argument("--seed", type=non_negative_int, default=0,
                        help="seeds every deal and agent: the same seed gives the same report, "
                             "whatever the number of workers")
@@ -153,11 +148,7 @@ def add_parsers(commands: Any) -> None:
                        help="hands per pairing, rounded up to whole deals")
     board.add_argument("--tables", default="2v2,1vN",
                        help="comma-separated pair compositions (2v2, 1vN, AvB)")
-    board.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES,
-                       help=PRESET_HELP)
-    board.add_argument("--variant", default="classic", help=VARIANT_HELP)
-    board.add_argument("--players", type=int, default=None,
-                       help="seats per table, 3..7 (default: the preset's)")
+    add_rules_options(board, players="seats per table, 3..7 (default: the preset's)")
     board.add_argument("--seed", type=non_negative_int, default=0,
                        help="seeds every deal, agent and bootstrap draw")
     board.add_argument("--bootstrap", type=positive_int, default=200,

@@ -133,12 +133,20 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"teenpatti: {message} (see {self.prog} --help)\n")
 
 
-def add_table_options(parser: argparse.ArgumentParser, hands: int) -> None:
-    """The table a session is played at: --hands, --preset, --variant, --seed."""
-    parser.add_argument("--hands", type=positive_int, default=hands, help="hands at most")
+def add_rules_options(parser: argparse.ArgumentParser, players: str | None = None) -> None:
+    """The table's rules: --preset and --variant, and --players (default: the preset's)
+    with the help text ``players`` where it is given."""
     parser.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES,
                         help=PRESET_HELP)
     parser.add_argument("--variant", default="classic", help=VARIANT_HELP)
+    if players is not None:
+        parser.add_argument("--players", type=int, default=None, help=players)
+
+
+def add_table_options(parser: argparse.ArgumentParser, hands: int) -> None:
+    """The table a session is played at: --hands, --preset, --variant, --seed."""
+    parser.add_argument("--hands", type=positive_int, default=hands, help="hands at most")
+    add_rules_options(parser)
     parser.add_argument("--seed", type=non_negative_int, default=0,
                         help="seeds the first dealer, the deals and the local agents: the "
                              "same seed deals the same session")

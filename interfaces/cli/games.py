@@ -8,10 +8,9 @@ import sys
 from typing import Any
 
 from interfaces.cli.common import (
-    PRESET_HELP,
-    VARIANT_HELP,
     CommandError,
     add_command,
+    add_rules_options,
     load_json,
     non_negative_int,
     positive_int,
@@ -95,9 +94,7 @@ def add_parsers(commands: Any) -> None:
 
     demo = add_command(commands, "demo",
                         "a short seeded session between the scripted agents, told hand by hand")
-    demo.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES,
-                      help=PRESET_HELP)
-    demo.add_argument("--variant", default="classic", help=VARIANT_HELP)
+    add_rules_options(demo)
     demo.add_argument("--players", type=int, default=4, help="seats, 3..7")
     demo.add_argument("--hands", type=positive_int, default=5, help="hands to play at most")
     demo.add_argument("--seed", type=non_negative_int, default=0,
