@@ -31,6 +31,7 @@ from teenpatti_env.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL,
     ProtocolError,
+    RefusedError,
     decode_json,
     parse_hello,
     parse_response,
@@ -45,10 +46,13 @@ REMOTE_PREFIXES = ("http://", "https://", "stdio:")
 class BotError(Exception):
     """A bot missed its turn; ``kind`` is one of :data:`FAULTS`."""
 
-    def __init__(self, kind: str, detail: str) -> None:
+    def __init__(self, kind: str, detail: str, cause: ProtocolError | None = None) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
+        self.refusal = cause if isinstance(cause, RefusedError) else None
+        """The bot's error answer, when it answered with one (the conformance kit
+        expects one to a bad request)."""
 
 
 class RemoteBot:
@@ -119,7 +123,7 @@ class HttpBot(RemoteBot):
         try:
             return parse_response(answer, id=request.get("id"))
         except ProtocolError as error:
-            raise BotError("garbage", error.message) from None
+            raise BotError("garbage", error.message, error) from None
 
     def hello(self, limit: float) -> dict[str, Any]:
         answer = self._exchange("GET", "/v1", None, limit)
@@ -281,7 +285,7 @@ class ProcessBot(RemoteBot):
                         continue
                     return parse(data)
                 except ProtocolError as error:
-                    raise BotError("garbage", error.message) from None
+                    raise BotError("garbage", error.message, error) from None
         finally:
             self.last_seconds = min(max(time.monotonic() - sent - grace, 0.0), limit)
 

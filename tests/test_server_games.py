@@ -313,7 +313,7 @@ def test_serve_stdio_with_no_input() -> None:
 def _cli(*args: str, **kwargs: Any) -> subprocess.Popen[str]:
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    return subprocess.Popen([sys.executable, "-m", "teenpatti_env.cli", *args], cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "teenpatti_env", *args], cwd=ROOT,
                             env=environment, text=True, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
 

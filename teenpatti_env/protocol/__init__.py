@@ -70,6 +70,10 @@ class ProtocolError(ValueError):
         """The request's ``id`` when the request got far enough to tell it."""
 
 
+class RefusedError(ProtocolError):
+    """A bot's error answer: it refused the request; ``code`` and ``id`` are the bot's."""
+
+
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
     """The protocol's JSON Schema (draft 2020-12) as a dict."""
@@ -478,7 +482,9 @@ def parse_response(
     _check_protocol(data)
     if "error" in data:
         _check("error_response", data, "invalid_request")
-        raise ProtocolError(data["error"]["code"], f"the bot says: {data['error']['message']}")
+        refusal = RefusedError(data["error"]["code"], f"the bot says: {data['error']['message']}")
+        refusal.id = data.get("id")
+        raise refusal
     _check("response", data, "invalid_request")
     if data.get("id") != id:
         raise ProtocolError("invalid_request", f"answer to request {data.get('id')!r}, not {id!r}")
