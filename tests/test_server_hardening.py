@@ -462,3 +462,34 @@ def test_a_deeply_nested_request_is_a_client_error(server: BotServer) -> None:
         status, answer = post(server, nested)
         assert status == 400, answer
         assert answer["error"]["code"] in ("invalid_view", "invalid_request", "malformed_json")
+
+
+def test_one_client_cannot_hold_the_whole_server() -> None:
+    """64 connections from one address that trickle their requests hold at most half of
+    the default 64 slots; a request from a second address (127.0.0.2, loopback too) is
+    answered at once, while one more from the first is refused as busy."""
+    message = json.dumps(decision())
+    with running_server() as server:
+        hog = Trickler(server, 64)
+        try:
+            wait_until(lambda: server.active_connections == 32, "one client's share to fill")
+            assert server.active_connections == 32 == server.max_per_client
+            host, port = server.server_address[:2]
+            other = http.client.HTTPConnection(host, port, timeout=WAIT,
+                                               source_address=("127.0.0.2", 0))
+            try:
+                other.request("POST", "/v1/act", message, {"Content-Type": "application/json"})
+                answer = other.getresponse()
+                assert answer.status == 200, answer.read()
+                assert json.loads(answer.read())["id"] == "r"
+            finally:
+                other.close()
+            assert post(server, message)[0] == 503  # the first address holds its share
+        finally:
+            hog.close()
+
+
+def test_the_per_client_share_is_checked() -> None:
+    for share in (0, -1, 1.5):
+        with pytest.raises(ValueError, match="max_per_client"):
+            make_server(BotService("equity"), port=0, max_per_client=share)  # type: ignore[arg-type]

@@ -222,6 +222,9 @@ def test_a_session_saved_before_its_first_hand_deals_the_same_hands() -> None:
 # ---------------------------------------------------------------- version 1 snapshots
 
 LEGACY = json.loads((Path(__file__).parent / "legacy" / "snapshots_version_1.json").read_text())
+UNPLAYABLE = {"dealer's choice waiting for the choice"}
+"""Saved hands whose deal (three cards a seat and an indicator) fits none of the variants
+offered (ak47, open_joker): no choice could ever be made, so reading one is refused."""
 
 
 @pytest.mark.parametrize("case", LEGACY, ids=[case["name"] for case in LEGACY])
@@ -229,6 +232,11 @@ def test_version_1_hand_snapshots_are_still_read(case: dict[str, Any]) -> None:
     """A snapshot saved by the previous format (the state and its event log) restores by
     replaying the actions read from its log: the same hand as its history gives."""
     history = case["history"]
+    if case["name"] in UNPLAYABLE:
+        for read in (lambda: hand_from_history(history), lambda: Hand.from_dict(case["snapshot"])):
+            with pytest.raises(ValueError, match="fits none of the variants"):
+                read()
+        return
     hand = hand_from_history(history)
     for action in history["actions"]:
         hand.apply(action)

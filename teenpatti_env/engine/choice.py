@@ -25,6 +25,9 @@ class DealersChoice(Dealing):
         if spec is None:
             names = [s.name for s in self.table_rules.choice_specs]
             return f"choose one of {', '.join(map(str, names))}, got {action.get('variant')!r}"
+        if spec.name not in self._choices:
+            why = self._misfit(spec)
+            return f"the history's deal does not fit {spec.name}: {why}"
         needs = spec.chooses
         for key in ("rank", "colour"):
             if key in action and key != needs:
@@ -36,14 +39,29 @@ class DealersChoice(Dealing):
                 variants.parse_chosen(spec, {needs: action[needs]})
             except ValueError as error:
                 return str(error)
-        if self._pending is None:
-            if self.rng is None:
-                return "the hand has no deal: neither the history's cards nor an rng"
-            return None
-        try:  # the history's deal must fit the chosen variant (built without the rng)
+        if self._pending is None and self.rng is None:
+            return "the hand has no deal: neither the history's cards nor an rng"
+        return None
+
+    def _fitting_choices(self) -> tuple[str, ...]:
+        """The offered variants the history's deal fits; a deal that fits none can never
+        be played, and is a ``ValueError``."""
+        specs = self.table_rules.choice_specs
+        problems = {str(spec.name): self._misfit(spec) for spec in specs}
+        fits = tuple(name for name, why in problems.items() if why is None)
+        if not fits:
+            raise ValueError("the deal fits none of the variants dealer's choice offers: "
+                             + "; ".join(f"{name}: {why}" for name, why in problems.items()))
+        return fits
+
+    def _misfit(self, spec: variants.VariantSpec) -> str | None:
+        """Why the history's deal does not fit ``spec`` (``None``: it does), told by
+        dealing it without the rng (a chosen rank or colour changes no card)."""
+        action: dict[str, Any] = {"rank": "7", "colour": "red"}
+        try:
             self._chosen_hand(spec, action, None)
         except ValueError as error:
-            return f"the history's deal does not fit {spec.name}: {error}"
+            return str(error)
         return None
 
     def _choice_spec(self, name: Any) -> variants.VariantSpec | None:
@@ -82,7 +100,7 @@ class DealersChoice(Dealing):
     def _choice_timeout(self) -> dict[str, Any]:
         """C1, C4: a missed choice is drawn by the seeded RNG."""
         rng = self.rng if self.rng is not None else np.random.default_rng(0)
-        specs = self.table_rules.choice_specs
+        specs = [s for s in self.table_rules.choice_specs if s.name in self._choices]
         spec = specs[int(rng.integers(len(specs)))]
         action: dict[str, Any] = {"seat": self.to_act, "type": "choose_variant",
                                   "variant": spec.name, "timeout": True}

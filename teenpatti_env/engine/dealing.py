@@ -236,7 +236,11 @@ class Dealing(Selection):
         self.choosing = True
         self._pending = pending
         self.to_act = dealer
-        names = [spec.name for spec in rules.choice_specs]
+        names = [str(spec.name) for spec in rules.choice_specs]
+        # The legal choices are those the history's deal fits; the logged turn names the
+        # table's variants, as it does for a deal still to come.
+        self._choices = tuple(names) if pending is None else (
+            self._fitting_choices())  # type: ignore[attr-defined]  # (choice.py, a subclass)
         self._record(None, {"type": "choose_turn", "seat": dealer, "variants": names})
 
     def _start(self) -> None:

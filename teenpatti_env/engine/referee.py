@@ -38,8 +38,7 @@ class Referee(DealersChoice):
         if seat != self.to_act:
             return actions
         if self.choosing:
-            names = [spec.name for spec in self.table_rules.choice_specs]
-            return [{"type": "choose_variant", "variants": names}]
+            return [{"type": "choose_variant", "variants": list(self._choices)}]
         if self.selection is not None:
             return actions + self._phase_legal(seat)
         if self.pending_sideshow is not None:

@@ -53,7 +53,7 @@ PART_STATE = {
         "selection", "phase_done", "drew", "draws", "parted", "deck_given", "deck",
         "dealt_deck", "discards", "reshuffles", "_recorded_reshuffles", "_drawing_reshuffled",
     ),
-    "choice": ("choosing", "_pending"),
+    "choice": ("choosing", "_pending", "_choices"),
 }  # fmt: skip
 """The rest of a hand's state, by the part (module) that owns it."""
 
@@ -145,6 +145,9 @@ class HandState:
     """C1: the dealer has yet to choose the hand's variant."""
     _pending: dict[str, Any] | None
     """The history's deal waiting for the dealer's choice (``None``: deal from ``rng``)."""
+    _choices: tuple[str, ...]
+    """The variants the dealer may choose: those the history's deal fits (all of the
+    table's when the deal is to come)."""
 
     def _in_hand(self, seat: int) -> bool:
         return self.dealt_in[seat] and not self.packed[seat]

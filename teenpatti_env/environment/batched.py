@@ -126,6 +126,7 @@ class TableBatch:
         n = self.num_seats = self.rules.num_players
         validate_table(self.rules, stacks, 0, n)
         self.stacks = [self.rules.starting_stack] * n if stacks is None else list(stacks)
+        _check_entry(self.rules, self.stacks)  # here, not first at reset()
         self.num_tables = num_tables
         self.autoreset = bool(autoreset)
         self.layout = ActionLayout(self.rules, bet_levels)
@@ -305,9 +306,7 @@ class TableBatch:
         rows = [list(row) for row in stacks] if per_table else [list(stacks)] * size
         for t, row in enumerate(rows if per_table else rows[:1]):
             _check_table(t, lambda row=row: validate_table(self.rules, row, 0, n))
-            if sum(chips >= self.rules.entry_chips for chips in row) < 2:
-                raise ValueError(f"table {t}: fewer than two seats hold the "
-                                 f"{self.rules.entry_chips} chips needed to enter")
+            _check_table(t, lambda row=row: _check_entry(self.rules, row))
         return rows
 
     def step(
@@ -514,6 +513,13 @@ class TableBatch:
                 0 <= table < self.num_tables):
             raise ValueError(f"no table {table!r}: tables are 0..{self.num_tables - 1}")
         return table
+
+
+def _check_entry(rules: Rules, stacks: Sequence[int]) -> None:
+    """A ``ValueError`` unless two seats or more hold the chips to enter a hand."""
+    if sum(chips >= rules.entry_chips for chips in stacks) < 2:
+        raise ValueError(f"fewer than two seats hold the {rules.entry_chips} chips needed "
+                         "to enter")
 
 
 def _check_table(table: int, check: Any) -> Any:
