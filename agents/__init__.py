@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from agents.base import Agent, LegalMoves
 from agents.policy import NumpyPolicy, PolicyAgent, load_policy, pretrained_path
+from agents.rule_strategy import RULE_PREFIX, RuleAgent, parse_spec
 from agents.scripted import AutoAgent, EquityAgent, LevelAgent, RandomAgent
 
 SCRIPTED_AGENTS: dict[str, Callable[[int | None], Agent]] = {
@@ -31,7 +32,10 @@ POLICY_PREFIXES = ("ppo:", "pretrained:")
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
     """A new agent from its name (see :data:`SCRIPTED_AGENTS`) or a trained policy's spec
-    (``ppo:PATH``, ``pretrained:NAME``), seeded with ``seed``."""
+    (``ppo:PATH``, ``pretrained:NAME``) or a rule strategy's setting (``rule:v0,...``,
+    ``rule:FILE.json``: :mod:`agents.rule_strategy`), seeded with ``seed``."""
+    if isinstance(name, str) and name.startswith(RULE_PREFIX):
+        return RuleAgent(parse_spec(name), seed, name=name)
     if isinstance(name, str) and name.startswith(POLICY_PREFIXES):
         kind, _, where = name.partition(":")
         if not where:
@@ -42,7 +46,7 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
     if factory is None:
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(SCRIPTED_AGENTS)}, "
-            "ppo:<policy.npz>, pretrained:<name>"
+            "ppo:<policy.npz>, pretrained:<name>, rule:<parameters>"
         )
     return factory(seed)
 
@@ -57,5 +61,6 @@ __all__ = [
     "NumpyPolicy",
     "PolicyAgent",
     "RandomAgent",
+    "RuleAgent",
     "make_agent",
 ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
@@ -37,6 +38,7 @@ class HandOdds:
         bits = np.left_shift(np.uint64(1), combos.astype(np.uint64))
         self._masks: NDArray[np.uint64] = np.bitwise_or.reduce(bits, axis=1)
         self._rules = rules
+        self._percentiles: NDArray[np.float64] | None = None
 
     @staticmethod
     def of(rules: Mapping[str, Any] | Rules) -> HandOdds:
@@ -69,6 +71,21 @@ class HandOdds:
         equal = int(np.count_nonzero(values == mine))
         return (below + 0.5 * equal) / len(values)
 
+    def values(self, hands: NDArray[np.int64]) -> NDArray[np.int32]:
+        """:meth:`value` of many hands at once (shape ``(..., 3)``)."""
+        return evaluate_hands(hands, self._rules)
+
+    def strengths(self, hands: NDArray[np.int64]) -> NDArray[np.float64]:
+        """:meth:`strength` of many hands at once (shape ``(..., 3)``)."""
+        return np.asarray(value_strengths(self._rules), dtype=np.float64)[self.values(hands)]
+
+    def percentiles(self) -> NDArray[np.float64]:
+        """:meth:`percentile` with no dead cards of every hand, as a flat table indexed by
+        ``a * 2704 + b * 52 + c`` (any order of the cards; computed once per ranking)."""
+        if self._percentiles is None:
+            self._percentiles = _percentile_table(self._values, self._masks)
+        return self._percentiles
+
 
 def rules_of(settings: Mapping[str, Any]) -> Rules:
     """The ``Rules`` of an info view's ``rules`` dict (built once per distinct dict)."""
@@ -83,6 +100,41 @@ def _rules_of(settings: str) -> Rules:
 @cache
 def _odds(best_sequence: str, lowball: bool) -> HandOdds:
     return HandOdds(best_sequence, lowball)
+
+
+def _percentile_table(values: NDArray[np.int32], masks: NDArray[np.uint64]) -> NDArray[np.float64]:
+    """Every hand's share of the hands disjoint from it that it beats (ties half), by
+    inclusion-exclusion over the hands sharing one or two of its cards: the same counts
+    :meth:`HandOdds.percentile` makes hand by hand, so the same floats."""
+    combos = np.array(list(itertools.combinations(range(NUM_CARDS), 3)), dtype=np.int64)
+    below = np.zeros(len(values), dtype=np.int64)
+    equal = np.zeros(len(values), dtype=np.int64)
+
+    def count(group: NDArray[np.int64], sign: int) -> None:
+        # group[g, :]: the hands sharing the g-th card (pair); for each of them, how many
+        # of the group's hands are worth less, and how many the same
+        ranked = np.sort(values[group], axis=1)
+        mine = values[group]
+        less = np.stack([np.searchsorted(row, own, "left") for row, own in zip(ranked, mine,
+                                                                               strict=True)])
+        upto = np.stack([np.searchsorted(row, own, "right") for row, own in zip(ranked, mine,
+                                                                                strict=True)])
+        np.add.at(below, group, sign * less)
+        np.add.at(equal, group, sign * (upto - less))
+
+    count(np.arange(len(values))[None, :], 1)
+    bits = (masks[:, None] >> np.arange(NUM_CARDS, dtype=np.uint64)) & np.uint64(1)
+    count(np.stack([np.flatnonzero(bits[:, c]) for c in range(NUM_CARDS)]), -1)
+    pairs = list(itertools.combinations(range(NUM_CARDS), 2))
+    count(np.stack([np.flatnonzero(bits[:, a] & bits[:, b]) for a, b in pairs]), 1)
+    equal -= 1  # the hand itself, in all three cards' groups and all three pairs' groups
+    possible = math.comb(NUM_CARDS - 3, 3)  # the hands that share none of its cards
+    flat = np.full(NUM_CARDS**3, np.nan)
+    shares = (below + 0.5 * equal) / possible
+    for a, b, c in itertools.permutations(range(3)):
+        flat[combos[:, a] * NUM_CARDS**2 + combos[:, b] * NUM_CARDS + combos[:, c]] = shares
+    flat.flags.writeable = False
+    return flat
 
 
 def beat_in_range(percentile: float, top: float) -> float:

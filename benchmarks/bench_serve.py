@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from agents import make_agent
+from agents.loop import agent_turns, play_out
 from interfaces.service import BotService
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.protocol import make_request
@@ -32,24 +33,24 @@ def decisions(count: int, seed: int = 0) -> list[bytes]:
     """``count`` requests from hands played by the equity agent."""
     env = raw_env()
     agent = make_agent("equity", seed=seed)
+    decide = agent_turns(env, dict.fromkeys(env.possible_agents, agent))
     out: list[bytes] = []
+
+    def turn(name: str) -> int:
+        out.append(json.dumps(make_request(env.view(name), id=len(out))).encode())
+        return decide(name)
+
     episode = 0
     while len(out) < count:
         env.reset(seed=seed + episode)
         episode += 1
-        for _ in env.agent_iter():
-            observation, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            out.append(json.dumps(make_request(info, id=len(out))).encode())
-            env.step(agent.act(observation["observation"], observation["action_mask"], info))
+        play_out(env, turn)
     return out[:count]
 
 
 def start_server(agent: str) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "teenpatti_env.cli", "serve", "--agent", agent, "--port", "0"],
+        [sys.executable, "-m", "teenpatti_env", "serve", "--agent", agent, "--port", "0"],
         stdout=subprocess.PIPE, text=True,
     )
     assert process.stdout is not None

@@ -15,13 +15,18 @@ fault against the bot. Local agents answer in-process and are not timed.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from agents import Agent, make_agent
+from agents.loop import agent_turns, play_out
+from interfaces.clock import CLOCK_KINDS, BotClock
 from interfaces.remote import FAULTS, REMOTE_PREFIXES, BotError, RemoteBot, connect
+from interfaces.transcript import Recorded, Transcript, read_transcript
 from teenpatti_env.engine import Hand
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.errors import IllegalActionError
@@ -47,16 +52,32 @@ class MatchResult:
     faults: list[dict[str, int]]
     missed: list[dict[str, Any]] = field(default_factory=list)
     """Every missed turn: hand number, seat, fault and what the bot did."""
+    hand_time: float | None = None
+    match_time: float | None = None
+    timeouts: list[dict[str, int]] = field(default_factory=list)
+    """Per seat, its timeouts by the clock that ran out (``decision``, ``hand``,
+    ``match``); they add up to its ``faults["timeout"]``."""
+    stale: list[int] = field(default_factory=list)
+    """Per seat, the answers read past because they named an earlier request."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def table(self) -> str:
         """The result as a text table, one seat a line."""
-        lines = [f"{self.hands_played} hands, seed {self.seed}, time limit {self.time_limit:g} s",
+        clocks = "".join(f", {name} {value:g} s" for name, value in
+                         (("hand time", self.hand_time), ("match time", self.match_time))
+                         if value is not None)
+        lines = [f"{self.hands_played} hands, seed {self.seed}, time limit "
+                 f"{self.time_limit:g} s{clocks}",
                  f"{'seat':<4} {'player':<28} {'stack':>6} {'net':>6} {'turns':>6}  missed"]
         for seat, name in enumerate(self.players):
             missed = ", ".join(f"{n} {k}" for k, n in self.faults[seat].items() if n) or "-"
+            if self.timeouts and self.faults[seat]["timeout"]:
+                missed += " (" + ", ".join(f"{n} {k}" for k, n in self.timeouts[seat].items()
+                                          if n) + ")"
+            if self.stale and self.stale[seat]:
+                missed += f"; {self.stale[seat]} stale answers"
             lines.append(f"{seat:<4} {name[:28]:<28} {self.stacks[seat]:>6} "
                          f"{self.net[seat]:>+6} {self.decisions[seat]:>6}  {missed}")
         return "\n".join(lines)
@@ -65,10 +86,11 @@ class MatchResult:
 class _Seat:
     """One player of the match: a local agent, a remote bot or nobody (``absent``)."""
 
-    def __init__(self, spec: str, seed: int) -> None:
+    def __init__(self, spec: str, seed: int, clock: BotClock) -> None:
         self.spec = spec
         self.agent: Agent | None = None
         self.bot: RemoteBot | None = None
+        self.clock = clock
         if spec.startswith(REMOTE_PREFIXES):
             self.bot = connect(spec)
         elif spec != ABSENT:
@@ -94,30 +116,83 @@ def run_match(
     hands: int = 100,
     seed: int = 0,
     time_limit: float = 5.0,
+    hand_time: float | None = None,
+    match_time: float | None = None,
+    send_clock: bool = True,
+    out: str | Path | None = None,
 ) -> MatchResult:
     """Play a session of at most ``hands`` hands, one seat per entry of ``players`` (as
     many as the rules seat)
     (agent names, ``ppo:``/``pretrained:`` specs, ``http://`` or ``stdio:`` bots, or
-    ``absent``); the deals and the local agents are seeded by ``seed``. Bad settings
-    are a ``ValueError`` raised before any bot is started."""
-    if not time_limit > 0:
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    ``absent``); the deals and the local agents are seeded by ``seed``. Each remote bot
+    has ``time_limit`` seconds per decision, and, when given, ``hand_time`` seconds for
+    all its decisions in a hand and ``match_time`` in the match (:mod:`interfaces.clock`);
+    its requests carry that clock unless ``send_clock`` is false. Bad settings are a
+    ``ValueError`` raised before any bot is started. ``out``: a folder for the
+    transcript, the hand histories and the result (:mod:`interfaces.transcript`)."""
+    clocks = _Clocks(time_limit, hand_time, match_time, send_clock)
+    return _run(players, rules, hands, seed, clocks, out, None)
+
+
+class _Clocks(NamedTuple):
+    """A match's clock settings (:mod:`interfaces.clock`)."""
+
+    time_limit: float
+    hand_time: float | None
+    match_time: float | None
+    send_clock: bool
+
+    def clock(self) -> BotClock:
+        return BotClock(self.time_limit, self.hand_time, self.match_time)
+
+
+def resume_match(folder: str | Path, players: Sequence[str] | None = None) -> MatchResult:
+    """Go on with the match whose transcript is in ``folder`` (cut off part-way) to its
+    end, under the recorded table, seed and clocks; ``players`` replaces the recorded
+    specs (a bot that moved to another address), one per seat."""
+    recorded = read_transcript(folder)
+    start = recorded.start
+    if players is not None and len(players) != len(start["players"]):
+        raise ValueError(f"the match in {folder} seats {len(start['players'])} players, "
+                         f"not {len(players)}")
+    clocks = _Clocks(start["time_limit"], start.get("hand_time"), start.get("match_time"),
+                     start.get("send_clock", True))
+    return _run(start["players"] if players is None else players, start["rules"],
+                start["hands"], start["seed"], clocks, folder, recorded, start["table"])
+
+
+def _run(players: Sequence[str], rules: Rules | str | Mapping[str, Any] | None, hands: int,
+         seed: int, clocks: _Clocks, out: str | Path | None,
+         recorded: Recorded | None, table: str | None = None) -> MatchResult:
+    clocks.clock()  # checks the clocks
+    time_limit = clocks.time_limit
     base = Rules.of(dict(rules) if isinstance(rules, Mapping) else rules)
     table_rules = base.replace(num_players=len(players), max_hands=hands)
     for spec in players:  # check every local agent before starting any process
         if not spec.startswith(REMOTE_PREFIXES) and spec != ABSENT:
             make_agent(spec).check_rules(table_rules)
+    table = table or f"match-{uuid.uuid4().hex}"  # a served agent's memory: this match's
+    start = {"players": list(players), "rules": table_rules.to_dict(), "hands": hands,
+             "seed": seed, "time_limit": time_limit, "hand_time": clocks.hand_time,
+             "match_time": clocks.match_time, "send_clock": clocks.send_clock,
+             "table": table, "at": time.time()}
+    log = Transcript(out, start, recorded)
     seats: list[_Seat] = []
     try:
         for number, spec in enumerate(players):
-            seats.append(_Seat(spec, seed * 100 + number))
-        return _play(seats, table_rules, seed, time_limit)
+            seats.append(_Seat(spec, seed * 100 + number, clocks.clock()))
+        result = _play(seats, table_rules, seed, time_limit, log, table, clocks.send_clock)
+        result.hand_time, result.match_time = clocks.hand_time, clocks.match_time
+        log.finish(result.to_dict())
+        return result
     finally:
+        log.close()
         for seat in seats:
             seat.close()
 
 
-def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> MatchResult:
+def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float, log: Transcript,
+          table: str, send_clock: bool = True) -> MatchResult:
     env = raw_env(rules=rules, episode="session")
     env.reset(seed=seed)
     session = env.session
@@ -126,47 +201,64 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
     start = list(session.stacks)
     decisions = [0] * n
     faults = [dict.fromkeys(FAULTS, 0) for _ in range(n)]
+    timeouts = [dict.fromkeys(CLOCK_KINDS, 0) for _ in range(n)]
     missed: list[dict[str, Any]] = []
-    current: Hand | None = None
     asked = 0
-    table = f"match-{uuid.uuid4().hex}"  # a served agent's memory is this match's alone
-    for name in env.agent_iter():
-        if env.hand is not current:
-            current = env.hand
-            for seat in seats:
-                if seat.agent is not None:
-                    seat.agent.reset()
-        if env.terminations[name] or env.truncations[name]:
-            env.step(None)
-            continue
+    local = {name: agent for name, number in env.agent_name_mapping.items()
+             if (agent := seats[number].agent) is not None}
+    decide = agent_turns(env, local)
+    playing: list[Hand] = []  # the hand being played, once it has begun
+
+    def new_hand() -> None:
+        for seat in seats:
+            seat.clock.new_hand()
+        if playing:
+            log.hand_done(playing.pop())
+        assert env.hand is not None
+        playing.append(env.hand)
+        for agent in local.values():
+            agent.reset()
+
+    def turn(name: str) -> int | None:
+        nonlocal asked
         number = env.agent_name_mapping[name]
         seat = seats[number]
         decisions[number] += 1
         if seat.agent is not None:
-            observation = env.observe(name)
-            env.step(seat.agent.act(
-                observation["observation"], observation["action_mask"], env.view(name)
-            ))
-            continue
+            return decide(name)
         fault: BotError
+        limit, clock_kind = seat.clock.budget()
+        run_out = seat.clock.exhausted()
         if seat.bot is None:
             fault = BotError("timeout", "absent")
+        elif run_out is not None:
+            fault, clock_kind = BotError("timeout", f"its {run_out} time has run out"), run_out
         else:
             asked += 1
             request = make_request(env.view(name), id=asked, table=table,
-                                   hand=session.hands_played)
+                                   hand=session.hands_played,
+                                   clock=seat.clock.fields() if send_clock else None)
             try:
-                action = seat.bot.ask(request, time_limit)
+                action = log.ask(seat.bot, request, limit, session.hands_played, number)
                 env.step_action(action)
-                continue
+                return None
             except BotError as error:
                 fault = error
             except IllegalActionError as error:
                 fault = BotError("illegal", f"{json.dumps(action)}: {error}")
+            finally:
+                seat.clock.spend(seat.bot.last_seconds)
         faults[number][fault.kind] += 1
+        if fault.kind == "timeout":
+            timeouts[number][clock_kind] += 1
         hand_number = session.hands_played + 1
         missed.append({"hand": hand_number, "seat": number, "fault": fault.kind,
                        "detail": fault.detail, "played": play_missed_turn(env)})
+        return None
+
+    play_out(env, turn, new_hand)
+    if playing:
+        log.hand_done(playing.pop())
     stacks = list(session.stacks)
     return MatchResult(
         players=[seat.spec for seat in seats],
@@ -179,4 +271,6 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float) -> Mat
         decisions=decisions,
         faults=faults,
         missed=missed,
+        timeouts=timeouts,
+        stale=[0 if seat.bot is None else seat.bot.stale for seat in seats],
     )

@@ -29,8 +29,11 @@ from typing import Any
 
 from teenpatti_env.protocol import (
     MAX_MESSAGE_BYTES,
+    PROTOCOL,
     ProtocolError,
+    RefusedError,
     decode_json,
+    parse_hello,
     parse_response,
     read_line,
 )
@@ -43,19 +46,32 @@ REMOTE_PREFIXES = ("http://", "https://", "stdio:")
 class BotError(Exception):
     """A bot missed its turn; ``kind`` is one of :data:`FAULTS`."""
 
-    def __init__(self, kind: str, detail: str) -> None:
+    def __init__(self, kind: str, detail: str, cause: ProtocolError | None = None) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
+        self.refusal = cause if isinstance(cause, RefusedError) else None
+        """The bot's error answer, when it answered with one (the conformance kit
+        expects one to a bad request)."""
 
 
 class RemoteBot:
     """A bot in another process."""
 
     spec = "remote"
+    stale = 0
+    """Answers read past because they named an earlier request (they came too late)."""
+    last_seconds = 0.0
+    """How long the last exchange took, at most its limit (a stdio bot's start-up grace
+    left out): what the bot's hand and match clocks are charged."""
 
     def ask(self, request: dict[str, Any], limit: float) -> dict[str, Any]:
         """The action the bot answers ``request`` with, within ``limit`` seconds."""
+        raise NotImplementedError
+
+    def hello(self, limit: float) -> dict[str, Any]:
+        """What the bot says it is (``protocols``, ``agent``, ``clock``), asked before
+        the first hand; a bot that does not answer it raises :class:`BotError`."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -103,14 +119,29 @@ class HttpBot(RemoteBot):
         self.url = f"{parts.scheme}://{parts.netloc}{self.path}"
 
     def ask(self, request: dict[str, Any], limit: float) -> dict[str, Any]:
+        answer = self._exchange("POST", self.path, json.dumps(request).encode(), limit)
+        try:
+            return parse_response(answer, id=request.get("id"))
+        except ProtocolError as error:
+            raise BotError("garbage", error.message, error) from None
+
+    def hello(self, limit: float) -> dict[str, Any]:
+        answer = self._exchange("GET", "/v1", None, limit)
+        try:
+            return parse_hello(decode_json(answer))
+        except ProtocolError as error:
+            raise BotError("garbage", f"GET /v1: {error.message}") from None
+
+    def _exchange(self, method: str, path: str, body: bytes | None, limit: float) -> bytes:
+        """The body of the answer to one HTTP request, all of it within ``limit``."""
         parts = self._parts
         kind = http.client.HTTPSConnection if parts.scheme == "https" else (
             http.client.HTTPConnection)
         connection = kind(parts.hostname or "", parts.port, timeout=limit)
-        body = json.dumps(request).encode()
+        headers = {"Content-Type": "application/json"} if body is not None else {}
 
         def exchange() -> bytes:
-            connection.request("POST", self.path, body, {"Content-Type": "application/json"})
+            connection.request(method, path, body, headers)
             answer = connection.getresponse()
             return answer.read(MAX_MESSAGE_BYTES + 1)
 
@@ -121,8 +152,10 @@ class HttpBot(RemoteBot):
                     sock.shutdown(socket.SHUT_RDWR)  # wakes the thread blocked reading
             connection.close()
 
+        started = time.monotonic()
         try:
-            answer = _within(limit, exchange, cancel)
+            answer: bytes = _within(limit, exchange, cancel)
+            return answer
         except (ConnectionRefusedError, socket.gaierror) as error:
             raise BotError("gone", f"cannot reach {self.url}: {error}") from None
         except TimeoutError:
@@ -131,10 +164,7 @@ class HttpBot(RemoteBot):
             raise BotError("garbage", f"not an HTTP answer: {error!r}") from None
         finally:
             connection.close()
-        try:
-            return parse_response(answer, id=request.get("id"))
-        except ProtocolError as error:
-            raise BotError("garbage", error.message) from None
+            self.last_seconds = min(time.monotonic() - started, limit)
 
 
 STARTUP_GRACE = 20.0
@@ -142,9 +172,20 @@ STARTUP_GRACE = 20.0
 may still be importing its libraries)."""
 
 
+LINE_BUFFER = 16
+"""Answer lines a stdio bot may have written ahead of the table's reading: the reader
+waits (and so, once its pipe is full, does the bot) until the table reads on."""
+
+
 class ProcessBot(RemoteBot):
     """A program speaking the protocol as JSON lines on its stdin and stdout; its first
-    answer may take :data:`STARTUP_GRACE` seconds longer than the time limit."""
+    answer may take :data:`STARTUP_GRACE` seconds longer than the time limit.
+
+    At most :data:`LINE_BUFFER` lines of at most ``MAX_MESSAGE_BYTES`` each are held, so
+    a bot that writes without end costs the table no memory; every line read is checked
+    against the deadline, so it costs no more time than its limit either. An answer to an
+    earlier request (another ``id``, which came too late) is read past and counted in
+    :attr:`stale`."""
 
     def __init__(self, command: str) -> None:
         argv = shlex.split(command)
@@ -155,10 +196,12 @@ class ProcessBot(RemoteBot):
             self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         except OSError as error:
             raise ValueError(f"cannot start {command!r}: {error.strerror or error}") from None
-        self._lines: queue.Queue[bytes | ProtocolError | None] = queue.Queue()
+        self._lines: queue.Queue[bytes | ProtocolError | None] = queue.Queue(LINE_BUFFER)
         self._outbox: queue.Queue[bytes] = queue.Queue()
         self._closed_input = False
+        self._closing = threading.Event()
         self._asked: set[Any] = set()
+        self._hellos = 0
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._write, daemon=True).start()
 
@@ -167,15 +210,20 @@ class ProcessBot(RemoteBot):
         protocol allows is handed over as its error, never held whole."""
         stdout = self.process.stdout
         assert stdout is not None
-        while True:
+        while not self._closing.is_set():
+            line: bytes | ProtocolError | None
             try:
                 line = read_line(stdout)
             except ProtocolError as error:
-                self._lines.put(error)
-                continue
+                line = error
             except (OSError, ValueError):
                 line = None
-            self._lines.put(line)
+            while not self._closing.is_set():
+                try:
+                    self._lines.put(line, timeout=0.5)
+                    break
+                except queue.Full:
+                    continue
             if line is None:
                 return
 
@@ -194,30 +242,52 @@ class ProcessBot(RemoteBot):
                 return
 
     def ask(self, request: dict[str, Any], limit: float) -> dict[str, Any]:
-        deadline = time.monotonic() + limit + (0.0 if self._asked else STARTUP_GRACE)
+        ident = request.get("id")
+        return self._exchange(request, limit, lambda data: parse_response(data, id=ident))
+
+    def hello(self, limit: float) -> dict[str, Any]:
+        self._hellos += 1
+        ident = f"hello-{self._hellos}"
+        message = {"protocol": PROTOCOL, "id": ident, "hello": True}
+        return self._exchange(message, limit, lambda data: parse_hello(data, id=ident))
+
+    def _exchange(self, message: dict[str, Any], limit: float,
+                  parse: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+        """Send ``message`` and ``parse`` the first answer line that is not stale."""
+        grace = 0.0 if self._asked else STARTUP_GRACE
+        sent = time.monotonic()
+        deadline = sent + limit + grace
+        self.last_seconds = 0.0
         if self.process.poll() is not None:
             raise BotError("gone", f"the bot exited with status {self.process.returncode}")
         if self._closed_input:
             raise BotError("gone", "the bot closed its input")
-        self._outbox.put(json.dumps(request).encode() + b"\n")
-        self._asked.add(request.get("id"))
-        while True:
-            try:
-                line = self._lines.get(timeout=max(deadline - time.monotonic(), 0.0))
-            except queue.Empty:
-                raise BotError("timeout", f"no answer within {limit:g} s") from None
-            if line is None:
-                self._lines.put(None)  # every later ask sees the end too
-                raise BotError("gone", "the bot closed its output")
-            try:
-                if isinstance(line, ProtocolError):
-                    raise line
-                data = decode_json(line)
-                if self._late(data, request.get("id")):
-                    continue  # an answer to an earlier request that came too late
-                return parse_response(data, id=request.get("id"))
-            except ProtocolError as error:
-                raise BotError("garbage", error.message) from None
+        self._outbox.put(json.dumps(message).encode() + b"\n")
+        self._asked.add(message.get("id"))
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:  # checked before every line, however fast they come
+                    raise BotError("timeout", f"no answer within {limit:g} s")
+                try:
+                    line = self._lines.get(timeout=left)
+                except queue.Empty:
+                    raise BotError("timeout", f"no answer within {limit:g} s") from None
+                if line is None:
+                    self._lines.put(None)  # every later ask sees the end too
+                    raise BotError("gone", "the bot closed its output")
+                try:
+                    if isinstance(line, ProtocolError):
+                        raise line
+                    data = decode_json(line)
+                    if self._late(data, message.get("id")):
+                        self.stale += 1  # an answer to an earlier request, too late
+                        continue
+                    return parse(data)
+                except ProtocolError as error:
+                    raise BotError("garbage", error.message, error) from None
+        finally:
+            self.last_seconds = min(max(time.monotonic() - sent - grace, 0.0), limit)
 
     def _late(self, data: Any, current: Any) -> bool:
         """Whether a decoded answer names an earlier request of this bot."""
@@ -225,6 +295,7 @@ class ProcessBot(RemoteBot):
         return isinstance(ident, (str, int)) and ident != current and ident in self._asked
 
     def close(self) -> None:
+        self._closing.set()
         if self.process.poll() is None:
             try:
                 self.process.terminate()

@@ -8,15 +8,17 @@ HTTP routes (every answer is JSON, except the page and its files):
 * ``GET /v1``: what is served (agent, protocol); ``GET /v1/schema``: the JSON Schema.
 * ``GET /``: the web table; ``POST /v1/games`` starts a session against bots
   (``{"bots": [...], "preset", "variant", "hands", "seed"}`` and the table settings of
-  :data:`TABLE_SETTINGS`, whose limits ``GET /v1`` tells), ``GET /v1/games/ID`` reads
-  it, ``POST /v1/games/ID/act`` sends the person's action (``{"action": {...}}``),
+  ``interfaces.web_games.TABLE_SETTINGS``, whose limits ``GET /v1`` tells; that module
+  keeps the games), ``GET /v1/games/ID`` reads it, ``POST /v1/games/ID/act`` sends the
+  person's action (``{"action": {...}}``),
   ``POST /v1/games/ID/timeout`` plays the person's turn as missed when the page's turn
   timer runs out (VARIANTS.md C4), ``POST /v1/games/ID/next`` goes on from an ended hand
   (with ``"pause": true``). Each game answer holds ``game``, ``state`` and ``settings``
   (the game's settings, for the page's form after a reload).
 
-Each connection is answered on its own thread, at most ``max_connections`` at once (one
-more is answered 503 ``busy`` at once), and each request has ``request_seconds`` in all to
+Each connection is answered on its own thread, at most ``max_connections`` at once and
+at most ``max_per_client`` from one client address (one more is answered 503 ``busy`` at
+once), and each request has ``request_seconds`` in all to
 arrive, and as long again to take its answer: a client that sends or reads slowly is cut
 off, however steadily it trickles. A bad request gets an error answer and never takes the
 server down; a client that hangs up is no error.
@@ -28,132 +30,49 @@ import contextlib
 import io
 import json
 import re
-import secrets
 import socket
 import sys
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import IO, Any
 
-from agents import SCRIPTED_AGENTS
 from interfaces.service import BotService
-from interfaces.table import CATEGORY_WORDS, MOVE_KEYS, PlayTable, check_bot_count
-from teenpatti_env.errors import IllegalActionError
+from interfaces.table import CATEGORY_WORDS, MOVE_KEYS
+from interfaces.web_games import (
+    PRESET_SETTINGS,
+    SECURITY_HEADERS,
+    TABLE_SETTINGS,
+    GameStore,
+    check_origin,
+)
 from teenpatti_env.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL,
     ProtocolError,
-    decode_json,
+    hello_info,
     http_status,
     make_error,
     read_line,
     schema,
 )
-from teenpatti_env.rules import Rules
 
 WEB_DIR = Path(__file__).parent / "web"
 WEB_FILES = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
-MAX_GAMES = 200
-"""Web sessions kept at once; the least recently used goes first."""
 MAX_CONNECTIONS = 64
 """Connections served at once by default; one more is answered 503 ``busy``."""
+CLIENT_SHARE = 2
+"""By default one client address is served at most ``max_connections // CLIENT_SHARE``
+connections at once (one more from it is answered 503 ``busy``), so one client cannot
+hold the whole server."""
 REQUEST_SECONDS = 10.0
 """Default seconds a request has, in all, to arrive (and again to take its answer)."""
 _LINGER_SECONDS = 1.0
 """How long a connection refused as busy is kept half closed, for the client to read the
 answer."""
-TABLE_SETTINGS: dict[str, dict[str, Any]] = {
-    "boot": {"min": 1, "max": 1000},
-    "starting_stack": {"min": 1, "max": 1_000_000, "multiple_of": "boot"},
-    "max_bet": {"min": 2, "max": 1_000_000, "optional": True, "at_least": "2 * boot"},
-    "pot_cap": {"min": 4, "max": 10_000_000, "optional": True, "at_least": "2 * boot * seats"},
-    "sideshow": {"type": "bool"},
-    "turn_seconds": {"min": 5, "max": 600, "optional": True},
-    "hands": {"min": 1, "max": 1000},
-}
-"""The settings a web game takes beside bots, preset, variant and seed, with their
-limits (``GET /v1`` serves them, and the page checks its form with them). Blank
-optional settings take the preset's; a turn timer is off unless given."""
-
-
-def preset_settings(preset: Rules) -> dict[str, Any]:
-    """The settings of :data:`TABLE_SETTINGS` a game under ``preset`` has by default."""
-    return {"boot": preset.boot, "starting_stack": preset.starting_stack,
-            "max_bet": preset.max_bet, "pot_cap": preset.pot_cap, "sideshow": preset.sideshow,
-            "turn_seconds": None, "hands": 10}
-
-
-PRESET_SETTINGS = {name: preset_settings(Rules.preset(name)) for name in Rules.PRESET_NAMES}
-"""Each preset's default settings, for the page's form."""
-GAME_FIELDS = {"bots", "preset", "variant", "seed", "pause", *TABLE_SETTINGS}
-
-
-class GameStore:
-    """The web sessions of one server, by id (thread-safe)."""
-
-    def __init__(self, default_bot: str) -> None:
-        self.default_bot = default_bot
-        self.bot_names = [default_bot, *(n for n in SCRIPTED_AGENTS if n != default_bot)]
-        self._games: OrderedDict[str, tuple[PlayTable, threading.Lock, dict[str, Any]]] = \
-            OrderedDict()
-        self._lock = threading.Lock()
-
-    def create(self, options: Any) -> tuple[str, PlayTable, dict[str, Any]]:
-        """A new session from the page's options (a JSON object), and its settings
-        with every default filled in."""
-        if not isinstance(options, dict):
-            raise ProtocolError("invalid_request", "a new game's options are a JSON object")
-        unknown = sorted(set(options) - GAME_FIELDS)
-        if unknown:
-            raise ProtocolError("invalid_request", f"unknown fields {unknown}; a game takes "
-                                f"{sorted(GAME_FIELDS)}")
-        bots = options.get("bots", [self.default_bot] * 3)
-        if (not isinstance(bots, list) or any(bot not in self.bot_names for bot in bots)):
-            raise ProtocolError("invalid_request", "bots: a list of 2 to 6 of "
-                                f"{', '.join(self.bot_names)}")
-        seed = options.get("seed", secrets.randbelow(2**31))
-        if not _is_int(seed) or not 0 <= seed <= 2**63 - 1:
-            raise ProtocolError("invalid_request", "seed must be an int in range")
-        pause = options.get("pause", False)
-        if not isinstance(pause, bool):
-            raise ProtocolError("invalid_request", "pause must be true or false")
-        try:
-            check_bot_count(len(bots))
-            preset = Rules.preset(str(options.get("preset", "classic")),
-                                  variant=str(options.get("variant", "classic")))
-            settings = table_settings(preset, options, seats=len(bots) + 1)
-            rules = preset.replace(boot=settings["boot"],
-                                   starting_boots=settings["starting_stack"] // settings["boot"],
-                                   max_bet=settings["max_bet"], pot_cap=settings["pot_cap"],
-                                   sideshow=settings["sideshow"])
-            table = PlayTable(bots, rules, hands=settings["hands"], seed=seed,
-                              pause_between_hands=pause,
-                              turn_seconds=settings["turn_seconds"])
-        except ValueError as error:
-            raise ProtocolError("invalid_request", str(error)) from None
-        settings.update(bots=list(bots), preset=options.get("preset", "classic"),
-                        variant=options.get("variant", "classic"), seed=seed, pause=pause)
-        game = secrets.token_hex(8)
-        with self._lock:
-            self._games[game] = (table, threading.Lock(), settings)
-            while len(self._games) > MAX_GAMES:
-                self._games.popitem(last=False)
-        return game, table, settings
-
-    def get(self, game: str) -> tuple[PlayTable, threading.Lock, dict[str, Any]]:
-        with self._lock:
-            entry = self._games.get(game)
-            if entry is None:
-                raise ProtocolError("not_found", f"no such game {game!r} (it may have expired)")
-            self._games.move_to_end(game)
-            return entry
-
-
 _BUSY = json.dumps(make_error(ProtocolError(
     "busy", "the server is answering as many connections as it takes; try again shortly"
 ))).encode()
@@ -162,39 +81,6 @@ _BUSY_ANSWER = (
     b"Content-Length: %d\r\nRetry-After: 1\r\nCache-Control: no-store\r\n"
     b"Connection: close\r\n\r\n%s" % (len(_BUSY), _BUSY)
 )
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def table_settings(preset: Rules, options: dict[str, Any], seats: int) -> dict[str, Any]:
-    """The settings of :data:`TABLE_SETTINGS` from a new game's ``options``: absent ones
-    are the preset's (no turn timer, 10 hands), ``null`` an optional one turned off; a
-    value out of its limits is a ``ValueError`` naming the setting."""
-    settings = {name: options.get(name, default)
-                for name, default in preset_settings(preset).items()}
-    for name, limits in TABLE_SETTINGS.items():
-        value = settings[name]
-        if limits.get("type") == "bool":
-            if not isinstance(value, bool):
-                raise ValueError(f"{name} must be true or false, got {value!r}")
-        elif not (value is None and limits.get("optional")) and (
-                not _is_int(value) or not limits["min"] <= value <= limits["max"]):
-            blank = " or blank" if limits.get("optional") else ""
-            raise ValueError(f"{name} must be a whole number from {limits['min']} to "
-                             f"{limits['max']}{blank}, got {value!r}")
-    boot = settings["boot"]
-    if settings["starting_stack"] % boot:
-        raise ValueError(f"starting_stack must be a multiple of the boot ({boot}), "
-                         f"got {settings['starting_stack']}")
-    if settings["max_bet"] is not None and settings["max_bet"] < 2 * boot:
-        raise ValueError(f"max_bet must be at least twice the boot ({2 * boot}), "
-                         f"got {settings['max_bet']}")
-    if settings["pot_cap"] is not None and settings["pot_cap"] < 2 * boot * seats:
-        raise ValueError(f"pot_cap must be at least twice the boots of the table "
-                         f"({2 * boot * seats}), got {settings['pot_cap']}")
-    return settings
 
 
 _GAME_PATH = re.compile(r"/v1/games/([^/]+)(/act|/timeout|/next)?")
@@ -214,9 +100,14 @@ class BotServer(ThreadingHTTPServer):
         quiet: bool = True,
         max_connections: int = MAX_CONNECTIONS,
         request_seconds: float = REQUEST_SECONDS,
+        max_per_client: int | None = None,
     ) -> None:
         if not isinstance(max_connections, int) or max_connections < 1:
             raise ValueError(f"max_connections must be an int >= 1, got {max_connections!r}")
+        if max_per_client is None:
+            max_per_client = max(1, max_connections // CLIENT_SHARE)
+        if not isinstance(max_per_client, int) or max_per_client < 1:
+            raise ValueError(f"max_per_client must be an int >= 1, got {max_per_client!r}")
         if not 0 < request_seconds < 3600:
             raise ValueError(f"request_seconds must be above 0, got {request_seconds!r}")
         self.service = service
@@ -224,7 +115,10 @@ class BotServer(ThreadingHTTPServer):
         self.quiet = quiet
         self.max_connections = max_connections
         self.request_seconds = request_seconds
+        self.max_per_client = min(max_per_client, max_connections)
         self._active = 0
+        self._per_client: dict[str, int] = {}
+        """Connections served now, by client address (an address serving none is dropped)."""
         self._active_lock = threading.Lock()
         self._lingering: list[tuple[socket.socket, float]] = []
         """Connections refused as busy, half closed, and when to close them."""
@@ -237,29 +131,38 @@ class BotServer(ThreadingHTTPServer):
 
     def process_request(self, request: Any, client_address: Any) -> None:
         """Serve the connection on a thread of its own, or answer 503 ``busy`` at once
-        when ``max_connections`` are being served."""
+        when ``max_connections`` are being served, or ``max_per_client`` from its
+        client's address."""
+        client = _client(client_address)
         with self._active_lock:
-            full = self._active >= self.max_connections
+            held = self._per_client.get(client, 0)
+            full = self._active >= self.max_connections or held >= self.max_per_client
             if not full:
                 self._active += 1
+                self._per_client[client] = held + 1
         if full:
             self._refuse_busy(request)
             return
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._release()
+            self._release(client)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._release()
+            self._release(_client(client_address))
 
-    def _release(self) -> None:
+    def _release(self, client: str) -> None:
         with self._active_lock:
             self._active -= 1
+            left = self._per_client[client] - 1
+            if left:
+                self._per_client[client] = left
+            else:
+                del self._per_client[client]
 
     def _refuse_busy(self, connection: socket.socket) -> None:
         """Answer 503 ``busy`` from the accepting thread without waiting on the client.
@@ -306,6 +209,11 @@ class BotServer(ThreadingHTTPServer):
     def url(self) -> str:
         host, port = self.server_address[:2]
         return f"http://{host!s}:{port}"
+
+
+def _client(client_address: Any) -> str:
+    """The address a connection comes from (its host, without the port)."""
+    return str(client_address[0]) if isinstance(client_address, tuple) else str(client_address)
 
 
 def _drain(connection: socket.socket) -> None:
@@ -365,6 +273,8 @@ class BotHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        for name, value in SECURITY_HEADERS.items():
+            self.send_header(name, value)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -474,7 +384,7 @@ class BotHandler(BaseHTTPRequestHandler):
         self._json(status, answer)
 
     def _about(self) -> None:
-        self._json(200, {"protocol": PROTOCOL, "agent": self.server.service.spec,
+        self._json(200, {"protocol": PROTOCOL, **hello_info(self.server.service.spec),
                          "act": "/v1/act", "schema": "/v1/schema",
                          "bots": self.server.games.bot_names,
                          "settings": TABLE_SETTINGS, "presets": PRESET_SETTINGS,
@@ -488,29 +398,15 @@ class BotHandler(BaseHTTPRequestHandler):
         self._send(200, (WEB_DIR / name).read_bytes(), WEB_FILES[name] + "; charset=utf-8")
 
     def _new_game(self) -> None:
-        game, table, settings = self.server.games.create(decode_json(self._body() or b"{}"))
-        self._json(201, {"game": game, "state": table.state(), "settings": settings})
+        body = self._body()  # read first: an unread body must not be taken for a request
+        check_origin("POST", self.headers, str(self.server.server_address[0]))
+        self._json(201, self.server.games.new_game(body, self.client_address[0]))
 
     def _game(self, game: str, verb: str | None) -> None:
         """Read a game (``verb`` None), or act, time out or go on to the next hand."""
         body = self._body() if verb else b""
-        table, lock, settings = self.server.games.get(game)
-        with lock:
-            try:
-                if verb == "/act":
-                    message = decode_json(body)
-                    if not isinstance(message, dict) or set(message) != {"action"} or not \
-                            isinstance(message["action"], dict):
-                        raise ProtocolError("invalid_request",
-                                            'send {"action": {"type": ...}}')
-                    table.act(message["action"])
-                elif verb == "/timeout":
-                    table.time_out()
-                elif verb == "/next":
-                    table.next_hand()
-            except IllegalActionError as error:
-                raise ProtocolError("illegal_action", str(error)) from None
-            self._json(200, {"game": game, "state": table.state(), "settings": settings})
+        check_origin("POST" if verb else "GET", self.headers, str(self.server.server_address[0]))
+        self._json(200, self.server.games.answer(game, verb, body))
 
 
 def make_server(
@@ -520,11 +416,13 @@ def make_server(
     quiet: bool = True,
     max_connections: int = MAX_CONNECTIONS,
     request_seconds: float = REQUEST_SECONDS,
+    max_per_client: int | None = None,
 ) -> BotServer:
     """A :class:`BotServer` bound to ``host:port`` (port 0: any free port), not yet
-    serving: call ``serve_forever()`` (in a thread, for tests)."""
+    serving: call ``serve_forever()`` (in a thread, for tests). ``max_per_client``
+    defaults to half of ``max_connections``."""
     return BotServer((host, port), service, quiet=quiet, max_connections=max_connections,
-                     request_seconds=request_seconds)
+                     request_seconds=request_seconds, max_per_client=max_per_client)
 
 
 def serve_stdio(service: BotService, lines: IO[bytes], out: IO[str]) -> int:

@@ -1,7 +1,9 @@
 """A bot behind the protocol: one agent answering ``teenpatti-bot/1`` requests.
 
 :class:`BotService` is what ``teenpatti serve`` runs over HTTP and over stdin/stdout. It
-is safe to call from many threads at once. A request without a ``table`` is answered by
+is safe to call from many threads at once. A hello (``{"protocol": "teenpatti-bot/1",
+"hello": true}``) is answered with the protocols spoken and the agent served. A request
+without a ``table`` is answered by
 a fresh agent that sees only that request. Agents that remember what they saw earlier in
 a hand (the scripted ones read bets made after looks) keep that memory per ``table`` and
 seat, and start afresh when the request's ``hand`` changes, as they do at a local table.
@@ -19,8 +21,12 @@ from agents import Agent, make_agent
 from teenpatti_env.protocol import (
     ProtocolError,
     Request,
+    check_hello,
+    decode_json,
     http_status,
+    is_hello,
     make_error,
+    make_hello,
     make_response,
     parse_request,
 )
@@ -88,7 +94,10 @@ class BotService:
         """``(HTTP status, answer)`` for one request's JSON text; never raises."""
         request_id = None
         try:
-            request = parse_request(message)
+            data = decode_json(message)
+            if is_hello(data):
+                return 200, make_hello(self.spec, check_hello(data))
+            request = parse_request(data if isinstance(data, dict) else message)
             request_id = request.id
             try:
                 action, name = self.decide(request)

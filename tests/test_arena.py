@@ -146,10 +146,7 @@ def test_report_contents(report: Any) -> None:
         assert 0.0 <= result.win_rate <= 1.0
         assert set(result.rates) == set(TRACKED_ACTIONS)
         assert all(0.0 <= rate <= 1.0 for rate in result.rates.values())
-        assert set(result.rating) == {"mu", "sigma", "ordinal"}
-        assert result.rating["ordinal"] == pytest.approx(
-            result.rating["mu"] - 3 * result.rating["sigma"]
-        )
+        assert set(result.rating) == {"strength"}
         assert result.independent_std_error > 0
         assert result.variance_reduction == pytest.approx(
             (result.independent_std_error / result.result.std_error) ** 2
@@ -339,7 +336,7 @@ def test_easy_looks_before_anything_else() -> None:
 def test_cli_rejects_bad_seeds_and_unwritable_folders_before_playing(
     capsys: Any, tmp_path: Any
 ) -> None:
-    from teenpatti_env.cli import main
+    from interfaces.cli import main
 
     for command in (["demo", "--seed", "-1"], ["arena", "--seed", "-1"]):
         with pytest.raises(SystemExit) as stop:

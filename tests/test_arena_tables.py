@@ -30,7 +30,7 @@ from agents.arena import (
     run_arena,
 )
 from agents.stats import Interval, holm_adjusted, two_sided_p_value
-from teenpatti_env.cli import main
+from interfaces.cli import main
 from teenpatti_env.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -413,7 +413,7 @@ def test_the_command_line_rejects_bad_compositions_in_one_line(
 
 def test_the_command_line_plays_a_composition(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "teenpatti_env.cli", "arena", "--agents", "hard,random",
+        [sys.executable, "-m", "teenpatti_env", "arena", "--agents", "hard,random",
          "--table", "1vN", "--hands", "16", "--workers", "1", "--quiet",
          "--out", str(tmp_path)],
         capture_output=True, text=True, timeout=120, cwd=ROOT,

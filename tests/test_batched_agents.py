@@ -104,7 +104,7 @@ def test_batched_arena_refuses_what_it_cannot_play() -> None:
 
 def test_arena_cli_engine_option(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "teenpatti_env.cli", "arena", "--agents",
+        [sys.executable, "-m", "teenpatti_env", "arena", "--agents",
          "pretrained:classic,hard", "--engine", "batched", "--hands", "8", "--quiet",
          "--out", str(tmp_path)],
         capture_output=True, text=True, timeout=120, cwd=ROOT,

@@ -16,8 +16,8 @@ import pytest
 from builders.server import running_server
 
 import teenpatti_env
+from interfaces.cli import build_parser, main
 from interfaces.server import BotServer
-from teenpatti_env.cli import build_parser, main
 
 _ABSENT = (None, False, argparse.SUPPRESS)
 

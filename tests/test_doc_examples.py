@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from interfaces.cli import main
 from teenpatti_env import Rules, compare_hands, replay
-from teenpatti_env.cli import main
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 HISTORIES = sorted(

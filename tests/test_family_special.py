@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from interfaces.cli import main
 from teenpatti_env import Hand, Rules, replay
-from teenpatti_env.cli import main
 from teenpatti_env.engine.history import history_of
 from teenpatti_env.rules.variants import (
     FAMILY_SPECIALS,

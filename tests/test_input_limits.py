@@ -116,7 +116,7 @@ def test_real_rules_and_histories_are_far_from_the_limit() -> None:
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "teenpatti_env.cli", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "teenpatti_env", *args], cwd=ROOT,
                           env=environment, capture_output=True, text=True, timeout=120)
 
 

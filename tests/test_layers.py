@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -182,3 +186,38 @@ def test_each_part_writes_only_the_table_and_its_own_state() -> None:
             continue
         allowed = set(TABLE_STATE) | set(PART_STATE.get(part, ()))
         assert written <= allowed, f"{part} writes {sorted(written - allowed)}"
+
+
+def _lint_copy(tmp_path: Path, extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` over a copy of the package with ``extra`` files added."""
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.npz", "web"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    for name, text in extra.items():
+        (tmp_path / name).write_text(text)
+    return subprocess.run(
+        [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports; "
+         "sys.exit(lint_imports(config_filename='pyproject.toml', no_cache=True))"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True, text=True, timeout=300,
+    )
+
+
+def test_the_contracts_refuse_an_upward_import_from_teenpatti_env(tmp_path: Path) -> None:
+    """The contracts pass on the package as it is, and fail once a module of
+    ``teenpatti_env`` imports the command line (or any package above it)."""
+    assert _lint_copy(tmp_path / "clean", {}).returncode == 0
+    upward = {"teenpatti_env/upward.py": "from interfaces.cli import main\n"}
+    done = _lint_copy(tmp_path / "upward", upward)
+    assert done.returncode != 0
+    assert "teenpatti_env stands alone: it imports none of the packages above it BROKEN" in (
+        done.stdout)
+    assert "teenpatti_env.upward -> interfaces.cli (l.1)" in done.stdout
+
+
+def test_python_m_teenpatti_env_runs_the_command_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "teenpatti_env", "--version"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("teenpatti ")

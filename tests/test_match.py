@@ -186,7 +186,7 @@ def test_a_served_bot_plays_as_the_same_agent_at_the_table(tmp_path):
         local = run_match(["hard", "medium", "equity", "auto"], hands=12, seed=5)
         over_http = run_match(["hard", "medium", server.url, "auto"], hands=12, seed=5)
         over_stdio = run_match(
-            ["hard", "medium", f"stdio:{sys.executable} -m teenpatti_env.cli serve --stdio "
+            ["hard", "medium", f"stdio:{sys.executable} -m teenpatti_env serve --stdio "
              "--agent equity", "auto"], hands=12, seed=5)
     finally:
         server.shutdown()
@@ -198,7 +198,7 @@ def test_a_served_bot_plays_as_the_same_agent_at_the_table(tmp_path):
 
 def test_a_match_mixes_any_number_of_remote_bots_and_votes(tmp_path):
     rules = Rules.preset("classic").replace(vote_to_end=True)
-    result = run_match(["equity", f"stdio:{sys.executable} -m teenpatti_env.cli serve "
+    result = run_match(["equity", f"stdio:{sys.executable} -m teenpatti_env serve "
                         "--stdio --agent hard", "absent"], rules, hands=5, seed=1)
     assert result.hands_played == 5 and sum(result.net) == 0
     # The absent seat's missed votes are "continue", so the session runs to its limit.
@@ -226,16 +226,16 @@ def test_run_match_rejects_bad_settings():
 
 
 def _cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "teenpatti_env.cli", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "teenpatti_env", *args], input=stdin,
                           capture_output=True, text=True, timeout=120)
 
 
 def test_cli_match_prints_the_table_and_writes_json(tmp_path):
-    out = tmp_path / "match.json"
+    out = tmp_path / "match"
     done = _cli("match", "--agents", "equity,hard,absent", "--hands", "3", "--seed", "2",
                 "--time-limit", "0.5", "--out", str(out))
     assert done.returncode == 0, done.stderr
-    saved = json.loads(out.read_text())
+    saved = json.loads((out / "result.json").read_text())
     assert saved["hands_played"] == 3 and sum(saved["net"]) == 0
     assert saved["faults"][2]["timeout"] == saved["decisions"][2]
     assert "absent" in done.stdout and "timeout" in done.stdout

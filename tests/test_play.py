@@ -190,7 +190,7 @@ def test_play_session_stops_on_quit_and_end_of_input():
 
 
 def _play(*args, stdin):
-    return subprocess.run([sys.executable, "-m", "teenpatti_env.cli", "play", *args],
+    return subprocess.run([sys.executable, "-m", "teenpatti_env", "play", *args],
                           input=stdin, capture_output=True, text=True, timeout=120)
 
 

@@ -24,7 +24,7 @@ class Terminal:
     def __init__(self, *args: str) -> None:
         self.main, child = os.openpty()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "teenpatti_env.cli", "play", *args],
+            [sys.executable, "-m", "teenpatti_env", "play", *args],
             stdin=child, stdout=child, stderr=child, close_fds=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1", "TERM": "dumb"},
         )

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from builders.env import client
 
-from teenpatti_env import cli
+from interfaces import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 

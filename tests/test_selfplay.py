@@ -18,7 +18,7 @@ import torch
 
 from agents.arena import run_arena
 from agents.policy import read_policy
-from teenpatti_env.cli import main
+from interfaces.cli import main
 from teenpatti_env.environment.batched import TableBatch
 from training.config import SelfPlayConfig
 from training.selfplay import (
@@ -40,7 +40,7 @@ def config_from_command(command: str, **extra: Any) -> SelfPlayConfig:
     """The config that ``teenpatti selfplay ...`` (a recorded command) makes."""
     import shlex
 
-    from teenpatti_env.cli import build_parser
+    from interfaces.cli import build_parser
 
     argv = shlex.split(command)
     assert argv[:2] == ["teenpatti", "selfplay"]

@@ -1,5 +1,5 @@
 """the HTTP server (interfaces/server.py) and the `teenpatti serve` /
-`teenpatti match` commands (teenpatti_env/cli.py).
+`teenpatti match` commands (interfaces/cli/).
 
 Each test was an adversarial review's reproducer of a defect, now fixed.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from builders.server import running_server
 
+from interfaces.cli import main
 from interfaces.server import BotServer
-from teenpatti_env.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 BODY = (ROOT / "docs" / "examples" / "request.json").read_bytes()
@@ -68,7 +68,7 @@ def test_other_methods_get_a_json_405(server, method: str) -> None:
 
 def test_serve_on_a_port_out_of_range_is_one_line() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "teenpatti_env.cli", "serve", "--agent", "equity",
+        [sys.executable, "-m", "teenpatti_env", "serve", "--agent", "equity",
          "--port", "70000"],
         capture_output=True, text=True, timeout=60, cwd=ROOT, stdin=subprocess.DEVNULL,
     )

@@ -61,7 +61,7 @@ def test_illegal_actions_leave_a_web_game_unchanged(equity_server: BotServer) ->
         {"type": "bet", "amount": bet["max"] + 1}, {"type": "bet", "amount": bet["min"] - 1},
         {"type": "bet", "amount": 10**9}, {"type": "bet"}, {"type": "bet", "amount": "2"},
         {"type": "sideshow", "amount": 10**6}, {"type": "accept"}, {"type": "fly"}, {},
-        {"type": "pack", "seat": 1}, {"type": "vote_end"}, {"type": "draw"},
+        {"type": "vote_end"}, {"type": "draw"},
         {"type": "choose_variant", "variant": "ak47"},
     ]
     if "show" not in legal:
@@ -71,7 +71,7 @@ def test_illegal_actions_leave_a_web_game_unchanged(equity_server: BotServer) ->
         assert (status, answer["error"]["code"]) == (400, "illegal_action"), (action, answer)
         assert game_state(equity_server, game) == state, action
     for body in ([], {"action": "pack"}, {"action": {"type": "pack"}, "more": 1}, {},
-                 {"move": {"type": "pack"}}):
+                 {"move": {"type": "pack"}}, {"action": {"type": "pack", "seat": 1}}):
         status, _, answer = call(equity_server, "POST", f"/v1/games/{game}/act", body)
         assert (status, answer["error"]["code"]) == (400, "invalid_request"), body
     status, _, answer = call(equity_server, "POST", f"/v1/games/{game}/act", b"{nope")
@@ -313,7 +313,7 @@ def test_serve_stdio_with_no_input() -> None:
 def _cli(*args: str, **kwargs: Any) -> subprocess.Popen[str]:
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    return subprocess.Popen([sys.executable, "-m", "teenpatti_env.cli", *args], cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "teenpatti_env", *args], cwd=ROOT,
                             env=environment, text=True, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
 

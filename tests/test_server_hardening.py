@@ -48,8 +48,9 @@ WAIT = 30.0  # the most any step here may take on a loaded machine
 
 @pytest.fixture()
 def small_server() -> Iterator[BotServer]:
-    """A server taking 32 connections, each request within 3 s."""
-    with running_server(max_connections=32, request_seconds=3.0) as server:
+    """A server taking 32 connections (all from one client, for the cap to be reached
+    from this test's one address), each request within 3 s."""
+    with running_server(max_connections=32, request_seconds=3.0, max_per_client=32) as server:
         yield server
 
 
@@ -229,7 +230,7 @@ def test_a_client_that_hangs_up_is_not_an_error(capsys: pytest.CaptureFixture[st
 
 def _cli(*args: str, **options: Any) -> subprocess.Popen[bytes]:
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
-    return subprocess.Popen([sys.executable, "-m", "teenpatti_env.cli", *args], cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "teenpatti_env", *args], cwd=ROOT,
                             env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, **options)
 
@@ -336,7 +337,7 @@ def test_cli_match_with_an_oversized_answer_keeps_its_memory(tmp_path: Path) -> 
     code = textwrap.dedent(f"""
         import re, sys
         from pathlib import Path
-        from teenpatti_env.cli import main
+        from interfaces.cli import main
         status = main(["match", "--agent", "equity", "--agent", "hard", "--agent", {bot!r},
                        "--hands", "1", "--time-limit", "60"])
         print(re.search(r"VmHWM:\\s*(\\d+) kB", Path("/proc/self/status").read_text())[1])

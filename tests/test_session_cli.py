@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
+from interfaces.cli import main
 from teenpatti_env import Rules, Session
-from teenpatti_env.cli import main
 
 
 def play_out(session: Session, seed: int = 0) -> None:
@@ -131,7 +131,7 @@ def test_cli_replay_bad_file_is_one_line_and_exit_2(tmp_path, content: str) -> N
     path = tmp_path / "bad.json"
     path.write_text(content)
     run = subprocess.run(
-        [sys.executable, "-m", "teenpatti_env.cli", "replay", str(path)],
+        [sys.executable, "-m", "teenpatti_env", "replay", str(path)],
         capture_output=True,
         text=True,
         check=False,

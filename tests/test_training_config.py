@@ -16,7 +16,7 @@ import pytest
 from builders.training import CLASSIC, random_policy, same_weights, trainlib, user_error
 
 from agents.policy import load_policy, read_policy
-from teenpatti_env.cli import build_parser, main
+from interfaces.cli import build_parser, main
 from teenpatti_env.rules import Rules
 from training.config import TrainConfig
 

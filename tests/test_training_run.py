@@ -35,7 +35,7 @@ from builders.training import (
 from agents import SCRIPTED_AGENTS, make_agent
 from agents.arena import run_arena
 from agents.policy import POLICY_FORMAT, PolicyAgent, read_policy
-from teenpatti_env.cli import main
+from interfaces.cli import main
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.observation import OBSERVATION_VERSION, ObservationLayout
 from teenpatti_env.rules import Rules
@@ -377,7 +377,7 @@ NO_TORCH = textwrap.dedent(
     import teenpatti_env, agents, agents.arena
     import training.config, training.pool
     from agents import make_agent
-    from teenpatti_env.cli import build_parser, main
+    from interfaces.cli import build_parser, main
 
     build_parser()
     agent = make_agent("ppo:" + sys.argv[1], seed=0)
@@ -425,8 +425,8 @@ def test_importing_the_package_does_not_import_torch() -> None:
     code = (
         "import sys\n"
         "import teenpatti_env, agents, agents.arena, agents.policy, training.config, "
-        "training.pool, teenpatti_env.cli\n"
-        "teenpatti_env.cli.build_parser()\n"
+        "training.pool, interfaces.cli\n"
+        "interfaces.cli.build_parser()\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('torch', 'stable_baselines3', 'sb3_contrib')))\n"
     )

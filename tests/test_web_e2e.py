@@ -464,7 +464,7 @@ def test_an_unknown_game_in_the_address_shows_the_servers_error(
     driver: Any, server_url: str
 ) -> None:
     driver.get("about:blank")
-    driver.get(server_url + "/#game=0000000000000000")
+    driver.get(server_url + "/#game=" + "0" * 32)
     error = wait_for(driver, lambda d: by_id(d, "error").text and by_id(d, "error"),
                      "the error message")
     assert error.get_attribute("data-code") == "not_found"

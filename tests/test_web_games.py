@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from builders.server import call_json, running_server
 
-from interfaces.server import PRESET_SETTINGS, TABLE_SETTINGS
 from interfaces.table import PlayTable, bet_sizes, category_words
+from interfaces.web_games import PRESET_SETTINGS, TABLE_SETTINGS
 from teenpatti_env.cards.hands import hand_category
 from teenpatti_env.errors import IllegalActionError
 
@@ -229,10 +229,20 @@ def test_bad_settings_are_refused_with_the_setting_named(
     assert message in answer["error"]["message"]
 
 
-def test_timeout_and_next_hand_routes(url: str) -> None:
+def test_timeout_and_next_hand_routes() -> None:
+    with running_server("equity") as server:
+        now = [0.0]
+        server.games.clock = lambda: now[0]
+        _timeout_and_next(server.url, now)
+
+
+def _timeout_and_next(url: str, now: list[float]) -> None:
     status, created = call(url, "POST", "/v1/games", {"bots": ["hard", "equity"], "seed": 1,
                                                       "turn_seconds": 5, "pause": True})
     game = created["game"]
+    status, early = call(url, "POST", f"/v1/games/{game}/timeout")
+    assert status == 400 and "left" in early["error"]["message"]
+    now[0] += created["turn_left"]
     status, timed = call(url, "POST", f"/v1/games/{game}/timeout")
     assert status == 200, timed
     state = timed["state"]

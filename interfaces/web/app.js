@@ -49,7 +49,7 @@
     ["two of a rank", ["Jc", "Js", "5h"]],
     ["none of the above", ["Ad", "9s", "6c"]],
   ];
-  const GAME_HASH = /^#game=([0-9a-f]{16})$/;
+  const GAME_HASH = /^#game=([0-9a-f]{32})$/;
 
   const $ = (id) => document.getElementById(id);
   let about = null; // GET /v1: bots, settings limits, presets, keys
@@ -87,6 +87,8 @@
 
   async function api(method, path, body) {
     const init = { method, headers: { Accept: "application/json" } };
+    // The game routes take only JSON: /timeout and /next an empty object.
+    if (body === undefined && method === "POST") body = {};
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -103,6 +105,7 @@
     } catch (error) {
       data = null;
     }
+    if (data !== null && typeof data === "object") data.receivedAt = Date.now();
     if (!response.ok) {
       const problem = (data && data.error) || {};
       throw new ApiError(problem.code || "http_" + response.status,
@@ -242,7 +245,7 @@
         String(settings[key]);
     }
     $("sideshow").checked = !!settings.sideshow;
-    $("seed").value = String(settings.seed);
+    $("seed").value = settings.seed === undefined ? "" : String(settings.seed);
   }
 
   /** The form as the server's options; a value the server would refuse is an ApiError. */
@@ -460,8 +463,11 @@
     }
     drawHandEnd(state);
     drawSideshow(state, view);
-    if (state.your_turn) startTimer(state);
-    else stopTimer();
+    // The server keeps the turn's deadline: a reload or a look keeps the time left.
+    if (state.your_turn) {
+      startTimer(state, typeof answer.turn_left === "number" ?
+        answer.receivedAt + answer.turn_left * 1000 : null);
+    } else stopTimer();
   }
 
   function drawCommunity(view) {
@@ -795,7 +801,9 @@
     const box = $("timer");
     box.hidden = false;
     const tick = () => {
-      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      // The deadline allows for the bot moves' replay: never show more than a turn.
+      const left = Math.min(state.turn_seconds,
+        Math.max(0, Math.ceil((deadline - Date.now()) / 1000)));
       box.dataset.left = String(left);
       box.textContent = left + " s left";
       box.classList.toggle("low", left <= 5);

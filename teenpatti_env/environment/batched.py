@@ -83,6 +83,16 @@ def classic_family(rules: Rules) -> Rules:
     return rules
 
 
+class BatchArrays(NamedTuple):
+    """The engine's own state arrays, laid out as :mod:`batch_kernels` describes: read
+    them, never write them."""
+
+    params: NDArray[np.int64]
+    tab: NDArray[np.int64]
+    seat: NDArray[np.int64]
+    known: NDArray[np.uint8]
+
+
 class TableBatch:
     """``num_tables`` tables of one rule set, one hand an episode, stepped together.
 
@@ -400,6 +410,12 @@ class TableBatch:
         mask = np.zeros((self.num_tables, self.action_size), dtype=np.int8)
         self._observe_into(np.ones(self.num_tables, dtype=np.bool_), chosen, obs, mask)
         return obs
+
+    @property
+    def arrays(self) -> BatchArrays:
+        """The live state arrays (no copy), for agents that decide from the whole table
+        (the scripted agents' batched forms, ``agents.batch_scripted``)."""
+        return BatchArrays(self._params, self._tab, self._seat, self._known)
 
     @property
     def to_act(self) -> NDArray[np.int64]:

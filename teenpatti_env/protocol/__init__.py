@@ -70,6 +70,10 @@ class ProtocolError(ValueError):
         """The request's ``id`` when the request got far enough to tell it."""
 
 
+class RefusedError(ProtocolError):
+    """A bot's error answer: it refused the request; ``code`` and ``id`` are the bot's."""
+
+
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
     """The protocol's JSON Schema (draft 2020-12) as a dict."""
@@ -162,6 +166,8 @@ class Request:
     hand: str | int | None
     rules: Rules
     """The table's rules (under dealer's choice, with every allowed variant)."""
+    clock: dict[str, float] | None = None
+    """The bot's clock when the caller sent one (``limit``, ``hand_left``, ``match_left``)."""
 
     @property
     def seat(self) -> int:
@@ -226,7 +232,8 @@ def _parse_request(data: Any) -> Request:
     _check_cards(view, hand_rules)
     _check_legal(view, rules)
     _check_turn(view)
-    request = Request(view, data.get("id"), data.get("table"), data.get("hand"), rules)
+    request = Request(view, data.get("id"), data.get("table"), data.get("hand"), rules,
+                      data.get("clock"))
     try:
         _, mask, _ = request.decision()
     except (KeyError, TypeError, ValueError, IndexError, OverflowError) as error:
@@ -379,10 +386,13 @@ def make_request(
     id: str | int | None = None,
     table: str | None = None,
     hand: str | int | None = None,
+    clock: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
-    """A request for the seat whose view this is (the environment's info dict)."""
+    """A request for the seat whose view this is (the environment's info dict), with the
+    bot's ``clock`` when the caller keeps one."""
     request: dict[str, Any] = {"protocol": PROTOCOL}
-    for key, value in (("id", id), ("table", table), ("hand", hand)):
+    for key, value in (("id", id), ("table", table), ("hand", hand),
+                       ("clock", None if clock is None else dict(clock))):
         if value is not None:
             request[key] = value
     request["view"] = json.loads(json.dumps(dict(view)))
@@ -400,6 +410,55 @@ def make_response(
     if name is not None:
         response["name"] = name
     return response
+
+
+def hello_info(agent: str) -> dict[str, Any]:
+    """What a bot serving ``agent`` says of itself (a hello's answer, ``GET /v1``)."""
+    return {"protocols": [PROTOCOL], "agent": agent, "clock": True}
+
+
+def is_hello(data: Any) -> bool:
+    """Whether a decoded message is a hello (asks what the bot is) rather than a request."""
+    return isinstance(data, dict) and "hello" in data and "view" not in data
+
+
+def check_hello(data: Any) -> str | int | None:
+    """Check a decoded hello; returns its ``id``. A bad one is a :class:`ProtocolError`."""
+    try:
+        _check_protocol(data)
+        _check("hello", data, "invalid_request")
+    except ProtocolError as error:
+        error.id = _request_id(data)
+        raise
+    ident: str | int | None = data.get("id")
+    return ident
+
+
+def make_hello(agent: str, id: str | int | None = None) -> dict[str, Any]:
+    """The answer to a hello from a bot serving ``agent``."""
+    response: dict[str, Any] = {"protocol": PROTOCOL}
+    if id is not None:
+        response["id"] = id
+    response["hello"] = hello_info(agent)
+    return response
+
+
+def parse_hello(message: bytes | str | Mapping[str, Any],
+                id: str | int | None = None) -> dict[str, Any]:
+    """The bot's :func:`hello_info` from its answer to a hello (or from its ``GET /v1``
+    answer, which holds the same keys); anything else is a :class:`ProtocolError`."""
+    data = decode_json(message) if isinstance(message, (bytes, str)) else message
+    _check_protocol(data)
+    if "error" in data:
+        _check("error_response", data, "invalid_request")
+        raise ProtocolError(data["error"]["code"], f"the bot says: {data['error']['message']}")
+    if "hello" not in data:  # GET /v1
+        _check("hello_info", data, "invalid_request")
+        return {key: data[key] for key in ("protocols", "agent", "clock") if key in data}
+    _check("hello_response", data, "invalid_request")
+    if data.get("id") != id:
+        raise ProtocolError("invalid_request", f"answer to request {data.get('id')!r}, not {id!r}")
+    return dict(data["hello"])
 
 
 def make_error(error: ProtocolError, id: str | int | None = None) -> dict[str, Any]:
@@ -423,7 +482,9 @@ def parse_response(
     _check_protocol(data)
     if "error" in data:
         _check("error_response", data, "invalid_request")
-        raise ProtocolError(data["error"]["code"], f"the bot says: {data['error']['message']}")
+        refusal = RefusedError(data["error"]["code"], f"the bot says: {data['error']['message']}")
+        refusal.id = data.get("id")
+        raise refusal
     _check("response", data, "invalid_request")
     if data.get("id") != id:
         raise ProtocolError("invalid_request", f"answer to request {data.get('id')!r}, not {id!r}")

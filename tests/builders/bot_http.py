@@ -65,8 +65,10 @@ def call(server: BotServer, method: str, path: str, body: Any = None,
     connection = http.client.HTTPConnection(host, port, timeout=TIMEOUT)
     if body is not None and not isinstance(body, (bytes, str)):
         body = json.dumps(body)
+    if headers is None:
+        headers = {"Content-Type": "application/json"} if body is not None else {}
     try:
-        connection.request(method, path, body=body, headers=headers or {})
+        connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()
         data = response.read()
         found = {k.lower(): v for k, v in response.getheaders()}

@@ -1,0 +1,176 @@
+"""Who sits where and what is dealt: the table compositions, a run's settings, the lineup
+and the cards of every deal (each from its own seed), and the raw results of played deals.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from teenpatti_env.engine import Hand
+from teenpatti_env.rules import Rules
+
+TRACKED_ACTIONS = ("look", "pack", "show", "sideshow")
+"""Actions whose rate per hand the report gives for every agent."""
+
+ENGINES = ("auto", "batched", "per_table")
+
+CONFIDENCE = 0.95
+"""Confidence of every interval, and one minus the family-wise level of adjusted claims."""
+
+
+@dataclass(frozen=True)
+class Composition:
+    """Who sits at the tables: the field (``seats`` is ``None``: a lineup drawn from the
+    pool for every deal) or ``seats[0]`` seats of one agent against ``seats[1]`` seats of
+    another, in an order drawn for every deal."""
+
+    name: str
+    seats: tuple[int, int] | None = None
+
+    @property
+    def symmetric(self) -> bool:
+        """Both agents hold as many seats (``2v2``): a pairing is the same either way."""
+        return self.seats is not None and self.seats[0] == self.seats[1]
+
+    def describe(self) -> str:
+        if self.seats is None:
+            return "field (a lineup drawn from the pool for every deal)"
+        one, other = self.seats
+        if self.symmetric:
+            return f"{self.name} ({one} seats of each agent)"
+        return (f"{self.name} ({one} seat{'s' if one > 1 else ''} of the agent against "
+                f"{other} cop{'ies' if other > 1 else 'y'} of the opponent)")
+
+
+FIELD = Composition("field")
+
+TABLE_HELP = "field, 2v2, 1vN or AvB"
+
+_PAIR_TABLE = re.compile(r"([0-9]{1,2})v([0-9]{1,2}|N)", re.IGNORECASE)
+
+
+def parse_table(text: str, players: int) -> Composition:
+    """The composition ``text`` names at a table of ``players`` seats: ``field``, or
+    ``AvB``: ``A`` seats of one agent against ``B`` of another, ``A + B = players``, where
+    ``B`` may be ``N``, every seat left (``1vN`` at four seats is ``1v3``)."""
+    if text == FIELD.name:
+        return FIELD
+    match = _PAIR_TABLE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"unknown table composition {text!r}: expected {TABLE_HELP} "
+                         "(A seats of one agent against B of another)")
+    one = int(match[1])
+    other = players - one if match[2].upper() == "N" else int(match[2])
+    if one < 1 or other < 1:
+        raise ValueError(f"table {text!r} needs at least one seat for each agent, and the "
+                         f"table has {players} seats")
+    if one + other != players:
+        raise ValueError(f"table {text!r} seats {one + other} players but the table has "
+                         f"{players} seats")
+    return Composition(f"{one}v{other}", (one, other))
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What to play: the pool, the table, how many hands and the seed."""
+
+    agents: tuple[str, ...]
+    rules: Rules
+    hands: int
+    seed: int
+    duplicate: bool = True
+    table: Composition = FIELD
+    """Who sits at the tables; a pair composition has a pool of its two agents."""
+
+    @property
+    def players(self) -> int:
+        return self.rules.num_players
+
+    @property
+    def rotations(self) -> int:
+        """Hands per deal: one per seat with duplicate dealing, else one."""
+        return self.players if self.duplicate else 1
+
+    @property
+    def deals(self) -> int:
+        return math.ceil(self.hands / self.rotations)
+
+
+@dataclass
+class Deals:
+    """The raw results of a run, one row per deal: ``[deal, rotation, seat]`` arrays."""
+
+    agent: NDArray[np.int16]
+    """Pool index of the agent in each seat."""
+    net: NDArray[np.int64]
+    """Chips won (or lost) by each seat."""
+    actions: NDArray[np.bool_]
+    """``[deal, rotation, seat, k]``: the seat took ``TRACKED_ACTIONS[k]`` in that hand."""
+
+    @staticmethod
+    def concat(parts: Sequence[Deals]) -> Deals:
+        return Deals(
+            np.concatenate([p.agent for p in parts]),
+            np.concatenate([p.net for p in parts]),
+            np.concatenate([p.actions for p in parts]),
+        )
+
+
+def draw_lineup(pool_size: int, players: int, rng: np.random.Generator) -> NDArray[np.int16]:
+    """Pool indices for the seats of one deal: distinct when the pool is large enough,
+    otherwise each agent ``players // pool_size`` times and a random few once more."""
+    if pool_size >= players:
+        return np.asarray(rng.choice(pool_size, size=players, replace=False), dtype=np.int16)
+    copies = np.full(pool_size, players // pool_size)
+    copies[rng.choice(pool_size, size=players % pool_size, replace=False)] += 1
+    return shuffled_lineup(copies, rng)
+
+
+def shuffled_lineup(
+    copies: Sequence[int] | NDArray[np.int64], rng: np.random.Generator
+) -> NDArray[np.int16]:
+    """Pool indices for the seats of one deal: agent ``i`` in ``copies[i]`` seats, the
+    seats in random order."""
+    chosen = rng.permutation(np.repeat(np.arange(len(copies)), copies))
+    return np.asarray(chosen, dtype=np.int16)
+
+
+def deal_seed(config: ArenaConfig, deal: int) -> np.random.Generator:
+    """The generator of deal number ``deal`` of a run (duplicate and independent runs
+    with the same seed draw different deals)."""
+    return np.random.default_rng([config.seed, deal, int(config.duplicate)])
+
+
+class Deal(NamedTuple):
+    """One deal of a run, drawn the same whatever path plays it."""
+
+    lineup: NDArray[np.int16]
+    options: dict[str, Any]
+    """``env.reset`` options: the dealer and, unless under dealer's choice, the cards."""
+    seed: int | None
+    """``env.reset``'s seed under dealer's choice (C1: dealt after the choice)."""
+    rng: np.random.Generator
+    """The deal's generator, after the deal (the agents' seeds come next)."""
+
+
+def draw_deal(config: ArenaConfig, deal: int) -> Deal:
+    """Deal number ``deal`` of ``config``, from the deal's own generator."""
+    rng = deal_seed(config, deal)
+    seats = config.table.seats
+    lineup = (draw_lineup(len(config.agents), config.players, rng) if seats is None
+              else shuffled_lineup(seats, rng))
+    dealer = int(rng.integers(config.players))
+    stacks = [config.rules.starting_stack] * config.players
+    if config.rules.dealers_choice is None:
+        dealt = Hand.deal(config.rules, stacks, dealer, rng)  # the variant's whole deal
+        options = {"cards": dealt.cards, "dealer": dealer, **dealt.table_cards()}
+        return Deal(lineup, options, None, rng)
+    # C1: dealt after the dealer's choice, from one shuffle per deal
+    return Deal(lineup, {"dealer": dealer}, int(rng.integers(2**63)), rng)

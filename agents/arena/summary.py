@@ -1,0 +1,134 @@
+"""From raw results to statistics: every agent's result with its interval, its action
+rates, its rating, and the pairwise matrix of agents that shared tables."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from agents.arena.seating import TRACKED_ACTIONS, ArenaConfig, Deals
+from agents.ratings import Gap, fit_strengths
+from agents.stats import Interval, finite_or_none, ratio_interval
+
+
+@dataclass
+class AgentResult:
+    """One agent's line in the report."""
+
+    name: str
+    result: Interval
+    """Chips won per hand, in boots, with its confidence interval."""
+    win_rate: float
+    rates: dict[str, float]
+    """Share of its hands in which it took each of :data:`TRACKED_ACTIONS`."""
+    independent_std_error: float
+    """The standard error the same number of hands would have with independent deals."""
+    rating: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def variance_reduction(self) -> float:
+        """How many times smaller the variance of the mean is than with independent deals
+        (NaN when either error is undefined or zero)."""
+        errors = (self.independent_std_error, self.result.std_error)
+        if not all(math.isfinite(e) and e > 0 for e in errors):
+            return math.nan
+        return float((errors[0] / errors[1]) ** 2)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "boots_per_hand": self.result.to_dict(),
+            "win_rate": finite_or_none(self.win_rate),
+            "rates": {kind: finite_or_none(rate) for kind, rate in self.rates.items()},
+            "independent_std_error": finite_or_none(self.independent_std_error),
+            "variance_reduction": finite_or_none(self.variance_reduction),
+            "rating": {key: finite_or_none(value) for key, value in self.rating.items()},
+        }
+
+
+def summarize(config: ArenaConfig, deals: Deals) -> tuple[
+    dict[str, AgentResult], dict[str, dict[str, Interval]]
+]:
+    """Per-agent results and the pairwise matrix of a run's raw results."""
+    boot = config.rules.boot
+    pool = config.agents
+    result = deals.net / boot  # [deal, rotation, seat]
+    agents: dict[str, AgentResult] = {}
+    for index, name in enumerate(pool):
+        here = deals.agent == index
+        totals = np.where(here, result, 0.0).sum(axis=(1, 2))
+        counts = here.sum(axis=(1, 2))
+        interval = ratio_interval(totals, counts)
+        hands = int(counts.sum())
+        mine = result[here]
+        played = hands or math.nan  # rates of an agent that never sat are undefined
+        rates = {
+            kind: float(deals.actions[..., k][here].sum() / played)
+            for k, kind in enumerate(TRACKED_ACTIONS)
+        }
+        # Every hand as its own cluster: what the same hands would give if each had been
+        # dealt independently (copies of an agent at one table stay one cluster).
+        seats = here.sum(axis=2)
+        summed = np.where(here, result, 0.0).sum(axis=2)
+        independent = ratio_interval(summed.ravel(), seats.ravel()).std_error
+        agents[name] = AgentResult(
+            name=name,
+            result=interval,
+            win_rate=float((mine > 0).sum() / played),
+            rates=rates,
+            independent_std_error=independent,
+        )
+    pairwise: dict[str, dict[str, Interval]] = {name: {} for name in pool}
+    for (a, b), (gaps, counts) in pairwise_sums(config, deals).items():
+        pairwise[a][b] = ratio_interval(gaps, counts)
+    _rate(pool, agents, pairwise)
+    return agents, pairwise
+
+
+def pairwise_sums(config: ArenaConfig, deals: Deals) -> dict[
+    tuple[str, str], tuple[NDArray[np.float64], NDArray[np.int64]]
+]:
+    """For every ordered pair ``(a, b)`` of agents that shared a table: per deal, the sum
+    over the hands they shared of a's mean result minus b's (copies of an agent averaged,
+    in boots) and the number of those hands; the pairwise matrix is their ratio."""
+    result = deals.net / config.rules.boot
+    means = []
+    for index in range(len(config.agents)):
+        here = deals.agent == index
+        seats = here.sum(axis=2)
+        summed = np.where(here, result, 0.0).sum(axis=2)
+        # The agent's mean result in each hand it played, NaN elsewhere.
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means.append(np.where(seats > 0, summed / np.maximum(seats, 1), np.nan))
+    out = {}
+    for i, a in enumerate(config.agents):
+        for j, b in enumerate(config.agents):
+            if i == j:
+                continue
+            both = ~np.isnan(means[i]) & ~np.isnan(means[j])
+            if both.any():
+                gap = np.where(both, means[i] - means[j], 0.0)
+                out[a, b] = (gap.sum(axis=1), both.sum(axis=1))
+    return out
+
+
+def _rate(
+    pool: Sequence[str],
+    agents: Mapping[str, AgentResult],
+    pairwise: Mapping[str, Mapping[str, Interval]],
+) -> None:
+    """Every agent's rating: its strength in boots per hand fitted on the pairwise matrix
+    (:func:`agents.ratings.fit_strengths`), so it never ranks an agent above one that beat
+    it significantly; NaN for an agent that never sat."""
+    gaps = [Gap(a, b, interval.mean, interval.std_error)
+            for i, a in enumerate(pool) for b in pool[i + 1:]
+            if (interval := pairwise[a].get(b)) is not None]
+    strengths = fit_strengths(pool, gaps)
+    for name in pool:
+        seated = bool(agents[name].result.hands)
+        agents[name].rating = {"strength": strengths[name] if seated else math.nan}

@@ -1,0 +1,7 @@
+"""``python -m interfaces.cli``: the ``teenpatti`` command."""
+
+import sys
+
+from interfaces.cli import main
+
+sys.exit(main())

@@ -1,0 +1,172 @@
+"""``teenpatti arena`` (agents head to head with duplicate dealing) and ``teenpatti
+leaderboard`` (every agent against every other, one rating each)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from interfaces.cli.common import (
+    PRESET_HELP,
+    VARIANT_HELP,
+    CommandError,
+    add_command,
+    non_negative_int,
+    positive_int,
+    variant_spec,
+    writable_folder,
+)
+from teenpatti_env.rules import Rules
+
+
+def _command_arena(args: argparse.Namespace) -> None:
+    from agents.arena import run_arena
+
+    names = [name.strip() for name in args.agents.split(",") if name.strip()]
+    json_path = os.path.join(args.out, "arena.json")
+    plot_path = os.path.join(args.out, "arena.png")
+    markdown_path = os.path.join(args.out, "arena.md")
+    writable_folder(args.out)  # find an unwritable folder before playing, not after
+    try:
+        rules = Rules.preset(args.preset, variant=variant_spec(args.variant))
+        report = run_arena(
+            names,
+            hands=args.hands,
+            rules=rules,
+            seed=args.seed,
+            players=args.players,
+            duplicate=not args.independent,
+            compare_plain=args.compare_plain,
+            workers=args.workers,
+            progress=not args.quiet,
+            engine=args.engine.replace("-", "_"),
+            ray_address=args.ray,
+            table=args.table,
+        )
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    print(report.table())
+    try:
+        report.to_json(json_path)
+        report.plot(plot_path)
+        with open(markdown_path, "w", encoding="utf-8") as out:
+            out.write(f"# Arena report\n\n```\n{report.table()}\n```\n")
+    except OSError as error:
+        raise CommandError(f"cannot write to {args.out}: {error.strerror or error}") from error
+    print(f"\nwrote {markdown_path}, {json_path} and {plot_path}")
+
+
+def _command_leaderboard(args: argparse.Namespace) -> None:
+    from agents.leaderboard import default_agents, run_leaderboard
+
+    names = (default_agents() if args.agents is None
+             else [name.strip() for name in args.agents.split(",") if name.strip()])
+    writable_folder(args.out)
+    try:
+        board = run_leaderboard(
+            names, hands=args.hands,
+            tables=[text.strip() for text in args.tables.split(",") if text.strip()],
+            rules=Rules.preset(args.preset, variant=variant_spec(args.variant)),
+            seed=args.seed, players=args.players, bootstrap=args.bootstrap,
+            workers=args.workers, progress=not args.quiet,
+            engine=args.engine.replace("-", "_"),
+        )
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    print(board.markdown())
+    try:
+        paths = board.write(args.out)
+    except OSError as error:
+        raise CommandError(f"cannot write to {args.out}: {error.strerror or error}") from error
+    print(f"\nwrote {', '.join(str(path) for path in paths)}")
+
+
+def add_parsers(commands: Any) -> None:
+    """``arena`` and ``leaderboard``."""
+    arena = add_command(
+        commands, "arena",
+        "play agents head to head with duplicate dealing and report their skill",
+    )
+    arena.add_argument(
+        "--agents",
+        default="random,auto,easy,medium,hard,equity",
+        help="comma-separated agents: scripted agent names, ppo:PATH (an exported policy), "
+             "pretrained:NAME",
+    )
+    arena.add_argument("--hands", type=positive_int, default=20_000,
+                       help="hands in total, rounded up to whole deals")
+    arena.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES,
+                       help=PRESET_HELP)
+    arena.add_argument("--variant", default="classic", help=VARIANT_HELP)
+    arena.add_argument("--players", type=int, default=None,
+                       help="seats per table, 3..7 (default: the preset's)")
+    arena.add_argument("--seed", type=non_negative_int, default=0,
+                       help="seeds every deal and agent: the same seed gives the same report, "
+                            "whatever the number of workers")
+    arena.add_argument(
+        "--workers", type=positive_int, default=None, help="processes (default: every core)"
+    )
+    arena.add_argument(
+        "--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+        help="play the deals as Ray tasks on the cluster at ADDRESS (without one: the "
+             "cluster Ray finds, else a new local instance); needs the ray extra",
+    )
+    arena.add_argument(
+        "--independent", action="store_true", help="independent deals, no duplicate dealing"
+    )
+    arena.add_argument(
+        "--compare-plain",
+        action="store_true",
+        help="also play as many hands on independent deals, to measure the variance saved",
+    )
+    arena.add_argument(
+        "--engine",
+        choices=("auto", "batched", "per-table"),
+        default="auto",
+        help="batched: every hand on the batched engine (classic-family rules, trained "
+        "policies only); per-table: through the environment; auto: batched when it can. "
+        "Both give the same report for the same seed",
+    )
+    arena.add_argument(
+        "--table", default="field", metavar="COMPOSITION",
+        help="who sits at each table: field (a lineup drawn from the agents for every "
+             "deal); 2v2 (two seats each of two agents, four seats; every pair of agents, "
+             "each pair its own arena of --hands hands); 1vN (one seat of an agent against "
+             "copies of another in every other seat; every ordered pair); AvB (A seats "
+             "against B, A + B = --players). Pairs are reported with a Holm-Bonferroni "
+             "adjustment over their number",
+    )
+    arena.add_argument("--out", default="arena-results", help="folder for arena.json/png")
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena.set_defaults(run=_command_arena)
+
+    board = add_command(
+        commands, "leaderboard",
+        "play every agent against every other at 2v2 and 1vN tables and rate them on one "
+        "scale",
+    )
+    board.add_argument("--agents", default=None,
+                       help="comma-separated agents (default: every scripted agent and every "
+                            "shipped policy)")
+    board.add_argument("--hands", type=positive_int, default=2_000,
+                       help="hands per pairing, rounded up to whole deals")
+    board.add_argument("--tables", default="2v2,1vN",
+                       help="comma-separated pair compositions (2v2, 1vN, AvB)")
+    board.add_argument("--preset", default="classic", choices=Rules.PRESET_NAMES,
+                       help=PRESET_HELP)
+    board.add_argument("--variant", default="classic", help=VARIANT_HELP)
+    board.add_argument("--players", type=int, default=None,
+                       help="seats per table, 3..7 (default: the preset's)")
+    board.add_argument("--seed", type=non_negative_int, default=0,
+                       help="seeds every deal, agent and bootstrap draw")
+    board.add_argument("--bootstrap", type=positive_int, default=200,
+                       help="bootstrap draws over deals for the intervals")
+    board.add_argument("--workers", type=positive_int, default=1,
+                       help="processes for the per-table pairings (default 1)")
+    board.add_argument("--engine", choices=("auto", "batched", "per-table"), default="auto",
+                       help="as for arena")
+    board.add_argument("--out", default="leaderboard-results",
+                       help="folder for leaderboard.md/json/png")
+    board.add_argument("--quiet", action="store_true", help="no progress bar")
+    board.set_defaults(run=_command_leaderboard)

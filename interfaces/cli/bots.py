@@ -1,0 +1,171 @@
+"""``teenpatti serve``, ``teenpatti match`` and ``teenpatti play``: bots and people at
+tables."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from interfaces.cli.common import (
+    CommandError,
+    add_command,
+    add_table_options,
+    agent_list,
+    non_negative_int,
+    port_number,
+    positive_int,
+    positive_seconds,
+    rules_of,
+    writable_folder,
+)
+
+
+def _command_serve(args: argparse.Namespace) -> None:
+    from interfaces.server import make_server, serve_stdio
+    from interfaces.service import BotService
+
+    try:
+        service = BotService(args.agent, seed=args.seed)
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    if args.stdio:
+        serve_stdio(service, sys.stdin.buffer, sys.stdout)
+        return
+    try:
+        limits = {key: value for key, value in (("max_connections", args.max_connections),
+                                                ("request_seconds", args.request_timeout))
+                  if value is not None}
+        server = make_server(service, args.host, args.port, quiet=not args.verbose, **limits)
+    except OSError as error:
+        raise CommandError(f"cannot listen on {args.host}:{args.port}: "
+                           f"{error.strerror or error}") from error
+    print(f"teenpatti serve: {args.agent} answers POST {server.url}/v1/act; "
+          f"web table at {server.url}/", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+def _command_match(args: argparse.Namespace) -> None:
+    from interfaces.match import resume_match, run_match
+
+    players = agent_list(args.agents) + list(args.agent or [])
+    if args.resume and args.out:
+        raise CommandError("--resume DIR writes to DIR; leave out --out")
+    if args.out:
+        if os.path.exists(os.path.join(args.out, "transcript.jsonl")):
+            raise CommandError(f"--out {args.out} already holds a match; continue it with "
+                               f"--resume {args.out}, or name another folder")
+        writable_folder(args.out)
+    try:
+        if args.resume:
+            result = resume_match(args.resume, players or None)
+        else:
+            result = run_match(players, rules_of(args), hands=args.hands, seed=args.seed,
+                               time_limit=args.time_limit, hand_time=args.hand_time,
+                               match_time=args.match_time, out=args.out)
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    except OSError as error:
+        raise CommandError(f"cannot write the transcript: {error.strerror or error}") from error
+    print(result.table())
+
+
+def _command_conformance(args: argparse.Namespace) -> None:
+    from interfaces.conformance import report_json, run_conformance
+    from interfaces.remote import REMOTE_PREFIXES
+
+    if not args.bot.startswith(REMOTE_PREFIXES):
+        raise CommandError(f"BOT is http://HOST:PORT or stdio:COMMAND, got {args.bot!r}")
+    try:
+        report = run_conformance(args.bot, time_limit=args.time_limit)
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    print(report_json(report) if args.json else report.table())
+    if not report.passed:
+        raise SystemExit(1)
+
+
+def _command_play(args: argparse.Namespace) -> None:
+    from interfaces.play import play_session
+    from interfaces.table import PlayTable, check_bot_count
+
+    bots = agent_list(args.bots)
+    try:
+        check_bot_count(len(bots))
+    except ValueError as error:
+        raise CommandError(f"--bots: {error}") from error
+    try:
+        table = PlayTable(bots, rules_of(args), hands=args.hands, seed=args.seed)
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    names = ", ".join(f"seat {s}: {n}" for s, n in enumerate(table.names))
+    print(f"Teen Patti: {names}. Type a move's key or name (b 4, chaal 4, fold), "
+          "or quit.")
+    play_session(table)
+
+
+def add_parsers(commands: Any) -> None:
+    """``serve``, ``match`` and ``play``."""
+    serve = add_command(
+        commands, "serve", "serve a bot over HTTP (teenpatti-bot/1, plus a web table) or stdio"
+    )
+    serve.add_argument("--agent", default="pretrained:classic",
+                       help="the agent that answers (a scripted agent, ppo:PATH, "
+                            "pretrained:NAME)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=port_number, default=8000, help="port (0: any free port)")
+    serve.add_argument("--stdio", action="store_true",
+                       help="answer JSON lines on stdin/stdout instead of HTTP")
+    serve.add_argument("--seed", type=non_negative_int, default=0,
+                       help="seeds the agents' own random choices, per table and seat")
+    serve.add_argument("--verbose", action="store_true", help="log every HTTP request")
+    serve.add_argument("--max-connections", type=positive_int,
+                       help="connections served at once; one more is answered 503 busy "
+                            "(default 64)")
+    serve.add_argument("--request-timeout", type=positive_seconds,
+                       help="seconds a request has in all to arrive, and again to take its "
+                            "answer (default 10)")
+    serve.set_defaults(run=_command_serve)
+
+    match = add_command(
+        commands, "match", "a session between local agents and remote bots, with a turn timer"
+    )
+    match.add_argument("--agents", help="comma-separated players, one per seat: agent names, "
+                       "ppo:PATH, pretrained:NAME, http://HOST:PORT, stdio:COMMAND, absent")
+    match.add_argument("--agent", action="append",
+                       help="one more player (for a stdio:COMMAND holding commas)")
+    add_table_options(match, hands=100)
+    match.add_argument("--time-limit", type=positive_seconds, default=5.0,
+                       help="seconds a remote bot has per turn")
+    match.add_argument("--hand-time", type=positive_seconds, default=None,
+                       help="seconds a remote bot has for all its turns in one hand "
+                            "(default: no hand clock)")
+    match.add_argument("--match-time", type=positive_seconds, default=None,
+                       help="seconds a remote bot has for all its turns in the match, a time "
+                            "bank (default: no match clock)")
+    match.add_argument("--out", help="a folder for the transcript (every request and answer "
+                       "with its time), every hand's history and result.json")
+    match.add_argument("--resume", metavar="DIR",
+                       help="continue the match cut off in DIR (its table, seed and players; "
+                            "--agents replaces the players' specs)")
+    match.set_defaults(run=_command_match)
+
+    conformance = add_command(
+        commands, "conformance", "check a remote bot on every kind of decision before it plays")
+    conformance.add_argument("bot", help="http://HOST:PORT or stdio:COMMAND")
+    conformance.add_argument("--time-limit", type=positive_seconds, default=5.0,
+                             help="seconds the bot has per request")
+    conformance.add_argument("--json", action="store_true", help="print one JSON object")
+    conformance.set_defaults(run=_command_conformance)
+
+    play = add_command(commands, "play", "play a session in the terminal against bots")
+    play.add_argument("--bots", default="hard,equity,pretrained:classic",
+                      help="comma-separated bots, 2 to 6, one per seat after yours")
+    add_table_options(play, hands=10)
+    play.set_defaults(run=_command_play)

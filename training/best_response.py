@@ -1,0 +1,231 @@
+"""The best of several exploiters: a lower bound on exploitability that search and learning
+share.
+
+One best response is only as good as its method: PPO from scratch can learn to pack every
+hand, PPO started from a strong policy keeps that policy's habits, and a rule search finds
+only what its family can express. :func:`best_response` therefore tries several exploiters,
+each trained or searched on deals of its own:
+
+* ``scratch``: PPO from a fresh network (:func:`training.exploit.train_best_response`);
+* ``target``: PPO from the target's own weights, when it is a trained policy;
+* ``shipped``: PPO from the strongest shipped policy (:data:`STRONGEST_SHIPPED`), when it
+  fits the table and is not the target itself;
+* ``search``: the best rule strategy found by :func:`training.rule_search.
+  search_rule_response`;
+* ``copy``: the target itself, which at a table of copies of the target wins exactly zero in
+  expectation (a symmetric zero-sum game), so it is not played: the figure is ``0``.
+
+All of them are measured on the same fresh duplicate deals (one seat against the target in
+every other seat), and the report names the one that won. An exploiter that loses is a
+*failed* best response: its figure is shown as such and never taken as the exploitability,
+which is the best figure, so never below zero. Choosing the best of ``k`` measured figures
+favours luck a little; each figure's interval is its own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents import POLICY_PREFIXES, make_agent
+from training.config import SelfPlayConfig
+from training.exploit import measure_response, train_best_response
+from training.rule_search import SearchBudget, search_rule_response
+
+STRONGEST_SHIPPED = "pretrained:classic"
+"""The shipped policy the ``shipped`` exploiter starts from (first in the shipped field)."""
+
+EXPLOITERS = ("scratch", "target", "shipped", "search", "copy")
+
+DEFAULT_PPO_STEPS = 100_000
+"""Decisions each PPO exploiter trains for by default (about two minutes each on two
+cores against a trained policy; the from-target curve is flat by then)."""
+
+DEFAULT_HANDS = 10_000
+"""Duplicate hands of the default measurement, per exploiter."""
+
+
+@dataclass
+class ExploiterResult:
+    """What one exploiter won from the target on the measurement's deals."""
+
+    name: str
+    """``scratch``, ``target``, ``shipped``, ``search`` or ``copy``."""
+    description: str
+    spec: str
+    """The agent spec that was measured (``ppo:PATH``, ``rule:...``, the target's name)."""
+    mean: float
+    low: float
+    high: float
+    budget: str
+    """What it trained or searched for, in words."""
+    seconds: float
+    curve: list[tuple[int, float]] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        """It lost to the target: no best response at all."""
+        return self.mean < 0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["failed"] = self.failed
+        data["curve"] = [list(point) for point in self.curve]
+        return data
+
+
+@dataclass
+class BestResponseReport:
+    """Every exploiter's figure against ``agent`` and the best of them."""
+
+    agent: str
+    players: int
+    hands: int
+    seed: int
+    exploiters: list[ExploiterResult]
+    seconds: float
+
+    @property
+    def best(self) -> ExploiterResult:
+        """The exploiter that won most (the copy, at zero, when every other one failed)."""
+        return max(self.exploiters, key=lambda result: result.mean)
+
+    @property
+    def exploitability(self) -> float:
+        """The best figure, a lower bound on the true exploitability (never below zero)."""
+        return max(self.best.mean, 0.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent, "players": self.players, "hands": self.hands,
+            "seed": self.seed, "seconds": self.seconds, "best": self.best.name,
+            "exploitability": self.exploitability,
+            "exploiters": [result.to_dict() for result in self.exploiters],
+        }
+
+    def summary(self) -> str:
+        best = self.best
+        return (f"{self.agent}: the best of {len(self.exploiters)} exploiters ({best.name}: "
+                f"{best.description}) wins {best.mean:+.3f} boots per hand [{best.low:+.3f}, "
+                f"{best.high:+.3f}] (95% interval, {self.hands:,} duplicate hands, one seat "
+                f"against {self.players - 1} copies)")
+
+    def markdown(self) -> str:
+        """The report as a markdown table, one row per exploiter."""
+        lines = [f"# Best response against `{self.agent}`", "",
+                 f"One seat against {self.players - 1} copies, {self.hands:,} duplicate hands "
+                 f"per exploiter on the same deals (seed {self.seed}), {self.seconds:.0f} s.",
+                 "", "| exploiter | boots per hand | 95% interval | budget | seconds | |",
+                 "|---|---:|---|---|---:|---|"]
+        best = self.best
+        for result in self.exploiters:
+            status = "best" if result is best else ("failed" if result.failed else "")
+            lines.append(f"| {result.name}: {result.description} | {result.mean:+.3f} | "
+                         f"[{result.low:+.3f}, {result.high:+.3f}] | {result.budget} | "
+                         f"{result.seconds:.0f} | {status} |")
+        lines += ["", f"Exploitability (lower bound): **{self.exploitability:+.3f}** boots "
+                  f"per hand, found by `{best.name}`.", ""]
+        return "\n".join(lines)
+
+    def lines(self) -> list[str]:
+        """One line per exploiter, for a terminal."""
+        best = self.best
+        out = []
+        for result in self.exploiters:
+            mark = "  <- best" if result is best else ("  (failed: it loses)"
+                                                       if result.failed else "")
+            out.append(f"  {result.name:8} {result.mean:+7.3f} [{result.low:+.3f}, "
+                       f"{result.high:+.3f}]  {result.description}{mark}")
+        return out
+
+    def write(self, folder: str | Path) -> list[Path]:
+        """``best_response.json`` and ``best_response.md`` in ``folder``."""
+        out = Path(folder)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = [out / "best_response.json", out / "best_response.md"]
+        paths[0].write_text(json.dumps(self.to_dict(), indent=2))
+        paths[1].write_text(self.markdown())
+        return paths
+
+
+def chosen_exploiters(agent: str, names: Sequence[str] | None) -> list[str]:
+    """The exploiters that apply to ``agent``, in :data:`EXPLOITERS` order, from
+    ``names`` (default: all); a name that is not one is a ``ValueError``."""
+    asked = list(EXPLOITERS if names is None else names)
+    unknown = [name for name in asked if name not in EXPLOITERS]
+    if unknown or not asked:
+        raise ValueError(f"unknown exploiters {unknown or asked}: choose from "
+                         f"{', '.join(EXPLOITERS)}")
+    skip = set()
+    if not agent.startswith(POLICY_PREFIXES):
+        skip.add("target")  # no weights to start from
+    if agent == STRONGEST_SHIPPED:
+        skip.add("shipped")  # the same start as "target"
+    return [name for name in EXPLOITERS if name in asked and name not in skip]
+
+
+def best_response(
+    agent: str,
+    players: int | None = None,
+    preset: str = "classic",
+    ppo_steps: int = DEFAULT_PPO_STEPS,
+    search: SearchBudget | None = None,
+    hands: int = DEFAULT_HANDS,
+    seed: int = 0,
+    exploiters: Sequence[str] | None = None,
+    out: str | Path | None = None,
+    device: str = "auto",
+    threads: int | None = None,
+    workers: int | None = 1,
+    progress: bool = False,
+) -> BestResponseReport:
+    """Every applicable exploiter (``exploiters``: a subset of :data:`EXPLOITERS`) against
+    ``agent``, each trained on its own seed, then all measured on ``hands`` duplicate hands
+    of the same fresh deals. PPO exploiters save ``br_<name>.npz`` and the search its
+    ``rule_search.json`` in ``out`` (default: a temporary folder)."""
+    if not isinstance(hands, int) or isinstance(hands, bool) or hands < 1:
+        raise ValueError(f"hands must be a positive int, got {hands!r}")
+    started = time.perf_counter()
+    rules = SelfPlayConfig(preset=preset, players=players).rules
+    make_agent(agent).check_rules(rules)
+    names = chosen_exploiters(agent, exploiters)
+    starts = {"scratch": None, "target": agent, "shipped": STRONGEST_SHIPPED}
+    results = []
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(out or temporary)
+        folder.mkdir(parents=True, exist_ok=True)
+        for offset, name in enumerate(names):
+            own_seed = seed + 101 * offset  # every exploiter on deals of its own
+            begun = time.perf_counter()
+            if name == "copy":
+                results.append(ExploiterResult(
+                    "copy", "the target itself (zero by symmetry, not played)", agent,
+                    0.0, 0.0, 0.0, "none", 0.0))
+                continue
+            if progress:
+                print(f"exploiter {name}: training", flush=True)
+            if name == "search":
+                found = search_rule_response(agent, rules, search, own_seed, progress)
+                (folder / "rule_search.json").write_text(json.dumps(found.to_dict(), indent=2))
+                spec, curve = found.spec, found.curve
+                budget, description = f"{found.hands:,} hands", "rule strategy search"
+            else:
+                start = starts[name]
+                trained = train_best_response(
+                    agent, folder / f"br_{name}.npz", players, ppo_steps, own_seed, preset,
+                    device=device, threads=threads, progress=progress, start_from=start)
+                spec, curve = f"ppo:{trained.path}", trained.curve
+                budget = f"{trained.decisions:,} decisions"
+                description = "PPO from " + ("scratch" if start is None else start)
+            row = measure_response(spec, agent, rules, hands, seed, workers, progress)
+            results.append(ExploiterResult(
+                name, description, spec, row.mean, row.low, row.high, budget,
+                time.perf_counter() - begun, curve))
+    return BestResponseReport(agent, rules.num_players, hands, seed, results,
+                              time.perf_counter() - started)

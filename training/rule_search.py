@@ -1,0 +1,237 @@
+"""A best response by search: the best setting of the rule family against a target.
+
+:mod:`agents.rule_strategy` is a family of deterministic strategies with twelve numbers.
+:func:`search_rule_response` looks for the setting that wins most from a target at the
+measured composition (one seat of the searcher, the target in every other seat) with a
+derivative-free optimiser: a random search over the parameter box, then rounds of the
+cross-entropy method (a Gaussian over the box, refitted each round to the best quarter of
+its draws, the best setting so far always kept).
+
+Every candidate of a round plays the same deals (common random numbers, so the round ranks
+settings, not luck), each deal replayed once per seat with the searcher in that seat
+(duplicate dealing); each round deals fresh cards, and the last few leaders are compared on
+deals of their own before the winner is named. Against a target with a batched form (a
+trained policy) every candidate of a round plays in one :class:`TableBatch`, each row with
+its own parameters; against the others (scripted agents today) each candidate is one
+per-table duplicate arena of the round's seed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from agents import make_agent
+from agents.arena import head_to_head
+from agents.base import BatchPolicy
+from agents.rule_strategy import (
+    DEFAULT_PARAMS,
+    HIGH,
+    LOW,
+    PARAMETERS,
+    RuleLayout,
+    decide,
+    parse_spec,
+    spec_of,
+)
+from teenpatti_env.cards import NUM_CARDS
+from teenpatti_env.environment.batched import TableBatch
+from teenpatti_env.rules import Rules
+
+MAX_TABLES = 65_536
+"""The most tables one batch steps together (a round is split into batches of candidates)."""
+
+
+@dataclass(frozen=True)
+class SearchBudget:
+    """How much the search plays: ``population`` settings a round, each on ``deals`` deals
+    (``deals * seats`` hands), ``rounds`` rounds after the random one, then the
+    ``finalists`` best compared on ``final_deals`` deals."""
+
+    population: int = 32
+    rounds: int = 7
+    deals: int = 250
+    finalists: int = 4
+    final_deals: int = 1_000
+    elite_share: float = 0.25
+
+    def __post_init__(self) -> None:
+        for name in ("population", "rounds", "deals", "finalists", "final_deals"):
+            value = getattr(self, name)
+            low = 0 if name == "rounds" else 1
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+        if not 0.0 < self.elite_share <= 1.0:
+            raise ValueError(f"elite_share must be in (0, 1], got {self.elite_share!r}")
+
+    def hands(self, seats: int) -> int:
+        """Hands the whole search plays at ``seats``-seat tables."""
+        searched = self.population * (self.rounds + 1) * self.deals
+        return seats * (searched + self.finalists * self.final_deals)
+
+
+@dataclass
+class SearchResult:
+    """The setting found, its agent spec and what the search saw."""
+
+    params: NDArray[np.float64]
+    spec: str
+    score: float
+    """Boots per hand it won on the finalists' deals (training deals: biased upward)."""
+    hands: int
+    seconds: float
+    curve: list[tuple[int, float]] = field(default_factory=list)
+    """(hands played so far, best score of that round)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "params": {name: float(v) for (name, _, _), v in zip(PARAMETERS, self.params,
+                                                                   strict=True)},
+            "spec": self.spec, "score": self.score, "hands": self.hands,
+            "seconds": self.seconds, "curve": [list(point) for point in self.curve],
+        }
+
+
+def random_deals(rules: Rules, deals: int, rng: np.random.Generator) -> tuple[
+    NDArray[np.int64], NDArray[np.int64]
+]:
+    """``deals`` shuffles: the cards ``[deals, seats, 3]`` and the dealer of each."""
+    n = rules.num_players
+    order = np.argsort(rng.random((deals, NUM_CARDS)), axis=1)[:, : 3 * n]
+    return order.reshape(deals, n, 3).astype(np.int64), rng.integers(n, size=deals)
+
+
+def score_batched(
+    rules: Rules, target: BatchPolicy, params: NDArray[np.float64], seed: int, deals: int,
+) -> NDArray[np.float64]:
+    """Boots per hand each setting (``params[C, P]``) wins in one seat against ``target``
+    in the others, on the same ``deals`` deals (drawn from ``seed``), each replayed with the
+    setting in every seat."""
+    cards, dealers = random_deals(rules, deals, np.random.default_rng([seed, 31]))
+    n = rules.num_players
+    per_candidate = deals * n
+    chunk = max(1, MAX_TABLES // per_candidate)
+    scores = [_play_chunk(rules, target, params[start:start + chunk], cards, dealers)
+              for start in range(0, len(params), chunk)]
+    return np.concatenate(scores)
+
+
+def _play_chunk(rules: Rules, target: BatchPolicy, params: NDArray[np.float64],
+                cards: NDArray[np.int64], dealers: NDArray[np.int64]) -> NDArray[np.float64]:
+    n = rules.num_players
+    count, deals = len(params), len(cards)
+    tables = count * deals * n
+    # Table order: candidate, deal, the searcher's seat.
+    candidate = np.repeat(np.arange(count), deals * n)
+    seat = np.tile(np.arange(n), count * deals)
+    batch = TableBatch(tables, rules, autoreset=False)
+    step = batch.reset(options={
+        "cards": np.tile(np.repeat(cards, n, axis=0), (count, 1, 1)),
+        "dealer": np.tile(np.repeat(dealers, n), count),
+    })
+    layout = RuleLayout(batch.rules)
+    while (step.to_act >= 0).any():
+        actions = np.zeros(tables, dtype=np.int64)
+        waiting = step.to_act >= 0
+        mine = np.flatnonzero(waiting & (step.to_act == seat))
+        theirs = np.flatnonzero(waiting & (step.to_act != seat))
+        if len(mine):
+            actions[mine] = decide(layout, params[candidate[mine]], step.observations[mine],
+                                   step.action_masks[mine])
+        if len(theirs):
+            actions[theirs] = target(step.observations[theirs], step.action_masks[theirs])
+        step = batch.step(actions)
+    won = batch.net[np.arange(tables), seat] / rules.boot
+    return np.asarray(won.reshape(count, deals * n).mean(axis=1), dtype=np.float64)
+
+
+def score_per_table(
+    rules: Rules, target: str, params: NDArray[np.float64], seed: int, deals: int,
+) -> NDArray[np.float64]:
+    """:func:`score_batched` for a target without a batched form: each setting is one
+    per-table duplicate arena of ``deals`` deals on ``seed`` (the same deals for all)."""
+    hands = deals * rules.num_players
+    return np.array([
+        head_to_head(spec_of(p), [target], tables=("1vN",), hands=hands, rules=rules,
+                     seed=seed).rows[0].mean
+        for p in params
+    ])
+
+
+def search_rule_response(
+    target: str,
+    rules: Rules,
+    budget: SearchBudget | None = None,
+    seed: int = 0,
+    progress: bool = False,
+    engine: str = "auto",
+) -> SearchResult:
+    """The best setting of the rule family found against ``target`` (an agent name);
+    ``engine``: ``"batched"``, ``"per_table"`` or ``"auto"`` (batched when the target
+    has a batched form)."""
+    budget = budget or SearchBudget()
+    started = time.perf_counter()
+    agent = make_agent(target, seed=seed)
+    agent.check_rules(rules)
+    policy = None if engine == "per_table" else agent.batch_policy()
+    if engine == "batched" and policy is None:
+        raise ValueError(f"{target} has no batched form: search it with engine='per_table'")
+    score: Callable[[NDArray[np.float64], int, int], NDArray[np.float64]]
+    if policy is not None:
+        batched = policy
+
+        def score(params: NDArray[np.float64], round_seed: int, deals: int) -> Any:
+            return score_batched(rules, batched, params, round_seed, deals)
+    else:
+        def score(params: NDArray[np.float64], round_seed: int, deals: int) -> Any:
+            return score_per_table(rules, target, params, round_seed, deals)
+
+    rng = np.random.default_rng([seed, 17])
+    span = HIGH - LOW
+    seats = rules.num_players
+    bar = _bar(budget.hands(seats), progress)
+    curve: list[tuple[int, float]] = []
+    played = 0
+    # Round 0: random search over the box (the plain default setting among the draws).
+    units = rng.random((budget.population, len(PARAMETERS)))
+    units[0] = (np.asarray(DEFAULT_PARAMS) - LOW) / span
+    elite_count = max(2, round(budget.elite_share * budget.population))
+    leaders: NDArray[np.float64] = units[:0]
+    for round_index in range(budget.rounds + 1):
+        if round_index:
+            elite = leaders[:elite_count]
+            mean, std = elite.mean(axis=0), np.maximum(elite.std(axis=0), 0.03)
+            units = np.clip(rng.normal(mean, std, (budget.population, len(PARAMETERS))), 0, 1)
+            units[: min(2, len(leaders))] = leaders[:2]  # the best so far stay in
+        round_seed = int(rng.integers(2**31))
+        scores = score(LOW + units * span, round_seed, budget.deals)
+        order = np.argsort(-scores, kind="stable")
+        leaders = units[order]
+        played += budget.population * budget.deals * seats
+        curve.append((played, float(scores[order[0]])))
+        if bar is not None:
+            bar.update(budget.population * budget.deals * seats)
+            bar.set_postfix(best=f"{scores[order[0]]:+.2f}")
+    finalists = LOW + leaders[: budget.finalists] * span
+    final = score(finalists, int(rng.integers(2**31)), budget.final_deals)
+    played += len(finalists) * budget.final_deals * seats
+    if bar is not None:
+        bar.update(len(finalists) * budget.final_deals * seats)
+        bar.close()
+    best = int(np.argmax(final))
+    spec = spec_of(finalists[best])
+    return SearchResult(parse_spec(spec), spec, float(final[best]),
+                        played, time.perf_counter() - started, curve)
+
+
+def _bar(total: int, progress: bool) -> Any:
+    if not progress:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="hand", desc="rule search", smoothing=0.1)
