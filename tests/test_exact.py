@@ -140,3 +140,11 @@ def test_bad_small_games_are_refused() -> None:
         SmallGame(deck=("As", "Ks"))
     with pytest.raises(ValueError, match="twice"):
         SmallGame(deck=("As",) * 9)
+
+
+def test_exact_cli_refuses_an_agent_it_cannot_walk(capsys: pytest.CaptureFixture[str]) -> None:
+    from interfaces.cli import main
+
+    assert main(["exploit", "--exact", "--agent", "easy"]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "draws at random" in err[0]
