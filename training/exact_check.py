@@ -13,6 +13,7 @@ the gap between the two is the learned best response's shortfall and nothing els
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,9 +83,11 @@ def learned_best_response(
     seed: int = 0,
     tables: int = 64,
     threads: int | None = None,
-) -> tuple[NumpyPolicy, list[tuple[int, float]]]:
+    checkpoints: Sequence[int] = (),
+) -> tuple[NumpyPolicy, list[tuple[int, float]], dict[int, NumpyPolicy]]:
     """Train ``teenpatti exploit``'s default best response against ``agent`` on the small
-    game for ``budget_steps`` decisions; the greedy policy and its training curve."""
+    game for ``budget_steps`` decisions; the greedy policy, its training curve and its
+    policy once each of ``checkpoints`` decisions was reached (by the decisions made)."""
     config = SelfPlayConfig(
         timesteps=budget_steps, seed=seed, device="cpu", threads=threads,
         self_play_share=0.0, exploiter_every=0, exploiter_table_share=0.0,
@@ -95,10 +98,18 @@ def learned_best_response(
     device = configure_torch(config)
     model = new_model(config, game.rules).to(device)
     learner = Learner(model, SmallGameBatch(game, tables, agent, seed), config, device, seed)
-    made, curve = learn_with_curve(learner, budget_steps, config.learning_rate)
+    snapshots: dict[int, NumpyPolicy] = {}
+    pending = sorted(checkpoints)
+
+    def snapshot(made: int) -> None:
+        while pending and made >= pending[0]:
+            pending.pop(0)
+            snapshots[made] = model.to_numpy_policy(game.rules)
+
+    made, curve = learn_with_curve(learner, budget_steps, config.learning_rate, snapshot)
     policy = model.to_numpy_policy(game.rules, trained_by="teenpatti exploit (small game)",
                                    target=agent, decisions=made)
-    return policy, curve
+    return policy, curve, snapshots
 
 
 def check_learned(game: SmallGame, agent: str, budget_steps: int, seed: int = 0,
@@ -106,7 +117,7 @@ def check_learned(game: SmallGame, agent: str, budget_steps: int, seed: int = 0,
     """Learn a best response against ``agent`` and set its exact value beside the exact
     best response's (``exact``: that value when already known)."""
     started = time.perf_counter()
-    policy, curve = learned_best_response(game, agent, budget_steps, seed, **options)
+    policy, curve, _ = learned_best_response(game, agent, budget_steps, seed, **options)
     learned = policy_value(game, policy, agent)
     if exact is None:
         exact = best_response_value(game, agent)
