@@ -137,6 +137,8 @@ class BatchReading(BatchAgent):
             state[tables] = 0
 
     def decide(self, d: Decisions, legal: BatchLegal) -> Rows:
+        self._cache: dict[float, NDArray[np.float64]] = {}
+        self._pct: NDArray[np.float64] | None = None
         self._read(d)
         out = np.full(d.count, -1, dtype=np.int64)
         look = (legal.has("look") & ~d.my_seen
@@ -178,10 +180,9 @@ class BatchReading(BatchAgent):
             return
         agent, rules = self.per_table, self.batch.rules
         chance = np.ones(d.count)
-        for j in range(self.batch.num_seats):
-            if d.opponents[:, j].any():
-                chance = np.where(d.opponents[:, j],
-                                  chance * self._beat(d, np.full(d.count, j), 1.0), chance)
+        beats = self._beats(d, 1.0)
+        for j in range(self.batch.num_seats):  # in seat order, as the per-table product
+            chance = np.where(d.opponents[:, j], chance * beats[:, j], chance)
         bet_max = legal.has("bet_max")
         top = legal.index.get("bet_max", -1)
 
@@ -212,20 +213,28 @@ class BatchReading(BatchAgent):
 
     def _beat(self, d: Decisions, seats: Rows, extra: float) -> NDArray[np.float64]:
         """``ReadingAgent._beat`` against ``seats[i]`` at each row."""
-        index = np.arange(d.count)
-        bets = self.seen_bets[d.rows, d.me, seats] * self.reading
+        return self._beats(d, extra)[np.arange(d.count), seats]
+
+    def _beats(self, d: Decisions, extra: float) -> NDArray[np.float64]:
+        """``ReadingAgent._beat`` against every seat ``[M, n]`` (kept for the decision)."""
+        cached = self._cache.get(extra)
+        if cached is not None:
+            return cached
+        if self._pct is None:
+            self._pct = self._percentile(d)
+        bets = self.seen_bets[d.rows, d.me] * self.reading
         top = _powers(self.per_table.RANGE_NARROWING, bets) * extra
-        chance = _beat_in_range(self._percentile(d), top)
-        theirs = d.known[index, seats] & (d.cards[index, seats, 0] >= 0)
+        chance = _beat_in_range(self._pct[:, None], top)
+        theirs = d.known & (d.cards[:, :, 0] >= 0) & ~d.is_me
         if theirs.any():
-            cards = d.cards[index, seats][theirs]
-            blind = ~d.knows_own[theirs]
-            exact = 1.0 - d.odds.strengths(cards)
-            if not blind.all():
-                ours = d.odds.values(d.my_cards[theirs][~blind])
-                other = d.odds.values(cards[~blind])
-                exact[~blind] = np.where(ours > other, 1.0, np.where(ours == other, 0.5, 0.0))
-            chance[theirs] = exact
+            values = d.odds_values()
+            ours = values[np.arange(d.count), d.me][:, None]
+            exact = np.where(ours > values, 1.0, np.where(ours == values, 0.5, 0.0))
+            blind = theirs & ~d.knows_own[:, None]
+            if blind.any():
+                exact[blind] = 1.0 - d.odds.strengths(d.cards[blind])
+            chance[theirs] = exact[theirs]
+        self._cache[extra] = chance
         return chance
 
     def _percentile(self, d: Decisions) -> NDArray[np.float64]:

@@ -98,6 +98,14 @@ class Decisions:
                 strength[seen_theirs] *= 1.0 - self.odds.strengths(self.cards[seen_theirs, j])
         return strength
 
+    def odds_values(self) -> Rows:
+        """``[M, n]``: every seat's hand value under the odds' ranking (``-1``: no cards)."""
+        dealt = self.cards[:, :, 0] >= 0
+        filler = np.array([0, 1, 2], dtype=np.int64)  # any hand, for the seats without one
+        values = self.odds.values(np.where(dealt[:, :, None], self.cards, filler))
+        out: Rows = np.where(dealt, values, -1)
+        return out
+
     def can_follow(self, amount: Rows, turns: int = 1) -> Flags:
         """``Table.can_follow``: after betting ``amount`` the seat can still bet as much
         for ``turns`` more turns (only ``short_stack="pack"`` makes that matter)."""
