@@ -40,7 +40,7 @@ def _history(rules: Rules, cards: list[list[str]]) -> dict:
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "teenpatti_env.cli", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "teenpatti_env", *args], cwd=ROOT,
                           env=environment, capture_output=True, text=True, timeout=120)
 
 
