@@ -307,14 +307,15 @@ def test_a_best_response_finds_a_large_edge_against_a_fixed_agent(tmp_path: Path
     assert report.curve and report.curve[-1][0] >= 20_000
 
 
-def test_a_best_response_beats_random_through_the_per_table_path(
+def test_a_best_response_beats_random_on_the_batched_engine(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "exploit"
     code = main(["exploit", "--agent", "random", "--budget-steps", "10000", "--hands", "1000",
                  "--seed", "2", "--workers", "1", "--out", str(out), "--json"])
     assert code == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["agent"] == "random" and report["engine"] == "per_table"
+    # random has a batched form, so its best response trains on the batched engine
+    assert report["agent"] == "random" and report["engine"] == "batched"
     assert report["low"] > 0.5 and report["low"] <= report["mean"] <= report["high"]
     assert (out / "exploit.png").is_file() and (out / "best_response.npz").is_file()
     assert main(["exploit", "--agent", "nobody", "--out", str(out)]) == 2
@@ -542,7 +543,8 @@ def test_the_evaluation_reports_head_to_head_and_exploitability(tmp_path: Path) 
     assert [(row.opponent, row.table) for row in rows] == [("random", "2v2"),
                                                             ("random", "1v3")]
     assert [report.agent for report in evaluation.exploitability] == [agent, "random"]
-    assert [report.engine for report in evaluation.exploitability] == ["batched", "per_table"]
+    # the policy and the scripted agent both have batched forms
+    assert [report.engine for report in evaluation.exploitability] == ["batched", "batched"]
     assert "Approximate exploitability" in evaluation.text()
     assert (tmp_path / "curves.png").is_file() and len(said) == 3
     assert torch.get_num_threads() == 1
