@@ -67,29 +67,34 @@ def bot_tables(bot: str) -> tuple[tuple[str, str, int], ...] | None:
 
 
 def fits_words(tables: Sequence[tuple[str, str, int]]) -> str:
-    """Where a bot that fits only ``tables`` can sit, in a player's words."""
+    """Where a bot that fits only ``tables`` can sit, in a player's words ("it plays only
+    4-player tables of the classic variant")."""
     players = sorted({p for _, _, p in tables})
     variants = sorted({v for _, v, _ in tables})
     if not tables:
-        return "It cannot sit at any table of this server."
-    return (f"Plays only {' or '.join(map(str, players))}-player tables of the "
-            f"{' or '.join(v.replace('_', ' ') for v in variants)} variant.")
+        return "it cannot sit at any table of this server"
+    return (f"it plays only {' or '.join(map(str, players))}-player tables of the "
+            f"{' or '.join(v.replace('_', ' ') for v in variants)} variant")
 
 
 def bot_guide(bots: Sequence[str]) -> dict[str, Any]:
-    """For the page: each bot's sentence and the tables it fits (``null``: all), the bots
-    weakest first, and the bot a default seat falls back to."""
+    """For the page (``GET /v1``): each bot's sentence and the tables it fits (``null``:
+    all), the bots weakest first, the bot a default seat falls back to, a sentence per
+    preset and variant, and each preset's how to play."""
     order = [b for b in STRENGTH_ORDER if b in bots]
     order += [b for b in bots if b not in order]  # trained bots: strongest at their table
     guide = {}
     for bot in bots:
         tables = bot_tables(bot)
         words = BOT_WORDS.get(bot, TRAINED_WORDS)
-        guide[bot] = {"words": words if tables is None else f"{words} {fits_words(tables)}",
+        where = None if tables is None else fits_words(tables)
+        guide[bot] = {"words": words if where is None else f"{words} Here {where}.",
+                      "fits": where,
                       "tables": None if tables is None else [list(t) for t in tables]}
     return {"bot_guide": guide, "bot_order": order, "fallback_bot": FALLBACK_BOT,
             "preset_words": PRESET_WORDS, "variant_words": dict(VARIANT_DESCRIPTIONS),
-            "variants": list(VARIANTS)}
+            "variants": list(VARIANTS),
+            "how_to_play": {name: how_to_play(Rules.preset(name)) for name in PRESET_WORDS}}
 
 
 def how_to_play(rules: Rules) -> list[str]:

@@ -125,7 +125,7 @@ def test_the_guide_has_a_sentence_for_every_preset_bot_and_variant() -> None:
     for bot in SCRIPTED_AGENTS:
         assert guide["bot_guide"][bot]["tables"] is None and guide["bot_guide"][bot]["words"]
     trained = guide["bot_guide"]["pretrained:classic"]
-    assert "4-player" in trained["words"]
+    assert "4-player" in trained["words"] and trained["fits"].startswith("it plays only 4-player")
     assert ["classic", "classic", 4] in trained["tables"]
     assert ["classic", "muflis", 4] not in trained["tables"]
     assert all(players == 4 for _, _, players in trained["tables"])

@@ -23,20 +23,23 @@
  *   #hand-end        dialog at a hand's end: .winner, .shown-hand[data-seat] (cards and
  *                    .category), .pot-row, .net-row[data-seat] (.net), #next-hand
  *   #sideshow-dialog dialog when a bot asks you for a sideshow (accept / refuse)
- *   #final           the session's end with .final-row[data-seat] (.final-stack/.final-net)
+ *   #final           the session's end: .session-end (why), .final-row[data-seat] ranked
+ *                    (.place, .crown on the winners, .final-stack/.final-net),
+ *                    #play-again, #chip-chart (svg, one polyline[data-seat] per player)
+ *   #hand-list       this session's hands, li[data-hand] with .result and
+ *                    button.replay-hand; #past-hand the dialog that replays one
+ *   .played-card     a card of a shown hand: .counts (one of the three that count),
+ *                    data-as (what a wild or imaginary card became)
+ *   .reason          why a shown hand won; .sideshow-hands the sideshow's two hands
+ *   #variant-rules   the variant's rules on the table; #limits a limit that took a move
+ *   #table-notice    a default seat given to another bot; #fit-notice the same in the form
+ *   #howto           "How to play" dialog (#howto-open); #preset-words, #variant-words
  *   #standings       the standings table, one tr[data-seat] per player
  * <body data-busy="1"> while a request is in flight, data-replaying="1" during a replay.
  */
 "use strict";
 
 (function () {
-  const VARIANTS = [
-    "classic", "muflis", "imagine_one", "personal_joker", "all_open", "joker_galore",
-    "shared_pair", "ak47", "joker", "seven_joker", "one_open_card", "two_burst",
-    "seven_joker_two_burst", "open_joker", "two_cards_open", "middle_jokers",
-    "colour_jokers", "four_card", "rotating_jokers", "buy_a_joker", "joker_thresholds",
-    "discard_one", "shopping", "passing_cards",
-  ];
   const REPLAY_MS = 500;
   const SUITS = { s: ["\u2660", "spades"], h: ["\u2665", "hearts"],
     d: ["\u2666", "diamonds"], c: ["\u2663", "clubs"] };
@@ -57,6 +60,10 @@
   let busy = false;
   let timer = null; // {id, deadline} of the running countdown
   let replaying = false;
+  let paused = null; // ms left on the turn timer while the setup is open over a game
+  let notice = ""; // why a default seat went to another bot, shown on the table
+  const PHONE_QUERY = "(max-width: 700px)";
+  const phone = () => window.matchMedia(PHONE_QUERY).matches;
 
   class ApiError extends Error {
     constructor(code, message) {
@@ -172,8 +179,16 @@
     for (let seat = 1; seat <= 6; seat += 1) {
       const select = el("select", { id: "bot-" + seat, className: "bot",
         "aria-label": "Bot at seat " + seat });
-      for (const name of about.bots) select.append(el("option", { value: name, text: name }));
+      for (const name of about.bots) {
+        select.append(el("option", { value: name, text: name,
+          title: about.bot_guide[name].words }));
+      }
       select.value = about.bots[0];
+      // A seat the player picked keeps its bot; a default seat may fall back.
+      select.addEventListener("change", () => {
+        select.dataset.chosen = "1";
+        checkFits();
+      });
       box.append(el("label", { className: "bot-choice", "data-seat": seat },
         el("span", { text: "Seat " + seat }), select));
     }
@@ -182,22 +197,66 @@
       count.append(el("option", { value: players, text: players + " players" }));
     }
     count.value = "4";
-    count.addEventListener("change", showBotChoices);
+    count.addEventListener("change", () => { showBotChoices(); checkFits(); });
     showBotChoices();
     for (const name of Object.keys(about.presets)) {
       $("preset").append(el("option", { value: name, text: name }));
     }
     $("preset").value = "classic";
-    $("preset").addEventListener("change", () => fillPreset($("preset").value));
-    for (const name of VARIANTS) $("variant").append(el("option", { value: name, text: name }));
+    $("preset").addEventListener("change", () => { fillPreset($("preset").value); checkFits(); });
+    for (const name of about.variants) {
+      $("variant").append(el("option", { value: name, text: name.replace(/_/g, " ") }));
+    }
     $("variant").value = "classic";
+    $("variant").addEventListener("change", checkFits);
     fillPreset("classic");
+    const order = $("bot-order");
+    about.bot_order.forEach((name) => order.append(el("li", {},
+      el("b", { text: name }), " \u2014 " + about.bot_guide[name].words)));
+    checkFits();
     $("replay").checked = localStorage.getItem("teenpatti.replay") !== "0";
     $("replay-now").checked = $("replay").checked;
     for (const box of [$("replay"), $("replay-now")]) {
       box.addEventListener("change", () => setReplay(box.checked));
     }
     $("start").disabled = false;
+  }
+
+  /** Whether ``bot`` can sit at a table of ``players`` under the form's preset and variant. */
+  function fits(bot, players) {
+    const tables = about.bot_guide[bot] && about.bot_guide[bot].tables;
+    if (!tables) return true;
+    const preset = $("preset").value;
+    const variant = $("variant").value;
+    return tables.some(([p, v, n]) => p === preset && v === variant && n === players);
+  }
+
+  /** Grey out the bots that cannot sit at the table the form describes, with the reason,
+   * and give a default seat whose bot cannot sit there to the strongest bot that can. */
+  function checkFits() {
+    const players = Number($("seat-count").value);
+    const fallback = about.fallback_bot;
+    const moved = new Set();
+    for (const select of $("bots").querySelectorAll("select.bot")) {
+      for (const option of select.options) {
+        const ok = fits(option.value, players);
+        option.disabled = !ok;
+        option.textContent = ok ? option.value : option.value + " (not at this table)";
+      }
+      if (select.dataset.chosen) continue;
+      const wanted = about.bots[0];
+      select.value = fits(wanted, players) ? wanted : fallback;
+      if (select.value !== wanted && !select.disabled) moved.add(wanted);
+    }
+    const words = [...moved].map((bot) => bot + " cannot sit at this table (" +
+      about.bot_guide[bot].fits + "), so " + fallback +
+      ", the strongest bot that can, takes its seats.");
+    notice = words.join(" ");
+    $("fit-notice").textContent = notice;
+    $("preset-words").textContent = about.preset_words[$("preset").value] || "";
+    const variantWords = about.variant_words[$("variant").value] || "";
+    $("variant-words").textContent = variantWords.charAt(0).toUpperCase() +
+      variantWords.slice(1) + ".";
   }
 
   function setReplay(on) {
@@ -246,6 +305,8 @@
     }
     $("sideshow").checked = !!settings.sideshow;
     $("seed").value = settings.seed === undefined ? "" : String(settings.seed);
+    for (const select of $("bots").querySelectorAll("select.bot")) select.dataset.chosen = "1";
+    checkFits();
   }
 
   /** The form as the server's options; a value the server would refuse is an ApiError. */
@@ -253,6 +314,12 @@
     const players = Number($("seat-count").value);
     const bots = [];
     for (let seat = 1; seat < players; seat += 1) bots.push($("bot-" + seat).value);
+    for (const bot of bots) {
+      if (!fits(bot, players)) {
+        throw new ApiError("client", bot + " cannot sit at this table (" +
+          about.bot_guide[bot].fits + "). Pick another bot for its seat.");
+      }
+    }
     const options = { bots, preset: $("preset").value, variant: $("variant").value,
       sideshow: $("sideshow").checked, pause: true };
     const words = { boot: "The boot", starting_stack: "The starting stack",
@@ -324,7 +391,11 @@
       const answer = await api("POST", "/v1/games", options);
       showError($("error"), null);
       history.replaceState(null, "", "#game=" + answer.game);
+      paused = null;
+      $("table-notice").textContent = notice && options.bots.includes(about.fallback_bot) ?
+        notice : "";
       foldSetup(true);
+      showYourSeat();
       await play(answer);
     } catch (error) {
       showError($("error"), error);
@@ -334,11 +405,29 @@
     if (current) focusMoves();
   }
 
+  /** Fold the setup away (back to the game: its timer goes on from where it paused), or
+   * open it over a running game (its timer pauses, its bar steps aside). */
   function foldSetup(folded) {
     $("setup").hidden = folded;
+    document.body.dataset.setup = folded ? "0" : "1";
     $("new-game").hidden = !folded || !current;
     $("setup-cancel").hidden = folded || !current;
-    if (!folded) $("seat-count").focus();
+    if (!folded) {
+      if (timer) paused = Math.max(0, timer.deadline - Date.now());
+      stopTimer();
+      window.scrollTo({ top: 0 });
+      $("seat-count").focus({ preventScroll: true });
+    } else if (paused !== null && current && current.state.your_turn) {
+      startTimer(current.state, Date.now() + paused);
+      paused = null;
+    }
+  }
+
+  /** After Start: the top of the table, your seat in view. */
+  function showYourSeat() {
+    window.scrollTo({ top: 0 });
+    const mine = document.querySelector("#seats .seat.you");
+    if (mine) mine.scrollIntoView({ block: "nearest" });
   }
 
   async function loadGame(game) {
@@ -452,9 +541,11 @@
     drawSeats(state, null);
     drawMine(state, view);
     drawActions(state, view);
+    drawGuide(state);
     drawStory(state);
     drawStandings(state);
-    drawFinal(state);
+    drawHandList(state);
+    drawFinal(state, answer.settings);
     drawStatus(state, view);
     const missed = (state.steps || []).find((step) => step.missed);
     if (missed) {
@@ -539,8 +630,8 @@
           (seat.in_session === false ? " is-out" : ""),
         "data-seat": index, "aria-current": acting === index ? "true" : null,
       },
-      el("div", { className: "seat-head" }, el("span", { className: "name", text: name }),
-        badges),
+      el("div", { className: "seat-head" }, el("span", { className: "name", text: name,
+        title: name }), badges),
       cardBox,
       el("div", { className: "numbers" },
         el("span", {}, "Stack ", el("b", { className: "stack", text: String(stack ?? "") })),
@@ -628,6 +719,7 @@
 
   function buttonsFor(move, entry, players) {
     const type = move.type;
+    if (move.amounts && move.amounts.length > 1 && phone()) return sizedButton(move, players);
     if (move.amounts) {
       return move.amounts.map((amount) => button(move, moveText(move, players, amount),
         () => ({ type, amount }), { "data-amount": amount, "data-cost": amount }));
@@ -657,6 +749,28 @@
     return [button(move, moveText(move, players), () => ({ type }))];
   }
 
+  /** On a phone: one button for a bet or sideshow, its size picked beside it (every legal
+   * size stays reachable). */
+  function sizedButton(move, players) {
+    const first = move.amounts[0];
+    const what = move.type === "bet" ? move.label : "Sideshow";
+    const select = el("select", { className: "size-select", "data-type": move.type,
+      "aria-label": what + " amount" });
+    for (const amount of move.amounts) {
+      select.append(el("option", { value: amount, text: String(amount) }));
+    }
+    let node = null;
+    node = button(move, moveText(move, players, first),
+      () => ({ type: move.type, amount: Number(select.value) }),
+      { "data-amount": first, "data-cost": first, "data-sizes": move.amounts.join(" ") });
+    select.addEventListener("change", () => {
+      const amount = Number(select.value);
+      node.dataset.amount = node.dataset.cost = String(amount);
+      node.textContent = moveText(move, players, amount);
+    });
+    return [el("span", { className: "sized" }, node, select)];
+  }
+
   /** Keep the keyboard on the controls: an open dialog's first button, or the moves. */
   function focusMoves() {
     const scope = document.querySelector("dialog[open]") || $("actions");
@@ -683,22 +797,161 @@
     }
   }
 
-  function drawFinal(state) {
+  function drawFinal(state, settings) {
     const box = $("final");
     box.textContent = "";
     box.hidden = !state.over;
     if (!state.over) return;
+    const ranking = state.ranking || [];
+    const crowned = ranking.filter((row) => row.winner).map((row) => row.name);
     box.append(el("h2", { text: "Session over" }));
-    box.append(el("p", { text: "Hands played: " + state.hands_played + "." }));
-    const rows = (state.standings || []).map((row) => el("tr", {
-      className: "final-row", "data-seat": row.seat,
-    }, el("th", { scope: "row", text: row.name }),
+    box.append(el("p", { className: "session-end", text: (state.session_end || "") +
+      " Hands played: " + state.hands_played + "." }));
+    box.append(el("p", { className: "crowned", text: crowned.length > 1 ?
+      "Winners, sharing the biggest stack: " + crowned.join(" and ") + "." :
+      (crowned[0] === "you" ? "You win the session!" : crowned[0] + " wins the session.") }));
+    const rows = ranking.map((row) => el("tr", {
+      className: "final-row" + (row.winner ? " winner-row" : ""), "data-seat": row.seat,
+    }, el("td", { className: "place", text: ordinal(row.place) }),
+    el("th", { scope: "row" }, row.name, row.winner ?
+      el("span", { className: "crown", text: " \u265b winner" }) : null),
     el("td", { className: "final-stack", text: String(row.stack) }),
     el("td", { className: "final-net", text: signed(row.net) })));
     box.append(el("table", { className: "standings" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Player" }),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Place" }),
+        el("th", { scope: "col", text: "Player" }),
         el("th", { scope: "col", text: "Chips" }), el("th", { scope: "col", text: "Change" }))),
       el("tbody", {}, ...rows)));
+    box.append(chipChart(state));
+    const again = el("button", { id: "play-again", type: "button", className: "primary",
+      text: "Play again with the same settings" });
+    again.addEventListener("click", () => playAgain(settings));
+    box.append(el("div", { className: "setup-buttons" }, again));
+  }
+
+  const ordinal = (n) => n + (n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ?
+    "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th");
+
+  function playAgain(settings) {
+    if (busy || !settings) return;
+    const options = {};
+    for (const key of ["bots", "preset", "variant", "seed", "pause", "boot", "starting_stack",
+      "max_bet", "pot_cap", "sideshow", "turn_seconds", "hands"]) {
+      if (settings[key] !== undefined) options[key] = settings[key];
+    }
+    fillForm(settings);
+    startGame(options);
+  }
+
+  const CHART_COLOURS = ["#0b3d26", "#b42318", "#1d4ed8", "#6b2fd0", "#8a5a00", "#0e7490",
+    "#be185d"];
+
+  /** Every player's chips after each hand, as lines (SVG drawn here). */
+  function chipChart(state) {
+    const rows = state.chips || [];
+    const ns = "http://www.w3.org/2000/svg";
+    const width = 560;
+    const height = 220;
+    const pad = { left: 44, right: 12, top: 12, bottom: 28 };
+    const top = Math.max(1, ...rows.flat());
+    const x = (i) => pad.left + (rows.length > 1 ? i * (width - pad.left - pad.right) /
+      (rows.length - 1) : 0);
+    const y = (v) => height - pad.bottom - v * (height - pad.top - pad.bottom) / top;
+    const svg = document.createElementNS(ns, "svg");
+    const node = (tag, attrs, text) => {
+      const item = document.createElementNS(ns, tag);
+      for (const [key, value] of Object.entries(attrs)) item.setAttribute(key, String(value));
+      if (text !== undefined) item.textContent = text;
+      return item;
+    };
+    svg.setAttribute("id", "chip-chart");
+    svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "Chips of every player after each hand: " +
+      state.players.map((name, seat) => name + " " +
+        rows.map((row) => row[seat]).join(", ")).join("; "));
+    svg.append(node("line", { x1: pad.left, y1: y(0), x2: width - pad.right, y2: y(0),
+      stroke: "#6b6657" }));
+    svg.append(node("line", { x1: pad.left, y1: y(0), x2: pad.left, y2: pad.top,
+      stroke: "#6b6657" }));
+    svg.append(node("text", { x: pad.left - 6, y: y(top) + 4, "text-anchor": "end",
+      "font-size": 12, fill: "#1d1d1f" }, String(top)));
+    svg.append(node("text", { x: pad.left - 6, y: y(0) + 4, "text-anchor": "end",
+      "font-size": 12, fill: "#1d1d1f" }, "0"));
+    svg.append(node("text", { x: width - pad.right, y: height - 8, "text-anchor": "end",
+      "font-size": 12, fill: "#1d1d1f" }, "hand " + (rows.length - 1)));
+    svg.append(node("text", { x: pad.left, y: height - 8, "font-size": 12, fill: "#1d1d1f" },
+      "start"));
+    state.players.forEach((name, seat) => {
+      const colour = CHART_COLOURS[seat % CHART_COLOURS.length];
+      const points = rows.map((row, i) => x(i).toFixed(1) + "," + y(row[seat]).toFixed(1));
+      svg.append(node("polyline", { points: points.join(" "), fill: "none", stroke: colour,
+        "stroke-width": seat === state.seat ? 3.5 : 2, "data-seat": seat }));
+    });
+    const legend = el("ul", { className: "chart-legend" }, ...state.players.map((name, seat) =>
+      el("li", {}, el("span", { className: "swatch swatch-" + (seat % CHART_COLOURS.length) }),
+        name)));
+    return el("figure", { className: "chart" }, svg,
+      el("figcaption", { text: "Chips after each hand" }), legend);
+  }
+
+  /** This session's hands, each with its result and a button to replay it. */
+  function drawHandList(state) {
+    const list = $("hand-list");
+    list.textContent = "";
+    const hands = state.finished || [];
+    $("hand-list-empty").hidden = hands.length > 0;
+    for (const hand of hands) {
+      const replay = el("button", { type: "button", className: "replay-hand",
+        "data-hand": hand.number, text: "Replay", "aria-label": "Replay hand " + hand.number });
+      replay.addEventListener("click", () => replayHand(hand, state));
+      list.append(el("li", { "data-hand": hand.number },
+        el("span", { className: "result", text: "Hand " + hand.number + ": " +
+          winnerText(hand.summary, state.players) + " (you " +
+          signed(hand.net[state.seat]) + ")" }), replay));
+    }
+  }
+
+  /** Replay a past hand: its story line by line, then how it ended. */
+  async function replayHand(hand, state) {
+    const dialog = $("past-hand");
+    $("past-hand-title").textContent = "Hand " + hand.number + ": " + hand.summary.end_words;
+    const story = $("past-story");
+    const body = $("past-hand-body");
+    story.textContent = "";
+    body.textContent = "";
+    if (!dialog.open) dialog.showModal();
+    const token = {};
+    dialog.token = token;
+    for (const line of hand.story) {
+      if (dialog.token !== token || !dialog.open) return;
+      story.append(el("li", { text: line }));
+      await sleep($("replay").checked ? REPLAY_MS / 2 : 0);
+    }
+    if (dialog.token === token) handEndBody(body, hand.summary, state.players, state.seat);
+  }
+
+  /** The variant's rules on the table, the limit lines and the notice of a moved seat. */
+  function drawGuide(state) {
+    const guide = state.guide || {};
+    $("variant-rules").textContent = "";
+    $("variant-rules").append(el("b", { text: "Variant: " + (guide.variant_name || "") }),
+      " \u2014 " + (guide.variant_words || ""));
+    const limits = $("limits");
+    limits.textContent = (state.limits || []).join(" ");
+    $("table-notice").hidden = !$("table-notice").textContent;
+  }
+
+  function openHowTo() {
+    const list = $("howto-list");
+    list.textContent = "";
+    const lines = current && !$("table").hidden ? current.state.guide.how_to_play :
+      about.how_to_play[$("preset").value];
+    for (const line of lines) list.append(el("li", { text: line }));
+    const guide = current && !$("table").hidden ? current.state.guide : null;
+    $("howto-variant").textContent = guide ? "Variant " + guide.variant_name + ": " +
+      guide.variant_words : $("variant-words").textContent;
+    openDialog("howto");
   }
 
   function drawStatus(state, view) {
@@ -747,13 +1000,59 @@
     $("hand-end-title").textContent = "Hand " + state.hands_played + ": " + end.end_words;
     const body = $("hand-end-body");
     body.textContent = "";
+    handEndBody(body, end, players, state.seat);
+    const next = $("next-hand");
+    next.textContent = state.over ? "See the standings" : "Next hand";
+    if (!dialog.open) dialog.showModal();
+  }
+
+  /** A shown hand's cards: the three that count first, in the order they rank, wild and
+   * imaginary cards marked with what they became, the others dimmed. */
+  function playedNode(hand) {
+    const box = el("span", { className: "cards played" });
+    for (const entry of hand.played || []) {
+      const node = entry.card ? cardNode(entry.card) :
+        el("span", { className: "card other imagined", role: "img",
+          "aria-label": "imaginary card" }, el("span", { className: "corner", text: "?" }));
+      node.classList.add("played-card", entry.counts ? "counts" : "unused");
+      if (entry.as) {
+        node.dataset.as = entry.as;
+        const became = cardWords(entry.as);
+        node.setAttribute("aria-label", (node.getAttribute("aria-label") || "") +
+          ", wild, counts as " + became);
+        box.append(el("span", { className: "wild" }, node,
+          el("span", { className: "became", text: "= " + cardLabel(entry.as) })));
+      } else box.append(node);
+    }
+    return box;
+  }
+
+  function cardLabel(text) {
+    const match = /^([2-9TJQKA])([shdc])$/.exec(text);
+    return match ? (match[1] === "T" ? "10" : match[1]) + SUITS[match[2]][0] : text;
+  }
+
+  function cardWords(text) {
+    const match = /^([2-9TJQKA])([shdc])$/.exec(text);
+    return match ? (RANKS[match[1]] || match[1]) + " of " + SUITS[match[2]][1] : text;
+  }
+
+  function shownNode(hand, won) {
+    return el("li", { className: "shown-hand" + (won ? " won" : ""), "data-seat": hand.seat },
+      el("span", { className: "who", text: hand.name }), playedNode(hand),
+      el("span", { className: "category", text: hand.category }),
+      el("span", { className: "hand-name", text: hand.hand_name }));
+  }
+
+  /** What a hand's end panel says (also the replay of a past hand). */
+  function handEndBody(body, end, players, me) {
     body.append(el("p", { className: "winner", text: winnerText(end, players) + "." }));
+    if (end.reason) {
+      body.append(el("p", { className: "reason", text: "Why: " + end.reason + "." }));
+    }
     if (end.shown.length) {
-      body.append(el("ul", { className: "shown" }, ...end.shown.map((hand) => el("li", {
-        className: "shown-hand" + (end.winners.includes(hand.seat) ? " won" : ""),
-        "data-seat": hand.seat,
-      }, el("span", { className: "who", text: hand.name }), cardsNode(hand.cards),
-      el("span", { className: "category", text: hand.category })))));
+      body.append(el("ul", { className: "shown" }, ...end.shown.map((hand) =>
+        shownNode(hand, end.winners.includes(hand.seat)))));
     }
     if (end.pots.length) {
       body.append(el("ul", { className: "pots" }, ...end.pots.map((pot, index) => el("li", {
@@ -764,16 +1063,23 @@
     }
     const net = end.net;
     body.append(el("p", { className: "your-net", text: "Your net this hand: " +
-      signed(net[state.seat]) + " chips." }));
+      signed(net[me]) + " chips." }));
     body.append(el("ul", { className: "nets" }, ...net.map((value, seat) => el("li", {
       className: "net-row", "data-seat": seat,
     }, players[seat] + " ", el("b", { className: "net", text: signed(value) })))));
+    for (const sideshow of end.sideshow_hands || []) {
+      body.append(el("section", { className: "sideshow-hands",
+        "aria-label": "Sideshow between " + players[sideshow.asker] + " and " +
+          players[sideshow.target] },
+      el("h3", { text: "Your sideshow with " + players[sideshow.asker === me ?
+        sideshow.target : sideshow.asker] + " (only the two of you see these)" }),
+      el("ul", { className: "shown" }, ...sideshow.hands.map((hand) =>
+        shownNode(hand, hand.seat !== sideshow.packed))),
+      el("p", { className: "sideshow-words", text: sideshow.words + "." })));
+    }
     for (const text of [...end.sideshows, ...end.hidden]) {
       body.append(el("p", { className: "hint", text }));
     }
-    const next = $("next-hand");
-    next.textContent = state.over ? "See the standings" : "Next hand";
-    if (!dialog.open) dialog.showModal();
   }
 
   function drawSideshow(state, view) {
@@ -848,7 +1154,13 @@
     }
     const scope = open || $("actions");
     let found = null;
-    if (/^[1-9]$/.test(key)) {
+    const sizes = scope.querySelector('select.size-select[data-type="bet"]');
+    if (/^[1-9]$/.test(key) && sizes) {
+      if (Number(key) > sizes.options.length) return;
+      sizes.selectedIndex = Number(key) - 1;
+      sizes.dispatchEvent(new Event("change"));
+      found = scope.querySelector('button[data-type="bet"]');
+    } else if (/^[1-9]$/.test(key)) {
       found = scope.querySelectorAll('button[data-type="bet"]')[Number(key) - 1];
     } else if (/^[a-z]$/.test(key)) {
       found = scope.querySelector('button[data-key="' + key + '"], button[data-type="' +
@@ -900,6 +1212,7 @@
     $("setup-cancel").addEventListener("click", () => { foldSetup(true); focusMoves(); });
     $("confirm-no").addEventListener("click", () => $("confirm-new").close());
     $("help-open").addEventListener("click", () => openDialog("help"));
+    $("howto-open").addEventListener("click", openHowTo);
     $("keys-open").addEventListener("click", () => openDialog("keys"));
     $("next-hand").addEventListener("click", () => {
       if (current && current.state.over) {
