@@ -255,7 +255,8 @@ def test_wild_cards_are_marked_and_the_variants_rules_stay_on_the_table(
 
 
 def test_the_three_cards_that_count_are_highlighted_in_shared_pair(
-        driver: Any, server_url: str) -> None:
+        sized: Any, server_url: str) -> None:
+    driver = sized
     bots = ["hard", "medium"]
     rules = _web_rules("classic", "shared_pair", 3)
     seed, count = _find(bots, rules, lambda s: bool(s["hand_end"] and s["hand_end"]["shown"]))
@@ -265,7 +266,8 @@ def test_the_three_cards_that_count_are_highlighted_in_shared_pair(
     for hand in by_id(driver, "hand-end").find_elements(By.CSS_SELECTOR, ".shown-hand"):
         assert len(hand.find_elements(By.CSS_SELECTOR, ".played-card.counts")) == 3
         assert len(hand.find_elements(By.CSS_SELECTOR, ".played-card.unused")) == 2
-    screenshot(driver, "desktop-variant-rules")
+    assert "Two community cards: the best three of five" in by_id(driver, "variant-rules").text
+    screenshot(driver, f"{_name(driver)}-variant-rules")
     assert_clean(driver)
 
 
@@ -335,6 +337,9 @@ def test_a_session_ends_ranked_with_a_chart_replays_and_play_again(
         _click(driver)
     state = server_state(server_url, game)
     assert state["over"]
+    if dialog_open(driver, "hand-end"):  # the last hand's panel leads to the standings
+        driver.execute_script("document.getElementById('next-hand').click();")
+        assert not dialog_open(driver, "hand-end")
     final = by_id(driver, "final")
     assert state["session_end"] in final.find_element(By.CLASS_NAME, "session-end").text
     rows = final.find_elements(By.CSS_SELECTOR, ".final-row")
