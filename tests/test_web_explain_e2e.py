@@ -427,3 +427,41 @@ def test_on_a_phone_the_seat_the_setup_and_the_moves_fit(browser: Any,
         if control.is_displayed():
             assert control.size["height"] >= 44, control.text
     assert_clean(driver)
+
+
+def test_a_line_says_when_the_blind_limit_takes_the_bet_away(sized: Any,
+                                                              server_url: str) -> None:
+    driver = sized
+    bots = ["hard", "hard"]
+    rules = _web_rules("classic", "classic", 3)
+
+    def blind_policy(table: PlayTable) -> int | None:
+        """Blind bets until the limit's line shows; the moves it took (None: never)."""
+        for count in range(40):
+            state = table.state()
+            if state["limits"]:
+                return count
+            if table.over or state["between_hands"]:
+                return None
+            bet = next((m for m in state["moves"] if m["type"] == "bet"), None)
+            if bet is None:
+                return None
+            table.act({"type": "bet", "amount": bet["amounts"][0]})
+        return None
+
+    for seed in range(30):
+        count = blind_policy(PlayTable(bots, rules, hands=10, seed=seed,
+                                       pause_between_hands=True))
+        if count is not None:
+            break
+    else:
+        raise AssertionError("no seed reaches the blind limit")
+    start_game(driver, server_url, bots, seed=seed)
+    for _ in range(count):
+        assert by_id(driver, "limits").text == ""
+        click(driver, driver.find_element(By.CSS_SELECTOR, '#actions button[data-type="bet"]'))
+    assert "bet" not in move_types(driver)
+    limits = by_id(driver, "limits")
+    assert limits.is_displayed() and "4 blind bets, the most this table allows" in limits.text
+    assert in_viewport(driver, limits) or not _is_phone(driver)
+    assert_clean(driver)
