@@ -462,6 +462,7 @@ class PlayTable:
             "stacks": list(session.stacks) if self.over else list(hand.stacks),
             "view": view,
             "category_words": category_words(view["category"]),
+            "my_hand": played_hand(hand, 0) if view["category"] is not None else None,
             "moves": [{k: v for k, v in move.items() if k != "entry"}
                       for move in (self._moves_of(view["legal"]) if self.your_turn else [])],
             "story": hand_story(hand, 0, self.names),

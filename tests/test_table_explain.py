@@ -151,3 +151,14 @@ def test_how_to_play_states_the_tables_prices_and_limits() -> None:
     muflis = table_guide(Rules.preset("classic", variant="muflis"))
     assert "weakest hand wins" in " ".join(muflis["how_to_play"])
     assert muflis["variant_words"].startswith("Lowball")
+
+
+def test_your_hand_is_named_once_you_have_looked_and_not_before() -> None:
+    table = PlayTable(["hard", "hard"], "classic", hands=1, seed=4, pause_between_hands=True)
+    assert table.state()["my_hand"] is None  # blind: nothing told
+    table.act({"type": "look"})
+    mine = table.state()["my_hand"]
+    assert mine is not None and len(mine["played"]) == 3
+    assert sorted(p["card"] for p in mine["played"]) == sorted(table.state()["view"]["cards"])
+    assert mine["hand_name"].split()[0] in ("high", "pair", "colour", "sequence", "pure",
+                                            "trail")

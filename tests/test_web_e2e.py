@@ -353,10 +353,15 @@ def test_keys_play_and_focus_stays_on_the_controls(driver: Any, server_url: str)
     body.send_keys("l")  # look
     wait_for(driver, lambda d: rev(d) != drawn, "the look")
     settled(driver)
-    view = server_state(server_url, game)["view"]
+    state = server_state(server_url, game)
+    view = state["view"]
     assert view["seen"]
-    assert [c.get_attribute("data-card") for c in driver.find_elements(
-        By.CSS_SELECTOR, "#mine .card")] == view["cards"]
+    # your cards in the order they rank, named in full
+    mine = [c.get_attribute("data-card") for c in driver.find_elements(
+        By.CSS_SELECTOR, "#mine .card")]
+    assert mine == [p["card"] for p in state["my_hand"]["played"]]
+    assert sorted(mine) == sorted(view["cards"])
+    assert by_id(driver, "mine").text.endswith(state["my_hand"]["hand_name"])
     assert by_id(driver, "status").text != before  # the live status changed
     assert by_id(driver, "status").get_attribute("aria-live") == "polite"
     focused = driver.switch_to.active_element

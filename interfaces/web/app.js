@@ -645,9 +645,15 @@
     const box = $("mine");
     box.textContent = "";
     if (view.cards && !state.over) {
-      box.append(el("span", { className: "label", text: "Your cards" }), cardsNode(view.cards));
+      // Seen: your cards in the order they rank, the three that count outlined, wild
+      // cards marked, and your hand named in full.
+      box.append(el("span", { className: "label", text: "Your cards" }),
+        state.my_hand ? playedNode(state.my_hand) : cardsNode(view.cards));
       if (state.category_words) {
         box.append(el("span", { className: "category", text: state.category_words }));
+      }
+      if (state.my_hand) {
+        box.append(el("span", { className: "my-hand-name", text: state.my_hand.hand_name }));
       }
     } else if (view.seen === false && !state.over && !state.between_hands) {
       box.append(el("span", { className: "hint", text: "You are playing blind." }));
