@@ -140,3 +140,12 @@ def final_ranking(session: Session, names: Sequence[str]) -> list[dict[str, Any]
         rows.append({"place": place, "seat": seat, "name": names[seat], "stack": chips,
                      "net": chips - start, "winner": seat in winners})
     return rows
+
+
+def chip_history(session: Session) -> list[list[int]]:
+    """Every seat's chips at the start of the session and after each hand since."""
+    rows = [[session.rules.starting_stack] * session.num_seats]
+    for played in session.history:
+        net = played["net"] or [0] * session.num_seats
+        rows.append([chips + change for chips, change in zip(rows[-1], net, strict=True)])
+    return rows

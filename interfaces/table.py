@@ -16,6 +16,7 @@ from typing import Any
 
 from agents import Agent, make_agent
 from interfaces.explain import (
+    chip_history,
     final_ranking,
     limit_notes,
     played_hand,
@@ -427,14 +428,6 @@ class PlayTable:
                 for seat, (name, stack) in enumerate(zip(self.names, session.stacks,
                                                          strict=True))]
 
-    def chip_history(self) -> list[list[int]]:
-        """Every seat's chips at the start of the session and after each hand since."""
-        rows = [[self.rules.starting_stack] * len(self.names)]
-        for played in self.env.session.history if self.env.session else []:
-            rows.append([chips + (net or 0) for chips, net in
-                         zip(rows[-1], played["net"] or [0] * len(rows[-1]), strict=True)])
-        return rows
-
     def state(self) -> dict[str, Any]:
         """Everything a frontend draws, as JSON-able values: the person's view (its
         ``legal`` actions when it is to act) and ``moves``, this hand's story, the steps
@@ -471,7 +464,7 @@ class PlayTable:
             "hand_end": self.hand_summary(hand) if ended else None,
             "finished": [dict(h) for h in self.finished],
             "standings": self.standings(),
-            "chips": self.chip_history(),
+            "chips": chip_history(session),
             "guide": table_guide(hand.rules),
             "limits": limit_notes(hand, 0, view["legal"]) if self.your_turn else [],
             "session_end": session_end(session, 0, self.names) if self.over else None,
