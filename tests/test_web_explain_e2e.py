@@ -77,10 +77,11 @@ def _move(state: dict[str, Any]) -> dict[str, Any] | None:
     return {"type": kind, **({"amount": amounts[0]} if amounts else {})}
 
 
-def _web_rules(preset: str, variant: str, seats: int) -> Rules:
-    """The rules of a web game started with the form's defaults (as the server makes them)."""
+def _web_rules(preset: str, variant: str, seats: int, **options: Any) -> Rules:
+    """The rules of a web game started with the form's defaults and ``options`` (as the
+    server makes them)."""
     rules = Rules.preset(preset, variant=variant)
-    settings = table_settings(rules, {}, seats)
+    settings = table_settings(rules, options, seats)
     return rules.replace(boot=settings["boot"],
                          starting_boots=settings["starting_stack"] // settings["boot"],
                          max_bet=settings["max_bet"], pot_cap=settings["pot_cap"],
@@ -122,13 +123,16 @@ def _click(driver: Any) -> None:
 
 
 def _start(driver: Any, url: str, players: int, variant: str = "classic",
-           preset: str = "classic") -> str:
-    """Start with the default seats; the new game's id."""
+           preset: str = "classic", **fields: Any) -> str:
+    """Start with the default seats (and the form's ``fields``); the new game's id."""
     open_page(driver, url)
     Select(by_id(driver, "seat-count")).select_by_value(str(players))
     Select(by_id(driver, "preset")).select_by_value(preset)
     Select(by_id(driver, "variant")).select_by_value(variant)
     fill(driver, "replay", False)
+    for name, value in fields.items():
+        fill(driver, name.replace("_", "-"), value)
+    driver.execute_script("window.scrollTo(0, document.body.scrollHeight);")
     driver.execute_script("document.getElementById('start').click();")
     game = wait_for(driver, lambda d: by_id(d, "table").get_attribute("data-game") or
                     by_id(d, "error").text, "the table or an error")
@@ -392,13 +396,19 @@ def _answer(url: str, game: str) -> tuple[int, Any]:
 
 
 def test_on_a_phone_the_seat_the_setup_and_the_moves_fit(browser: Any,
-                                                         server_url: str) -> None:
-    from builders.web import PHONE as SIZE
+                                                         trained_url: str) -> None:
     from builders.web import _size
-    driver = _size(browser, SIZE)
-    open_page(driver, server_url)
-    driver.execute_script("window.scrollTo(0, document.body.scrollHeight);")
-    start_game(driver, server_url, ["hard", "equity", "medium"], seed=3, turn_seconds=60)
+    driver = _size(browser, PHONE)
+    open_page(driver, trained_url)
+    for control in driver.find_elements(By.CSS_SELECTOR, "#setup select, #setup input, "
+                                                         "#setup button"):
+        if control.is_displayed():
+            assert control.size["height"] >= 24, control.get_attribute("id")
+            if control.get_attribute("type") != "checkbox":
+                assert control.size["height"] >= 44, control.get_attribute("id")
+    # the default seats: three "pretrained:classic N", the longest names a seat gets
+    _start(driver, trained_url, 4, turn_seconds=60)
+    assert "pretrained:classic 1" in by_id(driver, "seats").text
     assert in_viewport(driver, driver.find_element(By.CSS_SELECTOR, "#seats .seat.you"))
     # 44 px touch targets on every control in view, names inside their seats
     for control in driver.find_elements(By.CSS_SELECTOR, "#actions button, #actions select"):
@@ -406,7 +416,8 @@ def test_on_a_phone_the_seat_the_setup_and_the_moves_fit(browser: Any,
     for name in driver.find_elements(By.CSS_SELECTOR, "#seats .name"):
         assert driver.execute_script(
             "const n = arguments[0], s = n.closest('.seat');"
-            "return n.getBoundingClientRect().right <= s.getBoundingClientRect().right;", name)
+            "return n.getBoundingClientRect().right <= s.getBoundingClientRect().right &&"
+            " s.scrollWidth <= s.clientWidth;", name)
     timer = by_id(driver, "timer")
     left = int(timer.get_attribute("data-left"))
     # New game: the running game's timer pauses and nothing covers Start
@@ -464,4 +475,25 @@ def test_a_line_says_when_the_blind_limit_takes_the_bet_away(sized: Any,
     limits = by_id(driver, "limits")
     assert limits.is_displayed() and "4 blind bets, the most this table allows" in limits.text
     assert in_viewport(driver, limits) or not _is_phone(driver)
+    assert_clean(driver)
+
+
+def test_an_all_in_showdown_lists_no_empty_side_pot(sized: Any, server_url: str) -> None:
+    driver = sized
+    bots = ["equity", "hard", "medium"]
+    rules = _web_rules("classic", "classic", 4, starting_stack=8)
+
+    def all_in_showdown(state: dict[str, Any]) -> bool:
+        end = state["hand_end"]
+        return bool(end) and end["end"] == "showdown" and len(end["shown"]) > 2
+
+    seed, count = _find(bots, rules, all_in_showdown, hands=3)
+    game = start_game(driver, server_url, bots, seed=seed, starting_stack=8, hands=3)
+    for _ in range(count):
+        _click(driver)
+    end = server_state(server_url, game)["hand_end"]
+    rows = [r.text for r in by_id(driver, "hand-end").find_elements(By.CLASS_NAME, "pot-row")]
+    assert len(rows) == len(end["pots"]) >= 1
+    assert all(pot["amount"] > 0 for pot in end["pots"])
+    assert not any(" 0:" in row for row in rows)
     assert_clean(driver)
