@@ -62,7 +62,8 @@ from teenpatti_env.protocol import (
 )
 
 WEB_DIR = Path(__file__).parent / "web"
-WEB_FILES = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
+WEB_FILES = {"index.html": "text/html", "app.js": "text/javascript",
+             "explain.js": "text/javascript", "style.css": "text/css"}
 MAX_CONNECTIONS = 64
 """Connections served at once by default; one more is answered 503 ``busy``."""
 CLIENT_SHARE = 2
