@@ -497,3 +497,32 @@ def test_an_all_in_showdown_lists_no_empty_side_pot(sized: Any, server_url: str)
     assert all(pot["amount"] > 0 for pot in end["pots"])
     assert not any(" 0:" in row for row in rows)
     assert_clean(driver)
+
+
+def test_the_texts_say_names_keys_and_the_boot_right(driver: Any, server_url: str) -> None:
+    open_page(driver, server_url)
+    driver.execute_script("""
+        window.__boots = [];
+        new MutationObserver(() => window.__boots.push(
+            document.getElementById('boot-now').textContent)
+        ).observe(document.getElementById('story'), {childList: true});""")
+    for seat, bot in enumerate(["hard", "medium", "easy"], 1):
+        Select(by_id(driver, f"bot-{seat}")).select_by_value(bot)
+    fill(driver, "seed", 6)
+    fill(driver, "replay", True)
+    driver.execute_script("document.getElementById('start').click();")
+    game = wait_for(driver, lambda d: by_id(d, "table").get_attribute("data-game"), "the table")
+    settled(driver)
+    state = server_state(server_url, game)
+    boots = driver.execute_script("return window.__boots;")
+    assert boots and all(boot == str(state["view"]["boot"]) for boot in boots)
+    status = by_id(driver, "status").text
+    for name in state["players"][1:]:  # a bot's name is never capitalised as a sentence
+        assert name.capitalize() not in status or name.capitalize() == name
+    driver.execute_script("document.getElementById('keys-open').click();")
+    keys = [k.text for k in driver.find_elements(By.CSS_SELECTOR, "#keys kbd")]
+    assert len(keys) == len(set(keys)) and "n" not in keys and "n / Enter" in keys
+    apart = [k.text for k in driver.find_elements(By.CSS_SELECTOR, "#variant-key-list kbd")]
+    assert set(apart) == {"d", "k", "x", "t", "j", "v", "e"}
+    assert axe_violations(driver) == []
+    assert_clean(driver)

@@ -502,6 +502,7 @@
     $("table").hidden = false;
     $("pot").textContent = $("bar-pot").textContent = String(step.pot);
     $("stake").textContent = $("bar-stake").textContent = String(step.stake);
+    $("boot-now").textContent = String((state.view || {}).boot ?? "");
     drawSeats(state, step);
     for (const line of step.lines) $("story").append(el("li", { text: line }));
     setStatus(step.lines.join(". ") + ".", "replay");
@@ -834,12 +835,18 @@
           "sideshow");
       } else {
         setStatus("Your turn, hand " + (state.hands_played + 1) + ". " +
-          (last ? last.charAt(0).toUpperCase() + last.slice(1) + ". " : "") +
+          (last ? sentence(last, players) + ". " : "") +
           "Pot " + view.pot + ", stake " + view.stake + ".", "your-turn");
       }
     } else {
       setStatus("The bots are playing\u2026", "waiting");
     }
+  }
+
+  /** A story line as a sentence: "you" gets its capital, a bot's name keeps its own. */
+  function sentence(line, players) {
+    return players.some((name) => name !== "you" && line.startsWith(name)) ? line :
+      line.charAt(0).toUpperCase() + line.slice(1);
   }
 
   function winnerText(end, players) {
@@ -977,11 +984,20 @@
       refuse: "Refuse a sideshow", all_in: "All-in", draw: "Draw", keep: "Keep",
       discard: "Discard", pass: "Pass cards", buy_joker: "Buy a joker",
       choose_variant: "Choose the variant", vote_end: "Vote to end", continue: "Continue" };
-    const rows = [...Object.entries(about.keys).map(([type, key]) => [key, names[type] || type]),
-      ["1\u20136", "Bet sizes, smallest first"], ["n / Enter", "Next hand"],
-      ["?", "Hand rankings"], ["Tab", "Move between the buttons"]];
+    // Moves only some variants or tables have are listed apart; "n" once.
+    const some = ["draw", "keep", "discard", "pass", "buy_joker", "choose_variant", "vote_end"];
+    const entries = Object.entries(about.keys).filter(([type]) => type !== "continue");
+    const rows = [...entries.filter(([type]) => !some.includes(type))
+      .map(([type, key]) => [key, names[type] || type]),
+    ["1\u20136", "Bet sizes, smallest first"],
+    ["n / Enter", "Next hand (at a vote-to-end table, between hands: continue)"],
+    ["?", "Hand rankings"], ["Tab", "Move between the buttons"]];
     for (const [key, what] of rows) keys.append(el("dt", {}, el("kbd", { text: key })),
       el("dd", { text: what }));
+    for (const [type, key] of entries.filter(([kind]) => some.includes(kind))) {
+      $("variant-key-list").append(el("dt", {}, el("kbd", { text: key })),
+        el("dd", { text: names[type] || type }));
+    }
     for (const dialog of document.querySelectorAll("dialog")) {
       for (const close of dialog.querySelectorAll("[data-close]")) {
         close.addEventListener("click", () => dialog.close());
