@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from agents import SCRIPTED_AGENTS
-from interfaces.explain import final_ranking, result_reason
+from interfaces.explain import final_ranking, played_hand, result_reason
 from interfaces.guide import STRENGTH_ORDER, bot_guide, bot_tables, how_to_play, table_guide
 from interfaces.table import PlayTable
+from teenpatti_env.cards import parse_card
+from teenpatti_env.cards.hands import evaluate_hand
 from teenpatti_env.engine import Hand
 from teenpatti_env.engine.session import Session
 from teenpatti_env.rules import Rules
@@ -162,3 +165,24 @@ def test_your_hand_is_named_once_you_have_looked_and_not_before() -> None:
     assert sorted(p["card"] for p in mine["played"]) == sorted(table.state()["view"]["cards"])
     assert mine["hand_name"].split()[0] in ("high", "pair", "colour", "sequence", "pure",
                                             "trail")
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_cards_that_count_make_the_seats_value_in_every_variant(variant: str) -> None:
+    rules = Rules.preset("classic", variant=variant, num_players=4)
+    for seed in range(8):
+        hand = Hand.deal(rules, [100] * 4, 0, np.random.default_rng(seed))
+        for seat in range(4):
+            if not hand.dealt_in[seat] or hand.hands[seat] is None or hand.burst[seat]:
+                continue
+            usable, wild = hand.usable_cards(seat)
+            if len(usable) + rules.spec.imagined_card < 3:
+                continue
+            shown = played_hand(hand, seat)
+            counted = [p for p in shown["played"] if p["counts"]]
+            assert len(counted) == 3
+            made = [parse_card(p["as"] or p["card"]) for p in counted]
+            assert evaluate_hand(made, rules) == hand.hand_value(seat)
+            for p in counted:  # only wild (or imaginary) cards become something else
+                if p["card"] is not None and p["as"] is not None:
+                    assert wild[usable.index(parse_card(p["card"]))]
