@@ -47,7 +47,7 @@ def played_hand(hand: Hand, seat: int) -> dict[str, Any]:
 
 
 def result_reason(hand: Hand, names: Sequence[str]) -> str | None:
-    """Why the shown hand won ("you win: pair of jacks, king kicker, beats hard's pair
+    """Why the best shown hand won ("you: pair of jacks, king kicker, beats hard's pair
     of tens, ace kicker"); ``None`` when no hands were compared."""
     if hand.end not in ("show", "showdown") or len(hand.shown) < 2:
         return None
