@@ -165,6 +165,23 @@ def test_default_seats_start_at_every_table_size_and_variant(sized: Any,
             game = _start(driver, trained_url, 4, variant)
             assert server_state(trained_url, game)["players"][1].startswith("equity")
             assert variant.replace("_", " ") in by_id(driver, "variant-rules").text
+    # a reloaded game's default seats still fall back when the table changes
+    game = _start(driver, trained_url, 4)
+    driver.refresh()
+    wait_for(driver, lambda d: by_id(d, "table").get_attribute("data-game") == game,
+             "the reloaded game")
+    settled(driver)
+    driver.execute_script("document.getElementById('new-game').click();")
+    Select(by_id(driver, "seat-count")).select_by_value("6")
+    driver.execute_script("document.getElementById('start').click();")
+    driver.execute_script("document.getElementById('confirm-yes').click();")
+    wait_for(driver, lambda d: by_id(d, "table").get_attribute("data-game") not in (None, game),
+             "the new game")
+    settled(driver)
+    assert by_id(driver, "error").text == ""
+    new_game = by_id(driver, "table").get_attribute("data-game")
+    assert all(bot.startswith("equity") for bot in
+               server_state(trained_url, new_game)["players"][1:])
     # a bot the player picks that cannot sit there is greyed out with the reason
     open_page(driver, trained_url)
     Select(by_id(driver, "seat-count")).select_by_value("5")

@@ -306,7 +306,11 @@
     }
     $("sideshow").checked = !!settings.sideshow;
     $("seed").value = settings.seed === undefined ? "" : String(settings.seed);
-    for (const select of $("bots").querySelectorAll("select.bot")) select.dataset.chosen = "1";
+    // A seat on another bot than the default was picked; a default seat may still fall back.
+    for (const select of $("bots").querySelectorAll("select.bot")) {
+      if (select.value !== about.bots[0]) select.dataset.chosen = "1";
+      else delete select.dataset.chosen;
+    }
     checkFits();
   }
 
