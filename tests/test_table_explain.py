@@ -186,3 +186,16 @@ def test_the_cards_that_count_make_the_seats_value_in_every_variant(variant: str
             for p in counted:  # only wild (or imaginary) cards become something else
                 if p["card"] is not None and p["as"] is not None:
                     assert wild[usable.index(parse_card(p["card"]))]
+
+
+def test_the_terminal_summary_says_why_in_the_same_words() -> None:
+    from interfaces.play import hand_end_text
+
+    table = PlayTable(["hard", "medium"], "classic", hands=10, seed=0, pause_between_hands=True)
+    for state in _play(table):
+        end = state["hand_end"]
+        if end and end["reason"]:
+            text = hand_end_text(state["hands_played"], end, state["players"])
+            assert f"  why: {end['reason']}" in text.splitlines()
+            return
+    raise AssertionError("no hand was shown down")
