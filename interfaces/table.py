@@ -15,6 +15,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agents import Agent, make_agent
+from interfaces.explain import (
+    chip_history,
+    final_ranking,
+    limit_notes,
+    played_hand,
+    result_reason,
+    session_end,
+    sideshow_hands,
+)
+from interfaces.guide import table_guide
 from interfaces.match import play_missed_turn
 from teenpatti_env.cards.hands import CATEGORIES, value_categories
 from teenpatti_env.engine import Hand
@@ -188,6 +198,7 @@ class PlayTable:
             return
         if missed:
             lines[0] = f"time ran out: {lines[0]}"
+        active = self.env.table_facts().in_session
         self.steps.append({
             "seat": seat,
             "missed": missed,
@@ -198,7 +209,10 @@ class PlayTable:
             "last_actions": self._last_actions(hand),
             "seats": [{"stack": hand.stacks[s], "chips_in": hand.contributions[s],
                        "seen": hand.seen[s], "packed": hand.packed[s],
-                       "all_in": hand.all_in[s]} for s in range(hand.num_seats)],
+                       "all_in": hand.all_in[s], "blind_bets": hand.blind_bets[s],
+                       "dealt_in": hand.dealt_in[s],
+                       "in_session": hand.dealt_in[s] or active[s]}
+                      for s in range(hand.num_seats)],
         })
 
     def _last_actions(self, hand: Hand) -> list[str | None]:
@@ -305,7 +319,8 @@ class PlayTable:
         payouts = list(hand.payouts or [0] * hand.num_seats)
         categories = value_categories(hand.rules)
         shown = [{"seat": seat, "name": self.names[seat], "cards": list(cards),
-                  "category": category_words(CATEGORIES[categories[hand.hand_value(seat)]])}
+                  "category": category_words(CATEGORIES[categories[hand.hand_value(seat)]]),
+                  **played_hand(hand, seat)}
                  for seat, cards in sorted(hand.shown.items())]
         pots: list[dict[str, Any]] = []
         if hand.end == "showdown":
@@ -315,7 +330,7 @@ class PlayTable:
             pots = [{"amount": pot.amount, "seats": list(pot.eligible),
                      "winners": list(pot.winners)}
                     for pot in side_pots(hand.contributions, contenders, hand.all_in, values,
-                                         hand.seat_order())]
+                                         hand.seat_order()) if pot.amount]
         elif hand.end != "void":
             pots = [{"amount": sum(payouts), "seats": [s for s, c in enumerate(payouts) if c],
                      "winners": [s for s, c in enumerate(payouts) if c]}]
@@ -328,8 +343,8 @@ class PlayTable:
         if hand.end == "last_player":
             hidden.append("The last player in wins without showing.")
         if sideshows and hand.rules.sideshow_reveal == "none":
-            hidden.append("Sideshow hands stay hidden: at this table only the two players "
-                          "compare them, and nobody is shown them.")
+            hidden.append("Sideshow hands stay hidden: under these rules the two hands are "
+                          "compared unseen, and even the two players learn only who packed.")
         elif sideshows:
             hidden.append("Only the two players in a sideshow see each other's hands.")
         return {
@@ -342,6 +357,8 @@ class PlayTable:
             "payouts": payouts,
             "net": list(hand.net or [0] * hand.num_seats),
             "sideshows": sideshows,
+            "sideshow_hands": sideshow_hands(hand, 0, self.names),
+            "reason": result_reason(hand, self.names),
             "hidden": hidden,
         }
 
@@ -438,6 +455,7 @@ class PlayTable:
             "stacks": list(session.stacks) if self.over else list(hand.stacks),
             "view": view,
             "category_words": category_words(view["category"]),
+            "my_hand": played_hand(hand, 0) if view["category"] is not None else None,
             "moves": [{k: v for k, v in move.items() if k != "entry"}
                       for move in (self._moves_of(view["legal"]) if self.your_turn else [])],
             "story": hand_story(hand, 0, self.names),
@@ -446,4 +464,9 @@ class PlayTable:
             "hand_end": self.hand_summary(hand) if ended else None,
             "finished": [dict(h) for h in self.finished],
             "standings": self.standings(),
+            "chips": chip_history(session),
+            "guide": table_guide(hand.rules),
+            "limits": limit_notes(hand, 0, view["legal"]) if self.your_turn else [],
+            "session_end": session_end(session, 0, self.names) if self.over else None,
+            "ranking": final_ranking(session, self.names) if self.over else None,
         }
