@@ -14,7 +14,7 @@ fault against the bot. Local agents answer in-process and are not timed.
 
 from __future__ import annotations
 
-import json
+import itertools
 import time
 import uuid
 from collections.abc import Mapping, Sequence
@@ -23,14 +23,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from agents import Agent, make_agent
-from agents.loop import agent_turns, play_out
+from agents.loop import MissedTurnError, agent_turns, play_missed_turn, play_out
 from interfaces.clock import CLOCK_KINDS, BotClock
-from interfaces.remote import FAULTS, REMOTE_PREFIXES, BotError, RemoteBot, connect
+from interfaces.players import RemotePlayer, is_remote
+from interfaces.remote import FAULTS, RemoteBot, connect
 from interfaces.transcript import Recorded, Transcript, read_transcript
 from teenpatti_env.engine import Hand
 from teenpatti_env.environment.aec import raw_env
-from teenpatti_env.errors import IllegalActionError
-from teenpatti_env.protocol import make_request
 from teenpatti_env.rules import Rules
 
 ABSENT = "absent"
@@ -90,8 +89,9 @@ class _Seat:
         self.spec = spec
         self.agent: Agent | None = None
         self.bot: RemoteBot | None = None
+        self.player: RemotePlayer | None = None
         self.clock = clock
-        if spec.startswith(REMOTE_PREFIXES):
+        if is_remote(spec):
             self.bot = connect(spec)
         elif spec != ABSENT:
             self.agent = make_agent(spec, seed=seed)
@@ -99,15 +99,6 @@ class _Seat:
     def close(self) -> None:
         if self.bot is not None:
             self.bot.close()
-
-
-def play_missed_turn(env: raw_env) -> str:
-    """Play the selected agent's turn as missed, as VARIANTS.md C4 says (a betting or
-    phase turn packs, a sideshow asked of it is refused, a dealer's choice is drawn, a
-    vote is ``continue``); returns the name of the action played."""
-    index = env.timeout_index()
-    env.step(index)
-    return env.layout.names[index]
 
 
 def run_match(
@@ -169,7 +160,7 @@ def _run(players: Sequence[str], rules: Rules | str | Mapping[str, Any] | None, 
     base = Rules.of(dict(rules) if isinstance(rules, Mapping) else rules)
     table_rules = base.replace(num_players=len(players), max_hands=hands)
     for spec in players:  # check every local agent before starting any process
-        if not spec.startswith(REMOTE_PREFIXES) and spec != ABSENT:
+        if not is_remote(spec) and spec != ABSENT:
             make_agent(spec).check_rules(table_rules)
     table = table or f"match-{uuid.uuid4().hex}"  # a served agent's memory: this match's
     start = {"players": list(players), "rules": table_rules.to_dict(), "hands": hands,
@@ -203,10 +194,14 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float, log: T
     faults = [dict.fromkeys(FAULTS, 0) for _ in range(n)]
     timeouts = [dict.fromkeys(CLOCK_KINDS, 0) for _ in range(n)]
     missed: list[dict[str, Any]] = []
-    asked = 0
     local = {name: agent for name, number in env.agent_name_mapping.items()
              if (agent := seats[number].agent) is not None}
     decide = agent_turns(env, local)
+    ids = itertools.count(1)
+    for seat in seats:
+        if seat.bot is not None:
+            seat.player = RemotePlayer(seat.bot, seat.clock, log, table,
+                                       lambda: session.hands_played, ids, send_clock)
     playing: list[Hand] = []  # the hand being played, once it has begun
 
     def new_hand() -> None:
@@ -220,39 +215,23 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float, log: T
             agent.reset()
 
     def turn(name: str) -> int | None:
-        nonlocal asked
         number = env.agent_name_mapping[name]
         seat = seats[number]
         decisions[number] += 1
         if seat.agent is not None:
             return decide(name)
-        fault: BotError
-        limit, clock_kind = seat.clock.budget()
-        run_out = seat.clock.exhausted()
-        if seat.bot is None:
-            fault = BotError("timeout", "absent")
-        elif run_out is not None:
-            fault, clock_kind = BotError("timeout", f"its {run_out} time has run out"), run_out
+        if seat.player is None:
+            fault = MissedTurnError("timeout", "absent", seat.clock.budget()[1])
         else:
-            asked += 1
-            request = make_request(env.view(name), id=asked, table=table,
-                                   hand=session.hands_played,
-                                   clock=seat.clock.fields() if send_clock else None)
             try:
-                action = log.ask(seat.bot, request, limit, session.hands_played, number)
-                env.step_action(action)
+                seat.player.play_turn(env, name)
                 return None
-            except BotError as error:
+            except MissedTurnError as error:
                 fault = error
-            except IllegalActionError as error:
-                fault = BotError("illegal", f"{json.dumps(action)}: {error}")
-            finally:
-                seat.clock.spend(seat.bot.last_seconds)
         faults[number][fault.kind] += 1
         if fault.kind == "timeout":
-            timeouts[number][clock_kind] += 1
-        hand_number = session.hands_played + 1
-        missed.append({"hand": hand_number, "seat": number, "fault": fault.kind,
+            timeouts[number][fault.clock] += 1
+        missed.append({"hand": session.hands_played + 1, "seat": number, "fault": fault.kind,
                        "detail": fault.detail, "played": play_missed_turn(env)})
         return None
 
