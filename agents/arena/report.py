@@ -210,11 +210,15 @@ def write_json(data: dict[str, Any], path: str | Path) -> None:
 
 
 def short_label(name: str) -> str:
-    """A column label: a policy file's name without its folders."""
+    """A column label: a policy file's name without its folders; a long name (a remote
+    bot's command) cut to :data:`LABEL_WIDTH` characters."""
     kind, _, where = name.partition(":")
     if kind == "ppo" and where:
         return f"ppo:{Path(where).stem}"
-    return name
+    return name if len(name) <= LABEL_WIDTH else name[:LABEL_WIDTH - 3] + "..."
+
+
+LABEL_WIDTH = 24
 
 
 def p_text(p: float) -> str:

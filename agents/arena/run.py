@@ -40,10 +40,8 @@ def check_pool(agents: Sequence[str], seats: Seats | None = None) -> tuple[str, 
         raise ValueError("the arena needs at least one agent")
     if len(set(pool)) != len(pool):
         raise ValueError(f"agent names must be distinct, got {list(pool)}")
-    remote = frozenset() if seats is None else seats.remote
-    for name in pool:
-        if name not in remote:
-            make_agent(name)  # an unknown name fails here, before any play
+    for name in pool:  # an unknown name fails here, before any play
+        make_agent(name) if seats is None else seats.make(name, None)
     return pool
 
 
@@ -135,8 +133,8 @@ def _play_reports(
     try:
         with connection:
             for run, batch in zip(runs, policies, strict=True):
-                results = [play(config, workers, update, batch, ray_address,
-                                seats if config.remote else None) for config in run]
+                results = [play(config, workers, update, batch, ray_address, seats)
+                           for config in run]
                 agent_results, pairwise = summarize(run[0], results[0])
                 plain = None
                 if compare_plain:

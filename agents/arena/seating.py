@@ -144,7 +144,8 @@ class Deals:
 class Seats(Protocol):
     """Who plays a run's agents: :class:`LocalSeats` makes every agent in this process; the
     command line passes one that also seats remote bots (``interfaces``), so that the arena
-    plays them without importing the layer they live in."""
+    plays them without importing the layer they live in. Its local agents are the ones
+    :func:`agents.make_agent` makes (the batched engine plays their batched forms)."""
 
     remote: frozenset[str]
     """The specs this seats as remote bots."""

@@ -34,8 +34,9 @@ def play(
     """Play every deal of ``config`` on ``workers`` processes (``None``: every core), as
     Ray tasks when ``ray_address`` is given (see :func:`run_arena`), or on the batched
     engine in this process when ``policies`` (every agent's batched form) are given;
-    ``progress(hands)`` is called as hands finish. ``seats`` makes the players; when it is
-    given, every deal is played in this process (its players may hold connections)."""
+    ``progress(hands)`` is called as hands finish. ``seats`` makes the players in this
+    process (worker processes make local agents with ``make_agent``); with remote bots in
+    ``config``, every deal is played in this process (the bots' connections are here)."""
     if policies is not None:
         parts_batched = []
         for first in range(0, config.deals, BATCHED_DEALS):
@@ -47,7 +48,7 @@ def play(
     tasks = list(_tasks(config.deals))
     if ray_address is not None:
         return _play_on_ray(config, tasks, ray_address, progress)
-    workers = 1 if seats is not None else min(workers or os.cpu_count() or 1, len(tasks))
+    workers = 1 if config.remote else min(workers or os.cpu_count() or 1, len(tasks))
     parts: dict[int, Deals] = {}
     if workers <= 1:
         for first, count in tasks:
