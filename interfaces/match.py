@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from agents import Agent, make_agent
+from agents.defaults import fitting_agent
 from agents.loop import MissedTurnError, agent_turns, play_missed_turn, play_out
 from interfaces.clock import CLOCK_KINDS, BotClock
 from interfaces.players import RemotePlayer, is_remote
@@ -58,6 +59,9 @@ class MatchResult:
     ``match``); they add up to its ``faults["timeout"]``."""
     stale: list[int] = field(default_factory=list)
     """Per seat, the answers read past because they named an earlier request."""
+    notices: list[str] = field(default_factory=list)
+    """One line per seat whose trained policy cannot play the table and whose place
+    ``equity`` took (:func:`agents.defaults.fitting_agent`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -67,7 +71,8 @@ class MatchResult:
         clocks = "".join(f", {name} {value:g} s" for name, value in
                          (("hand time", self.hand_time), ("match time", self.match_time))
                          if value is not None)
-        lines = [f"{self.hands_played} hands, seed {self.seed}, time limit "
+        lines = [*self.notices,
+                 f"{self.hands_played} hands, seed {self.seed}, time limit "
                  f"{self.time_limit:g} s{clocks}",
                  f"{'seat':<4} {'player':<28} {'stack':>6} {'net':>6} {'turns':>6}  missed"]
         for seat, name in enumerate(self.players):
@@ -120,7 +125,9 @@ def run_match(
     all its decisions in a hand and ``match_time`` in the match (:mod:`interfaces.clock`);
     its requests carry that clock unless ``send_clock`` is false. Bad settings are a
     ``ValueError`` raised before any bot is started. ``out``: a folder for the
-    transcript, the hand histories and the result (:mod:`interfaces.transcript`)."""
+    transcript, the hand histories and the result (:mod:`interfaces.transcript`). A
+    trained policy seated at a table it cannot play gives its seat to ``equity``, said in
+    the result's ``notices``."""
     clocks = _Clocks(time_limit, hand_time, match_time, send_clock)
     return _run(players, rules, hands, seed, clocks, out, None)
 
@@ -152,6 +159,26 @@ def resume_match(folder: str | Path, players: Sequence[str] | None = None) -> Ma
                 start["hands"], start["seed"], clocks, folder, recorded, start["table"])
 
 
+def seat_players(players: Sequence[str], rules: Rules) -> tuple[list[str], list[str]]:
+    """The specs that sit at a table under ``rules``: each of ``players``, or ``equity``
+    in place of a trained policy that cannot play it, and one notice line per such
+    policy. Every local agent is checked here, before any process starts."""
+    seated: list[str] = []
+    moved: dict[str, tuple[list[int], str]] = {}  # the seats of each policy that moved
+    for number, spec in enumerate(players):
+        if is_remote(spec) or spec == ABSENT:
+            seated.append(spec)
+            continue
+        make_agent(spec)  # an unknown agent is a ValueError
+        fitting, notice = fitting_agent(spec, rules)
+        seated.append(fitting)
+        if notice is not None:
+            moved.setdefault(spec, ([], notice))[0].append(number)
+    notices = [f"seat{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: "
+               f"{notice}" for numbers, notice in moved.values()]
+    return seated, notices
+
+
 def _run(players: Sequence[str], rules: Rules | str | Mapping[str, Any] | None, hands: int,
          seed: int, clocks: _Clocks, out: str | Path | None,
          recorded: Recorded | None, table: str | None = None) -> MatchResult:
@@ -159,9 +186,7 @@ def _run(players: Sequence[str], rules: Rules | str | Mapping[str, Any] | None, 
     time_limit = clocks.time_limit
     base = Rules.of(dict(rules) if isinstance(rules, Mapping) else rules)
     table_rules = base.replace(num_players=len(players), max_hands=hands)
-    for spec in players:  # check every local agent before starting any process
-        if not is_remote(spec) and spec != ABSENT:
-            make_agent(spec).check_rules(table_rules)
+    seated, notices = seat_players(players, table_rules)
     table = table or f"match-{uuid.uuid4().hex}"  # a served agent's memory: this match's
     start = {"players": list(players), "rules": table_rules.to_dict(), "hands": hands,
              "seed": seed, "time_limit": time_limit, "hand_time": clocks.hand_time,
@@ -170,10 +195,11 @@ def _run(players: Sequence[str], rules: Rules | str | Mapping[str, Any] | None, 
     log = Transcript(out, start, recorded)
     seats: list[_Seat] = []
     try:
-        for number, spec in enumerate(players):
+        for number, spec in enumerate(seated):
             seats.append(_Seat(spec, seed * 100 + number, clocks.clock()))
         result = _play(seats, table_rules, seed, time_limit, log, table, clocks.send_clock)
         result.hand_time, result.match_time = clocks.hand_time, clocks.match_time
+        result.notices = notices
         log.finish(result.to_dict())
         return result
     finally:
