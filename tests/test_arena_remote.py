@@ -89,6 +89,21 @@ def test_a_served_hard_over_http_gives_the_report_of_hard_in_process(
     for text in (done.stdout, (out / "arena.md").read_text()):
         assert "missed turns" in text and re.search(
             re.escape(served_hard) + r"\s+0\s+0\s+0\s+0", text)
+    _check_transcript(out, served_hard, HANDS)
+    first = out / "hands" / "hand-0001.json"
+    replayed = _cli("replay", str(first))
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["net"] == Hand.from_dict(json.loads(first.read_text())).net
+
+
+def test_a_served_hard_at_2v2_tables_gives_the_rows_of_hard_in_process(served_hard):
+    with ArenaSeats([served_hard, "equity"], LIMIT) as seats:
+        remote = run_arena([served_hard, "equity"], hands=16, seed=SEED, table="2v2",
+                           seats=seats)
+    local = run_arena(["hard", "equity"], hands=16, seed=SEED, table="2v2")
+    assert _numbers(remote.rows[0].report.to_dict(), {served_hard: "hard"}) == _numbers(
+        local.rows[0].report.to_dict(), {})
+    assert remote.rows[0].result == local.rows[0].result
 
 
 def test_a_served_hard_over_stdio_gives_the_report_of_hard_in_process(in_process, tmp_path):
