@@ -23,7 +23,7 @@ from agents import Agent, make_agent
 from agents.loop import MissedTurnError, TablePlayer
 from interfaces.clock import BotClock
 from interfaces.remote import REMOTE_PREFIXES, BotError, RemoteBot, connect
-from interfaces.transcript import Transcript
+from interfaces.transcript import HANDS, Transcript
 from teenpatti_env.engine import Hand
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.protocol import make_request
@@ -81,8 +81,9 @@ class ArenaSeats:
     :func:`agents.make_agent`, and a :class:`RemotePlayer` for every remote spec, each
     spec over one connection (one process for ``stdio:``) shared by all its seats, held
     to ``time_limit`` seconds a turn. With ``out``, the folder gets the transcript of
-    every request and answer and every hand's history (:mod:`interfaces.transcript`).
-    Use it as a context manager: leaving it closes the bots and the transcript."""
+    every request and answer and every hand's history (:mod:`interfaces.transcript`), in
+    place of an earlier run's. Use it as a context manager: leaving it closes the bots
+    and the transcript."""
 
     def __init__(self, specs: Sequence[str], time_limit: float = 5.0,
                  out: str | Path | None = None, start: dict[str, Any] | None = None) -> None:
@@ -92,6 +93,9 @@ class ArenaSeats:
         self.table = f"arena-{uuid.uuid4().hex}"
         self.hands = 0
         self._ids = itertools.count(1)
+        if out is not None:  # an earlier run's hands in the folder would read as this one's
+            for old in Path(out, HANDS).glob("hand-*.json"):
+                old.unlink()
         self.log = Transcript(out, {"kind": "arena", "players": list(specs),
                                     "time_limit": time_limit, "table": self.table,
                                     "at": time.time(), **(start or {})})

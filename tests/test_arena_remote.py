@@ -107,6 +107,8 @@ def test_a_served_hard_at_2v2_tables_gives_the_rows_of_hard_in_process(served_ha
 
 
 def test_a_served_hard_over_stdio_gives_the_report_of_hard_in_process(in_process, tmp_path):
+    (tmp_path / "hands").mkdir()
+    (tmp_path / "hands" / f"hand-{HANDS + 1:04d}.json").write_text("{}")  # an earlier run's
     with ArenaSeats([HARD_STDIO, "equity"], LIMIT, tmp_path) as seats:
         report = run_arena([HARD_STDIO, "equity"], hands=HANDS, seed=SEED, seats=seats)
         assert seats.stale() == {HARD_STDIO: 0}
