@@ -80,15 +80,18 @@ class ArenaSeats:
     """The arena's players (:class:`agents.arena.seating.Seats`): local agents by
     :func:`agents.make_agent`, and a :class:`RemotePlayer` for every remote spec, each
     spec over one connection (one process for ``stdio:``) shared by all its seats, held
-    to ``time_limit`` seconds a turn. With ``out``, the folder gets the transcript of
+    to ``time_limit`` seconds a turn (sent in each request's ``clock`` unless
+    ``send_clock`` is false). With ``out``, the folder gets the transcript of
     every request and answer and every hand's history (:mod:`interfaces.transcript`), in
     place of an earlier run's. Use it as a context manager: leaving it closes the bots
     and the transcript."""
 
     def __init__(self, specs: Sequence[str], time_limit: float = 5.0,
-                 out: str | Path | None = None, start: dict[str, Any] | None = None) -> None:
+                 out: str | Path | None = None, start: dict[str, Any] | None = None,
+                 send_clock: bool = True) -> None:
         BotClock(time_limit)  # checks the limit
         self.time_limit = time_limit
+        self.send_clock = send_clock
         self.remote = frozenset(spec for spec in specs if is_remote(spec))
         self.table = f"arena-{uuid.uuid4().hex}"
         self.hands = 0
@@ -111,7 +114,7 @@ class ArenaSeats:
         if spec not in self.remote:
             return make_agent(spec, seed)
         return RemotePlayer(self.bots[spec], BotClock(self.time_limit), self.log, self.table,
-                            lambda: self.hands, self._ids)
+                            lambda: self.hands, self._ids, self.send_clock)
 
     def hand_done(self, hand: Hand) -> None:
         self.hands += 1

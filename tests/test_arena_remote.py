@@ -112,9 +112,24 @@ def test_a_served_hard_over_stdio_gives_the_report_of_hard_in_process(in_process
     with ArenaSeats([HARD_STDIO, "equity"], LIMIT, tmp_path) as seats:
         report = run_arena([HARD_STDIO, "equity"], hands=HANDS, seed=SEED, seats=seats)
         assert seats.stale() == {HARD_STDIO: 0}
+    first = json.loads((tmp_path / "transcript.jsonl").read_text().splitlines()[1])
+    assert first["request"]["clock"] == {"limit": LIMIT}
     assert report.config.remote == {HARD_STDIO}
     assert _numbers(report.to_dict(), {HARD_STDIO: "hard"}) == _numbers(in_process, {})
     _check_transcript(tmp_path, HARD_STDIO, report.hands)
+
+
+@pytest.mark.parametrize("command", ["arena", "match"])
+def test_the_clock_is_in_every_request_unless_told_not_to(served_hard, tmp_path, command):
+    for flags, clock in (([], {"limit": 3.0}), (["--no-clock"], None)):
+        out = tmp_path / f"{command}{len(flags)}"
+        done = _cli(command, "--agents", f"{served_hard},equity,hard", "--hands", "3",
+                    "--time-limit", "3", "--out", str(out), *flags,
+                    *(["--quiet"] if command == "arena" else []))
+        assert done.returncode == 0, done.stderr
+        lines = [json.loads(line) for line in (out / "transcript.jsonl").read_text().splitlines()]
+        requests = [e["request"] for e in lines if e["event"] == "request"]
+        assert requests and all(r.get("clock") == clock for r in requests)
 
 
 def _check_transcript(folder: Path, spec: str, hands: int) -> None:

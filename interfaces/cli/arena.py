@@ -34,8 +34,8 @@ def _command_arena(args: argparse.Namespace) -> None:
         rules = Rules.preset(args.preset, variant=variant_spec(args.variant))
         start = {"rules": rules.to_dict(), "hands": args.hands, "seed": args.seed}
         # a transcript of the remote bots' requests and answers and every hand's history
-        with ArenaSeats(names, args.time_limit, args.out if remote else None,
-                        start) as seats:
+        with ArenaSeats(names, args.time_limit, args.out if remote else None, start,
+                        send_clock=not args.no_clock) as seats:
             report = run_arena(
                 names,
                 hands=args.hands,
@@ -106,6 +106,8 @@ def add_parsers(commands: Any) -> None:
     )
     arena.add_argument("--time-limit", type=positive_seconds, default=5.0,
                        help="seconds a remote bot has per turn")
+    arena.add_argument("--no-clock", action="store_true",
+                       help="send remote bots no clock field (for bots written before it)")
     arena.add_argument("--hands", type=positive_int, default=20_000,
                        help="hands in total, rounded up to whole deals")
     add_rules_options(arena, players="seats per table, 3..7 (default: the preset's)")

@@ -72,7 +72,8 @@ def _command_match(args: argparse.Namespace) -> None:
         else:
             result = run_match(players, rules_of(args), hands=args.hands, seed=args.seed,
                                time_limit=args.time_limit, hand_time=args.hand_time,
-                               match_time=args.match_time, out=args.out)
+                               match_time=args.match_time, send_clock=not args.no_clock,
+                               out=args.out)
     except ValueError as error:
         raise CommandError(str(error)) from error
     except OSError as error:
@@ -177,6 +178,8 @@ def add_parsers(commands: Any) -> None:
     match.add_argument("--match-time", type=positive_seconds, default=None,
                        help="seconds a remote bot has for all its turns in the match, a time "
                             "bank (default: no match clock)")
+    match.add_argument("--no-clock", action="store_true",
+                       help="send remote bots no clock field (for bots written before it)")
     match.add_argument("--out", help="a folder for the transcript (every request and answer "
                        "with its time), every hand's history and result.json")
     match.add_argument("--resume", metavar="DIR",
