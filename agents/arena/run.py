@@ -227,7 +227,7 @@ def run_arena(
     can and no Ray cluster is asked for; every path gives the same report for the same seed.
 
     ``seats`` makes the players (default: :class:`~agents.arena.seating.LocalSeats`, every
-    agent in this process); its remote bots (``interfaces.arena_bots``) play on the
+    agent in this process); its remote bots (``interfaces.players.ArenaSeats``) play on the
     per-table engine in this one process, their missed turns counted in the report.
 
     ``table`` is the composition (see :func:`parse_table`). The field (the default) gives
