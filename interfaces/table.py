@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agents import Agent, make_agent
+from agents.loop import play_missed_turn
 from interfaces.explain import (
     chip_history,
     final_ranking,
@@ -25,7 +26,6 @@ from interfaces.explain import (
     sideshow_hands,
 )
 from interfaces.guide import table_guide
-from interfaces.match import play_missed_turn
 from teenpatti_env.cards.hands import CATEGORIES, value_categories
 from teenpatti_env.engine import Hand
 from teenpatti_env.engine.pots import side_pots
