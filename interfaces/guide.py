@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 from agents import make_agent
+from agents.defaults import FALLBACK_AGENT
 from teenpatti_env.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from teenpatti_env.rules.variants import VARIANT_DESCRIPTIONS, VARIANTS
 
@@ -43,8 +44,6 @@ STRENGTH_ORDER = ("random", "auto", "easy", "medium", "hard", "equity")
 """The scripted bots from weakest to strongest, as the arena ranks them."""
 TRAINED_WORDS = ("A policy trained by self-play; it beats every scripted bot at the table "
                  "it was trained for, and can sit only at such a table.")
-FALLBACK_BOT = "equity"
-"""The strongest bot that sits at every table: takes a default seat a trained bot cannot."""
 
 
 @cache
@@ -91,7 +90,7 @@ def bot_guide(bots: Sequence[str]) -> dict[str, Any]:
         guide[bot] = {"words": words if where is None else f"{words} Here {where}.",
                       "fits": where,
                       "tables": None if tables is None else [list(t) for t in tables]}
-    return {"bot_guide": guide, "bot_order": order, "fallback_bot": FALLBACK_BOT,
+    return {"bot_guide": guide, "bot_order": order, "fallback_bot": FALLBACK_AGENT,
             "preset_words": PRESET_WORDS, "variant_words": dict(VARIANT_DESCRIPTIONS),
             "variants": list(VARIANTS),
             "how_to_play": {name: how_to_play(Rules.preset(name)) for name in PRESET_WORDS}}
