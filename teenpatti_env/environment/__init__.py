@@ -5,3 +5,10 @@ sees and does, as arrays), ``single_agent`` (the Gymnasium view), ``render``, an
 batched engine: ``batched`` and ``batch_kernels`` (many classic tables in arrays) with
 ``vector`` (its Gymnasium vector environment).
 """
+
+import gymnasium
+
+if "TeenPatti-v0" not in gymnasium.registry:
+    gymnasium.register(
+        id="TeenPatti-v0", entry_point="teenpatti_env.environment.single_agent:TeenPattiEnv"
+    )

@@ -45,6 +45,18 @@ def inline(function: Callable[..., Any]) -> Callable[..., Any]:
     return function
 
 
+def wrapping(function: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`inline` for arithmetic meant to wrap around 2**64 (the random streams).
+
+    Compiled, uint64 arithmetic wraps silently; as plain Python it is numpy scalar
+    arithmetic, which wraps too but warns of the overflow, so there it runs with
+    numpy's overflow warnings off.
+    """
+    if HAVE_NUMBA:
+        return inline(function)
+    return np.errstate(over="ignore")(function)
+
+
 # Table scalars.
 POT, STAKE, DEALER, TO_ACT, ASKER, TARGET, END, ACTIONS, DEALS = range(9)
 TAB_FIELDS = 9
@@ -76,7 +88,7 @@ KIND_NAMES = ("pack", "look", "bet", "show", "sideshow", "accept", "refuse", "al
 # ----------------------------------------------------------------- random numbers
 
 
-@inline
+@wrapping
 def next_random(rng: Any, t: int) -> np.uint64:
     """The next 64 bits of table ``t``'s own stream (splitmix64)."""
     state = rng[t] + np.uint64(0x9E3779B97F4A7C15)
