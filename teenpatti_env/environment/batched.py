@@ -1,7 +1,8 @@
 """The batched engine: thousands of classic tables held as arrays and stepped in lockstep.
 
 :class:`TableBatch` plays ``N`` tables of one rule set of the classic family (every
-setting of the rules and the four presets; no variant) one hand an episode. One
+setting of the rules and the four presets; no variant), one hand an episode or, with
+``episode="session"``, one session an episode (RULES.md section 7). One
 :meth:`TableBatch.step` applies one action per table that waits for a decision and gives,
 for every table, the seat to act, its observation vector and action mask (bit for bit
 those of ``teenpatti_env.env()`` in the same state, from the same
@@ -36,6 +37,7 @@ from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.cards.hands import value_categories, value_strengths
 from teenpatti_env.engine import Hand, validate_table
 from teenpatti_env.engine.history import history_of
+from teenpatti_env.engine.session import EPISODES
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
@@ -61,10 +63,11 @@ class BatchStep(NamedTuple):
     action_masks: NDArray[np.int8]
     """``[N, A]``: the action mask of the seat to act (zeros where none)."""
     rewards: NDArray[np.float64]
-    """``[N, n]``: every seat's net result in boots of a hand that ended in this call
-    (zeros elsewhere)."""
+    """``[N, n]``: every seat's net result in boots of the hands that ended in this call
+    (zeros elsewhere; in a session, the sum over the hands settled in the call)."""
     finished: NDArray[np.bool_]
-    """``[N]``: a hand ended at this table in this call."""
+    """``[N]``: the episode ended at this table in this call (its hand, or in
+    ``episode="session"`` its session)."""
 
 
 def classic_family(rules: Rules) -> Rules:
@@ -74,8 +77,8 @@ def classic_family(rules: Rules) -> Rules:
         raise ValueError("the batched engine plays the classic family only: dealer's choice "
                          "needs the per-table engine (teenpatti_env.env)")
     if rules.vote_to_end:
-        raise ValueError("the batched engine plays hand episodes: vote_to_end needs the "
-                         "per-table engine (teenpatti_env.env)")
+        raise ValueError("the batched engine does not hold votes between hands: vote_to_end "
+                         "needs the per-table engine (teenpatti_env.env)")
     if not rules.spec.is_classic or rules.variant != "classic":
         name = rules.spec.name
         raise ValueError(f"the batched engine plays the classic family only, not the variant "
@@ -94,11 +97,14 @@ class BatchArrays(NamedTuple):
 
 
 class TableBatch:
-    """``num_tables`` tables of one rule set, one hand an episode, stepped together.
+    """``num_tables`` tables of one rule set, stepped together.
 
     Keyword arguments as :func:`teenpatti_env.env` takes them: ``rules`` (a ``Rules``,
-    preset name or dict), ``num_players``, ``bet_levels``, ``stacks`` (every seat's chips
-    at the start of every hand; default the starting stack) and ``Rules`` overrides.
+    preset name or dict), ``num_players``, ``episode`` (``"hand"``: one hand an episode;
+    ``"session"``: hands until the session ends, stacks carried from hand to hand, the
+    deal passing left, busted seats sitting out, ``max_hands``), ``bet_levels``, ``stacks``
+    (every seat's chips at the start of every episode; default the starting stack) and
+    ``Rules`` overrides.
     ``autoreset`` (default on): a table whose hand ended is dealt a new hand in the same
     call, so every table always waits for a decision unless a deal ends at once.
     ``seed``: the first :meth:`reset`'s seed (tables draw from independent streams
@@ -111,6 +117,7 @@ class TableBatch:
         rules: Rules | str | dict[str, Any] | None = None,
         *,
         num_players: int | None = None,
+        episode: str = "hand",
         bet_levels: int | None = None,
         stacks: Sequence[int] | None = None,
         autoreset: bool = True,
@@ -123,6 +130,9 @@ class TableBatch:
         if num_players is not None:
             settings["num_players"] = num_players
         self.rules = classic_family(base.replace(**settings) if settings else base)
+        if episode not in EPISODES:
+            raise ValueError(f"episode must be 'hand' or 'session', got {episode!r}")
+        self.episode = episode
         n = self.num_seats = self.rules.num_players
         validate_table(self.rules, stacks, 0, n)
         self.stacks = [self.rules.starting_stack] * n if stacks is None else list(stacks)
@@ -155,6 +165,8 @@ class TableBatch:
         params[k.P_SHORT] = ("all_in", "pack", "showdown").index(rules.short_stack)
         params[k.P_ENTRY] = rules.entry_chips
         params[k.P_BET_LEVELS] = self.layout.bet_levels
+        params[k.P_SESSION] = self.episode == "session"
+        params[k.P_MAX_HANDS] = k.NONE if rules.max_hands is None else rules.max_hands
         self._params = params
         # The action table and the observation slots, read from the layouts themselves.
         kinds = self.layout.kinds
@@ -191,6 +203,7 @@ class TableBatch:
         self._mask = np.zeros((size, self.action_size), dtype=np.int8)
         self._rewards = np.zeros((size, n), dtype=np.float64)
         self._chips = np.zeros((size, n), dtype=np.int64)
+        self._session_start = np.zeros((size, n), dtype=np.int64)
         self._finished = np.zeros(size, dtype=np.bool_)
         self._everyone = np.ones(size, dtype=np.bool_)  # never written
         self._seeded = False
@@ -200,7 +213,8 @@ class TableBatch:
     def reset(
         self, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> BatchStep:
-        """Deal a new hand at every table and return the first decisions.
+        """Start a new episode (a hand, or a session) at every table and return the first
+        decisions.
 
         ``seed`` restarts every table's random stream (tables draw from independent
         streams spawned from it); without one, the streams go on (or start from fresh
@@ -231,8 +245,8 @@ class TableBatch:
             )
             self._deck[:] = np.arange(NUM_CARDS)  # the shuffle goes on from the last deck
             self._seeded = True
-        self._seat[:, k.START_STACK, :] = given["stacks"]
         everyone = self._everyone
+        self._start_episodes(everyone, given["stacks"])
         if given["cards"] is None:
             k.deal_tables(self._params, self._tab, self._seat, self._known, self._deck,
                           self._rng, self._values, everyone)
@@ -241,8 +255,9 @@ class TableBatch:
             self._tab[:, k.DEALER] = given["dealer"]
             k.start_tables(self._params, self._tab, self._seat, self._known, self._rng,
                            self._values, everyone)
+        if self.episode == "hand":  # the later hands: the table's stacks
+            self._seat[:, k.START_STACK, :] = self.stacks
         self._reported[:] = False
-        self._seat[:, k.START_STACK, :] = self.stacks  # later hands: the table's stacks
         self._chips[:] = 0
         self._finished[:] = False
         self._observe(everyone)
@@ -331,9 +346,9 @@ class TableBatch:
             self._history = grown
         self._chips[:] = 0
         self._finished[:] = False
-        k.step_tables(self._params, self._tab, self._seat, self._known, self._history, chosen,
-                      active, self._kind_of, self._level_of, self._chips, self._finished,
-                      self._reported)
+        k.step_tables(self._params, self._tab, self._seat, self._known, self._deck, self._rng,
+                      self._values, self._history, chosen, active, self._kind_of,
+                      self._level_of, self._chips, self._finished, self._reported)
         changed = active if tables is None else active | self._finished
         if self.autoreset and self._finished.any():
             self._redeal(self._finished)
@@ -341,7 +356,8 @@ class TableBatch:
         return self._result()
 
     def redeal(self, tables: NDArray[np.bool_]) -> BatchStep:
-        """Deal a new hand at every table with ``tables[t]`` (for ``autoreset=False``)."""
+        """Start a new episode (a hand, or a session) at every table with ``tables[t]``
+        (for ``autoreset=False``)."""
         which = self._checked_tables(tables)
         self._chips[:] = 0
         self._finished[:] = False
@@ -350,9 +366,25 @@ class TableBatch:
         return self._result()
 
     def _redeal(self, which: NDArray[np.bool_]) -> None:
+        if self.episode == "session":  # a hand episode's stacks stay set from reset()
+            self._start_episodes(which, self.stacks)
         k.deal_tables(self._params, self._tab, self._seat, self._known, self._deck, self._rng,
                       self._values, which)
         self._reported[which] = False
+
+    def _start_episodes(self, which: NDArray[np.bool_], stacks: Any) -> None:
+        """Set every seat's chips at the start of the tables ``which``'s episodes: the
+        stacks of the next hand, and in a session the session's chips (a seat that
+        cannot enter sits out with its chips kept)."""
+        seat = self._seat
+        chips = np.broadcast_to(np.asarray(stacks, dtype=np.int64), (self.num_tables,
+                                                                      self.num_seats))[which]
+        if self.episode == "session":
+            seat[which, k.CHIPS, :] = chips
+            self._session_start[which] = chips
+            self._tab[which, k.HANDS] = 0
+            chips = np.where(chips >= self.rules.entry_chips, chips, 0)
+        seat[which, k.START_STACK, :] = chips
 
     def _checked_tables(self, tables: Any) -> NDArray[np.bool_]:
         array = np.asarray(tables)
@@ -478,6 +510,24 @@ class TableBatch:
         """Whether every table's hand has ended."""
         over: NDArray[np.bool_] = self._tab[:, k.END] != k.RUNNING
         return over
+
+    @property
+    def session_stacks(self) -> NDArray[np.int64]:
+        """``[N, n]`` (``episode="session"``): every seat's chips in its session, busted
+        seats' included, as of the last hand settled."""
+        return self._seat[:, k.CHIPS, :].copy()
+
+    @property
+    def session_net(self) -> NDArray[np.int64]:
+        """``[N, n]`` (``episode="session"``): every seat's chips won or lost in its
+        session so far (the hands settled)."""
+        net: NDArray[np.int64] = self._seat[:, k.CHIPS, :] - self._session_start
+        return net
+
+    @property
+    def hands_played(self) -> NDArray[np.int64]:
+        """Hands finished in every table's session (``episode="session"``)."""
+        return self._tab[:, k.HANDS].copy()
 
     @property
     def hands_dealt(self) -> NDArray[np.int64]:
