@@ -153,8 +153,6 @@ def test_variant_rules_are_refused_naming_the_variant() -> None:
         TableBatch(2, Rules(variant="muflis"))
     with pytest.raises(ValueError, match="dealer's choice"):
         TableBatch(2, Rules(dealers_choice=("classic", "muflis")))
-    with pytest.raises(ValueError, match="vote_to_end"):
-        TableBatch(2, Rules(vote_to_end=True))
     with pytest.raises(ValueError, match="num_tables"):
         TableBatch(0)
 

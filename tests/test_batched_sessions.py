@@ -1,10 +1,11 @@
 """Sessions in the batched engine (``TableBatch(episode="session")``) against
 ``raw_env(episode="session")``, decision by decision, and their invariants.
 
-Random rule sets of the classic family with and without ``max_hands``, short and uneven
-stacks so that seats bust and sit out: at every decision the seat to act, the
-observation, the mask, the pot, the stake, the stacks, the dealer and the hands played
-agree with the per-table session holding the same deals; every step's rewards are the
+Random rule sets of the classic family with and without ``max_hands`` and
+``vote_to_end``, short and uneven stacks so that seats bust and sit out: at every
+decision (a vote between hands included) the seat to act, the observation, the mask,
+the pot, the stake, the stacks, the dealer and the hands played agree with the per-table
+session holding the same deals; every step's rewards are the
 nets of the hands the session settled; at the session's end every seat's chips and net,
 the last hand's net and cards shown and every seat's final observation agree.
 """
@@ -29,6 +30,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from teenpatti_env.environment.batched import TableBatch
+from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
 
 DECISIONS = int(os.environ.get("TEENPATTI_SESSION_DECISIONS", "30000"))
@@ -39,7 +41,7 @@ TABLES = 16
 def _session_rules(rng: np.random.Generator) -> Rules:
     rules = random_rules(rng)
     limit = None if rng.random() < 0.5 else int(rng.integers(1, 10))
-    return rules.replace(max_hands=limit)
+    return rules.replace(max_hands=limit, vote_to_end=bool(rng.random() < 0.3))
 
 
 def _session_stacks(rules: Rules, rng: np.random.Generator) -> list[int]:
@@ -71,7 +73,11 @@ def _compare_decision(batch: TableBatch, env: Any, t: int, step: Any) -> None:
     hand, session = env.hand, env.session
     agent = env.agent_selection
     assert not env.terminations[agent], describe(batch, t)
-    assert hand.to_act == step.to_act[t] == env.agent_name_mapping[agent], describe(batch, t)
+    assert env.agent_name_mapping[agent] == step.to_act[t], describe(batch, t)
+    if env.voters:  # between hands: the seat asked to vote
+        assert env.voters[0] == step.to_act[t] and batch.over[t], describe(batch, t)
+    else:
+        assert hand.to_act == step.to_act[t] and not batch.over[t], describe(batch, t)
     observed = env.observe(agent)
     assert np.array_equal(observed["observation"], step.observations[t]), describe(batch, t)
     assert np.array_equal(observed["action_mask"], step.action_masks[t]), describe(batch, t)
@@ -94,13 +100,15 @@ def _compare_end(batch: TableBatch, env: Any, t: int, start: list[int]) -> None:
         assert np.array_equal(env.observe(agent)["observation"], final), describe(batch, t)
 
 
-def _count_end(seen: Counter[str], batch: TableBatch, t: int) -> None:
+def _count_end(seen: Counter[str], batch: TableBatch, t: int, env: Any) -> None:
     rules = batch.rules
     left = int((batch.session_stacks[t] >= rules.entry_chips).sum())
-    if left <= 1:
+    if env.session.ended_by_vote and left > 1:
+        seen["ended_by_vote"] += 1
+    elif left <= 1:
         seen["ended_by_busting"] += 1
     else:
-        assert batch.hands_played[t] == rules.max_hands
+        assert batch.hands_played[t] == rules.max_hands, describe(batch, t)
         seen["ended_by_max_hands"] += 1
 
 
@@ -125,6 +133,7 @@ def test_batched_sessions_agree_with_the_environment_at_every_decision() -> None
         seen["deal_ended_first_hand"] += int((step.to_act < 0).sum())
         while not done.all():
             waiting = step.to_act >= 0
+            seen["vote"] += int((waiting & batch.over).sum())  # between hands
             for t in np.flatnonzero(waiting):
                 _compare_decision(batch, envs[t], t, step)
             actions = random_actions(step, rng)
@@ -138,14 +147,14 @@ def test_batched_sessions_agree_with_the_environment_at_every_decision() -> None
                 assert rewards.tolist() == net, describe(batch, t)
             for t in np.flatnonzero(step.finished):
                 _compare_end(batch, envs[t], t, starts[t])
-                _count_end(seen, batch, t)
+                _count_end(seen, batch, t, envs[t])
             assert not (done & step.finished).any()  # a session ends once
             done |= step.finished
             # A seat that entered the session busted and sits out while it goes on.
             sitting_out = (entered & ~batch.dealt_in).any(axis=1) & (batch.to_act >= 0)
             seen["hand_with_busted_seat_out"] += int(sitting_out.sum())
-    for name in ("ended_by_busting", "ended_by_max_hands", "hand_with_busted_seat_out",
-                 "deal_ended_first_hand"):
+    for name in ("ended_by_busting", "ended_by_max_hands", "ended_by_vote", "vote",
+                 "hand_with_busted_seat_out", "deal_ended_first_hand"):
         assert seen[name] > 0, (name, seen)
 
 
@@ -183,11 +192,37 @@ def test_hand_episodes_are_unchanged_by_the_session_setting() -> None:
     assert (batch.hands_dealt > 5).all()
 
 
+def test_votes_between_hands_end_the_session_or_deal_the_next_hand() -> None:
+    """C3: after each hand every seat still in votes, from the next dealer's left; one
+    ``continue`` deals the next hand, all ``vote_end`` end the session."""
+    batch = TableBatch(2, "classic", num_players=3, episode="session", vote_to_end=True,
+                       autoreset=False)
+    layout = batch.layout
+    step = batch.reset(seed=0, options={"cards": [[["As", "Ad", "Ah"], ["2c", "3d", "5h"],
+                                                   ["7c", "8d", "Ts"]]] * 2, "dealer": 0})
+    packs = np.full(2, layout.index("pack"))
+    for _ in range(2):  # seats 1 and 2 pack: seat 0 wins the first hand
+        step = batch.step(packs)
+    assert batch.over.all() and (batch.hands_played == 1).all()
+    assert step.rewards[0].tolist() == [2.0, -1.0, -1.0]
+    voters = []
+    for answer in ("vote_end", "vote_end", "vote_end"):
+        voters.append(int(step.to_act[0]))
+        allowed = [layout.names[i] for i in np.flatnonzero(step.action_masks[0])]
+        assert allowed == ["vote_end", "continue"]
+        with pytest.raises(IllegalActionError, match="between hands only vote_end"):
+            batch.step(packs)
+        choice = np.array([layout.index(answer), layout.index("continue")])
+        step = batch.step(choice)
+    assert voters == [2, 0, 1]  # the next dealer is seat 1: from its left, seat 1 last
+    assert step.finished.tolist() == [True, False]  # everyone voted to end at table 0
+    assert batch.hands_played.tolist() == [1, 1] and not batch.over[1]  # table 1 plays on
+    assert batch.dealer[1] == 1
+
+
 def test_a_bad_episode_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="episode must be 'hand' or 'session'"):
         TableBatch(2, episode="tournament")
-    with pytest.raises(ValueError, match="vote_to_end"):
-        TableBatch(2, episode="session", vote_to_end=True)
 
 
 # ----------------------------------------------------------------- invariants

@@ -24,7 +24,7 @@ def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: A
     per_boot = 1.0 / params[P_BOOT]
     running = tab[t, END] == RUNNING
     asker = tab[t, ASKER]
-    to_act = tab[t, TO_ACT]  # NONE once the hand is over
+    to_act = tab[t, TO_ACT] if running else NONE  # between hands: the voter, not to act
     dealer = tab[t, DEALER]
     if known[t, me, me] == 1:
         value = seat[t, VALUE, me]
@@ -49,6 +49,8 @@ def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: A
         if params[P_MAX_HANDS] != NONE:
             obs[t, global_at[G_REMAINING]] = max(params[P_MAX_HANDS] - played, 0)
             obs[t, global_at[G_LIMIT]] = 1.0
+        if params[P_VOTE_AT] != NONE:
+            obs[t, params[P_VOTE_AT]] = (not running) & (tab[t, TO_ACT] == me)
     previous = previous_player(params, seat, t, me, False) if running else NONE
     # previous, to_act and asker are NONE (never a seat) when unset
     for j in range(n):

@@ -119,11 +119,33 @@ def session_over(params: Any, tab: Any, seat: Any, t: int) -> bool:
 
 
 @jit
+def next_in_session(params: Any, seat: Any, t: int, s: int) -> int:
+    """The nearest seat to the left of ``s`` still in the session."""
+    n = params[P_SEATS]
+    for step in range(1, n + 1):
+        if in_session(params, seat, t, (s + step) % n):
+            return (s + step) % n
+    return NONE
+
+
+@jit
+def deal_next(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: Any,
+              values: Any, t: int) -> None:
+    """Deal the session's next hand: the deal passes left to the next seat still in the
+    session, and busted seats sit out."""
+    tab[t, DEALER] = next_in_session(params, seat, t, tab[t, DEALER])
+    for s in range(params[P_SEATS]):
+        seat[t, START_STACK, s] = seat[t, CHIPS, s] if in_session(params, seat, t, s) else 0
+    deal_cards(params, tab, seat, deck, rng, t)
+    start_hand(params, tab, seat, known, values, t)
+
+
+@jit
 def settle_session(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: Any,
                    values: Any, t: int, chips: Any) -> bool:
     """Fold the ended hand into table ``t``'s session (``chips[t]`` gets every seat's
-    net) and deal the next, the deal passing left to the next seat still in the session
-    and busted seats sitting out, until a hand waits for a decision; whether the session
+    net) and deal the next, until a hand waits for a decision or, under ``vote_to_end``,
+    the first seat is asked to vote (from the next dealer's left); whether the session
     ended instead."""
     n = params[P_SEATS]
     while tab[t, END] != RUNNING:
@@ -134,16 +156,37 @@ def settle_session(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng:
         tab[t, HANDS] += 1
         if session_over(params, tab, seat, t):
             return True
-        dealer = tab[t, DEALER]
-        for step in range(1, n + 1):
-            if in_session(params, seat, t, (dealer + step) % n):
-                tab[t, DEALER] = (dealer + step) % n
-                break
-        for s in range(n):
-            seat[t, START_STACK, s] = seat[t, CHIPS, s] if in_session(params, seat, t, s) else 0
-        deal_cards(params, tab, seat, deck, rng, t)
-        start_hand(params, tab, seat, known, values, t)
+        if params[P_VOTE] == 1:
+            tab[t, VOTES] = 0
+            following = next_in_session(params, seat, t, tab[t, DEALER])
+            tab[t, TO_ACT] = next_in_session(params, seat, t, following)
+            return False
+        deal_next(params, tab, seat, known, deck, rng, values, t)
     return False
+
+
+@jit
+def vote(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: Any, values: Any,
+         t: int, kind: int, chips: Any) -> bool:
+    """The seat asked between hands votes (C3); after the next dealer, the last to be
+    asked, the session ends if every seat voted to end, else the next hand is dealt (the
+    votes lapse). Whether the session ended."""
+    voter = tab[t, TO_ACT]
+    if kind == K_VOTE_END:
+        tab[t, VOTES] += 1
+    following = next_in_session(params, seat, t, tab[t, DEALER])
+    if voter != following:
+        tab[t, TO_ACT] = next_in_session(params, seat, t, voter)
+        return False
+    tab[t, TO_ACT] = NONE
+    still_in = 0
+    for s in range(params[P_SEATS]):
+        if in_session(params, seat, t, s):
+            still_in += 1
+    if tab[t, VOTES] == still_in:
+        return True
+    deal_next(params, tab, seat, known, deck, rng, values, t)
+    return settle_session(params, tab, seat, known, deck, rng, values, t, chips)
 
 
 @jit
@@ -203,13 +246,22 @@ def step_tables(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: An
             history[t, tab[t, ACTIONS]] = a
             tab[t, ACTIONS] += 1
             apply_action(params, tab, seat, known, t, kind_of[a], level_of[a])
-        if tab[t, END] != RUNNING and not reported[t]:
-            if session:
-                if not settle_session(params, tab, seat, known, deck, rng, values, t,
-                                      rewards):
-                    continue
-            else:
-                for s in range(n):
-                    rewards[t, s] = seat[t, PAYOUT, s] - seat[t, CONTRIB, s]
-            reported[t] = True
-            finished[t] = True
+            if tab[t, END] == RUNNING:
+                continue
+        elif session and tab[t, TO_ACT] != NONE:  # a vote between hands
+            if vote(params, tab, seat, known, deck, rng, values, t, kind_of[actions[t]],
+                    rewards):
+                reported[t] = True
+                finished[t] = True
+            continue
+        elif reported[t]:
+            continue
+        # The hand ended (in this step, or at its deal before it).
+        if session:
+            if not settle_session(params, tab, seat, known, deck, rng, values, t, rewards):
+                continue
+        else:
+            for s in range(n):
+                rewards[t, s] = seat[t, PAYOUT, s] - seat[t, CONTRIB, s]
+        reported[t] = True
+        finished[t] = True

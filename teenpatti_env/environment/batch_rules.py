@@ -161,7 +161,11 @@ def legal_kinds(params: Any, tab: Any, seat: Any, t: int, out: Any) -> None:
     """``out[kind]``: whether the seat to act may take an action of that kind."""
     out[:] = False
     s = tab[t, TO_ACT]
-    if tab[t, END] != RUNNING or s == NONE:
+    if s == NONE:
+        return
+    if tab[t, END] != RUNNING:  # between a session's hands: the seat asked votes (C3)
+        out[K_VOTE_END] = True
+        out[K_CONTINUE] = True
         return
     if tab[t, ASKER] != NONE:
         out[K_ACCEPT] = True

@@ -52,9 +52,11 @@ def wrapping(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 # Table scalars.
-# HANDS: hands finished in the table's session (episode="session").
-POT, STAKE, DEALER, TO_ACT, ASKER, TARGET, END, ACTIONS, DEALS, HANDS = range(10)
-TAB_FIELDS = 10
+# HANDS: hands finished in the table's session (episode="session"); VOTES: votes to end
+# cast in this break between hands (vote_to_end). Between hands TO_ACT is the seat asked
+# to vote (END is then not RUNNING).
+POT, STAKE, DEALER, TO_ACT, ASKER, TARGET, END, ACTIONS, DEALS, HANDS, VOTES = range(11)
+TAB_FIELDS = 11
 # END codes.
 RUNNING, LAST_PLAYER, SHOW, SHOWDOWN = range(4)
 # Per-seat fields.
@@ -66,16 +68,20 @@ SEAT_FIELDS = CARD0 + 3
 # Rule settings.
 (P_SEATS, P_BOOT, P_RAISE, P_MAX_BLIND, P_MAX_BET, P_POT_CAP, P_POT_LIMIT, P_SIDESHOW,
  P_TARGET_SEEN, P_ALL_SEEN, P_REVEAL, P_SHORT, P_ENTRY, P_BET_LEVELS, P_SESSION,
- P_MAX_HANDS) = range(16)
-PARAMS = 16
+ P_MAX_HANDS, P_VOTE, P_VOTE_AT) = range(18)
+PARAMS = 18
+"""``P_VOTE``: votes to end between a session's hands (C3); ``P_VOTE_AT``: the offset of
+the observation's ``vote_now`` slot (``NONE`` without one)."""
 NONE = -1
 """An unset optional setting (``max_bet``, ``pot_cap``, ``max_blind_bets``,
 ``max_hands``) or no seat."""
 SHORT_ALL_IN, SHORT_PACK, SHORT_SHOWDOWN = range(3)
 # Action kinds (the engine's action types the action table's indices stand for).
-K_PACK, K_LOOK, K_BET, K_SHOW, K_SIDESHOW, K_ACCEPT, K_REFUSE, K_ALL_IN = range(8)
-KINDS = 8
-KIND_NAMES = ("pack", "look", "bet", "show", "sideshow", "accept", "refuse", "all_in")
+K_PACK, K_LOOK, K_BET, K_SHOW, K_SIDESHOW, K_ACCEPT, K_REFUSE, K_ALL_IN, K_VOTE_END, K_CONTINUE = (
+    range(10))
+KINDS = 10
+KIND_NAMES = ("pack", "look", "bet", "show", "sideshow", "accept", "refuse", "all_in",
+              "vote_end", "continue")
 # Observation: index of each global scalar in ``global_at`` and of each seat field in
 # the columns of ``seat_at`` (the order of ObservationLayout's GLOBAL_SLOTS/SEAT_SLOTS).
 (G_POT, G_STAKE, G_MIN_BET, G_MAX_BET, G_MY_TURN, G_ASKED, G_OVER, G_PLAYED, G_REMAINING,

@@ -72,12 +72,9 @@ class BatchStep(NamedTuple):
 
 def classic_family(rules: Rules) -> Rules:
     """``rules`` if the batched engine plays them, else a ``ValueError`` naming what it
-    does not play (variants, dealer's choice and voting need the per-table engine)."""
+    does not play (variants and dealer's choice need the per-table engine)."""
     if rules.dealers_choice is not None:
         raise ValueError("the batched engine plays the classic family only: dealer's choice "
-                         "needs the per-table engine (teenpatti_env.env)")
-    if rules.vote_to_end:
-        raise ValueError("the batched engine does not hold votes between hands: vote_to_end "
                          "needs the per-table engine (teenpatti_env.env)")
     if not rules.spec.is_classic or rules.variant != "classic":
         name = rules.spec.name
@@ -167,6 +164,7 @@ class TableBatch:
         params[k.P_BET_LEVELS] = self.layout.bet_levels
         params[k.P_SESSION] = self.episode == "session"
         params[k.P_MAX_HANDS] = k.NONE if rules.max_hands is None else rules.max_hands
+        params[k.P_VOTE] = rules.vote_to_end and self.episode == "session"
         self._params = params
         # The action table and the observation slots, read from the layouts themselves.
         kinds = self.layout.kinds
@@ -184,6 +182,7 @@ class TableBatch:
             dtype=np.int64,
         )
         self._category_at = int(offsets["my_category"])
+        params[k.P_VOTE_AT] = offsets.get("vote_now", k.NONE)
         self._cards_at = np.array([offsets[f"seat{j}.cards"] for j in range(n)], dtype=np.int64)
         self._values = np.asarray(value_table(rules), dtype=np.int64)
         self._categories = np.asarray(value_categories(rules), dtype=np.int64)
@@ -405,6 +404,10 @@ class TableBatch:
         if not 0 <= action < self.action_size:
             return (f"table {t}, seat {seat}: action {action} is not in the action table "
                     f"(0..{self.action_size - 1}); no table was changed")
+        if self._tab[t, k.END] != k.RUNNING:  # a vote between a session's hands
+            return (f"table {t}, seat {seat} cannot take action {action} "
+                    f"({self.layout.names[action]}): between hands only vote_end or "
+                    "continue; no table was changed")
         hand = self.hand(t)
         reason = hand.illegal_reason(self.layout.decode(hand, seat, action))
         return (f"table {t}, seat {seat} cannot take action {action} "
