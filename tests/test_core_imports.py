@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -73,3 +74,29 @@ def test_the_kernels_without_numba_play_the_same_hands_and_warn_nothing() -> Non
                    "assert not batch_kernels.HAVE_NUMBA\n")
     compiled = _run(play)
     assert without == compiled
+
+
+def test_a_change_to_any_kernel_module_drops_the_whole_kernel_cache(tmp_path: Path) -> None:
+    """numba's cache notices a change in a function's own file only; the kernels call
+    across four files, so a change to any of them drops all their cached code."""
+    from teenpatti_env.environment.batch_state import KERNEL_MODULES, drop_stale_cache
+
+    for name in KERNEL_MODULES:
+        (tmp_path / f"{name}.py").write_text(f"# {name}\n")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    compiled = [cache / "batch_play.step_tables-10.py311.nbi",
+                cache / "batch_observe.encode-17.py311.1.nbc"]
+    for path in compiled:
+        path.write_bytes(b"")
+    other = cache / "batched.cpython-311.pyc"
+    other.write_bytes(b"")
+    assert drop_stale_cache(tmp_path)  # never stamped: dropped
+    assert not any(path.exists() for path in compiled) and other.exists()
+    for path in compiled:
+        path.write_bytes(b"")
+    assert not drop_stale_cache(tmp_path)  # the same sources: kept
+    assert all(path.exists() for path in compiled)
+    (tmp_path / "batch_rules.py").write_text("# batch_rules, changed\n")
+    assert drop_stale_cache(tmp_path)  # one module changed: all dropped
+    assert not any(path.exists() for path in compiled)

@@ -11,7 +11,9 @@ State layout (``N`` tables, ``n`` seats):
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,42 @@ try:  # numba is optional: without it the kernels run as plain (slow) Python.
     HAVE_NUMBA = True
 except ImportError:  # pragma: no cover - exercised only where numba is missing
     HAVE_NUMBA = False
+
+
+KERNEL_MODULES = ("batch_state", "batch_rules", "batch_play", "batch_observe")
+"""The kernels' modules, which call one another's functions and read these constants."""
+
+
+def drop_stale_cache(folder: Path = Path(__file__).parent) -> bool:
+    """Delete the kernels' numba cache in ``folder/__pycache__`` unless it was compiled
+    from the kernel modules as they are now; whether it deleted anything.
+
+    numba's ``cache=True`` notices a change in a function's own file only, not in the
+    files whose functions and constants it compiled in; the kernels span four files, so
+    their cached code is dropped together whenever any of the four changes.
+    """
+    digest = hashlib.sha256(b"".join(
+        (folder / f"{name}.py").read_bytes() for name in KERNEL_MODULES)).hexdigest()
+    cache = folder / "__pycache__"
+    stamp = cache / "batch_kernels.sources"
+    try:
+        if stamp.read_text() == digest:
+            return False
+    except OSError:
+        pass
+    stale = [path for name in KERNEL_MODULES for path in cache.glob(f"{name}.*.nb[ic]")]
+    try:
+        for path in stale:
+            path.unlink()
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:  # a read-only install: numba caches elsewhere or not at all
+        pass
+    return bool(stale)
+
+
+if HAVE_NUMBA:
+    drop_stale_cache()
 
 
 def jit(function: Callable[..., Any]) -> Callable[..., Any]:
