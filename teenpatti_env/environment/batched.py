@@ -40,13 +40,12 @@ from teenpatti_env.engine.history import history_of
 from teenpatti_env.engine.session import EPISODES
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.batch_options import BATCH_OPTIONS, check_entry, given_deals
+from teenpatti_env.environment.batch_views import BatchViews
 from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
 from teenpatti_env.rules.variants import value_table
-
-BATCH_OPTIONS = ("cards", "dealer", "stacks")
-"""What ``reset(options=...)`` reads: the first hand's deal at every table."""
 
 
 class BatchStep(NamedTuple):
@@ -83,17 +82,7 @@ def classic_family(rules: Rules) -> Rules:
     return rules
 
 
-class BatchArrays(NamedTuple):
-    """The engine's own state arrays, laid out as :mod:`batch_kernels` describes: read
-    them, never write them."""
-
-    params: NDArray[np.int64]
-    tab: NDArray[np.int64]
-    seat: NDArray[np.int64]
-    known: NDArray[np.uint8]
-
-
-class TableBatch:
+class TableBatch(BatchViews):
     """``num_tables`` tables of one rule set, stepped together.
 
     Keyword arguments as :func:`teenpatti_env.env` takes them: ``rules`` (a ``Rules``,
@@ -133,7 +122,7 @@ class TableBatch:
         n = self.num_seats = self.rules.num_players
         validate_table(self.rules, stacks, 0, n)
         self.stacks = [self.rules.starting_stack] * n if stacks is None else list(stacks)
-        _check_entry(self.rules, self.stacks)  # here, not first at reset()
+        check_entry(self.rules, self.stacks)  # here, not first at reset()
         self.num_tables = num_tables
         self.autoreset = bool(autoreset)
         self.layout = ActionLayout(self.rules, bet_levels)
@@ -231,7 +220,8 @@ class TableBatch:
         if unknown:
             raise ValueError(f"unknown reset options {unknown}: it reads "
                              f"{', '.join(BATCH_OPTIONS)}")
-        given = self._given_deals(options)  # checked before anything changes
+        # checked before anything changes
+        given = given_deals(self.rules, self.num_tables, options, self.stacks)
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or seed < 0):
             raise ValueError(f"seed must be an int >= 0 or None, got {seed!r}")
@@ -262,66 +252,6 @@ class TableBatch:
         self._observe(everyone)
         return self._result()
 
-    def _given_deals(self, options: dict[str, Any]) -> dict[str, Any]:
-        """The stacks ``[N, n]`` and, when given, the cards ``[N, n, 3]`` and dealers of
-        the first hand, each table checked by the engine itself."""
-        size, n = self.num_tables, self.num_seats
-        stacks = self._per_table(options.get("stacks", self.stacks))
-        cards = options.get("cards")
-        dealers = options.get("dealer")
-        if cards is None:
-            if dealers is not None:
-                raise ValueError("reset option 'dealer' needs 'cards' (without cards the "
-                                 "dealer is drawn with the deal)")
-            return {"stacks": np.array(stacks, dtype=np.int64), "cards": None}
-        if isinstance(cards, np.ndarray):
-            if cards.shape != (size, n, 3) or not np.issubdtype(cards.dtype, np.integer):
-                raise ValueError(f"cards as an array must be ints of shape {(size, n, 3)}, "
-                                 f"got {cards.dtype} {cards.shape}")
-            cards = [[None if row[0] < 0 else [int(c) for c in row] for row in table]
-                     for table in cards]
-        if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or len(
-                cards) != size:
-            raise ValueError(f"reset option 'cards' needs one deal per table ({size})")
-        if dealers is None:
-            dealers = [None] * size
-        elif isinstance(dealers, (int, np.integer)) and not isinstance(dealers, bool):
-            dealers = [int(dealers)] * size
-        elif isinstance(dealers, (str, bytes)) or not isinstance(
-                dealers, (Sequence, np.ndarray)) or len(dealers) != size:
-            raise ValueError(f"reset option 'dealer' must be an int or one per table ({size})")
-        out = np.full((size, n, 3), k.NONE, dtype=np.int64)
-        chosen = np.full(size, k.NONE, dtype=np.int64)  # NONE: drawn as the deal starts
-        for t in range(size):
-            dealer = dealers[t]
-            if isinstance(dealer, np.integer):
-                dealer = int(dealer)
-            hand = _check_table(t, lambda t=t, d=dealer: Hand(
-                self.rules, cards[t], stacks[t], 0 if d is None else d))
-            for s, dealt in enumerate(hand.cards):
-                if dealt is not None:
-                    out[t, s] = dealt
-            if dealer is not None:
-                chosen[t] = dealer
-        return {"stacks": np.array(stacks, dtype=np.int64), "cards": out, "dealer": chosen}
-
-    def _per_table(self, stacks: Any) -> list[list[int]]:
-        """One stack list per table from one list for all or one per table, each checked
-        (a list shared by every table once)."""
-        size, n = self.num_tables, self.num_seats
-        if isinstance(stacks, np.ndarray):
-            stacks = stacks.tolist()
-        if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Sequence) or not stacks:
-            raise ValueError(f"reset option 'stacks' must be a list of {n} ints or one such "
-                             f"list per table, got {stacks!r}")
-        per_table = all(isinstance(row, (list, tuple)) for row in stacks)
-        if per_table and len(stacks) != size:
-            raise ValueError(f"reset option 'stacks' lists {len(stacks)} tables, not {size}")
-        rows = [list(row) for row in stacks] if per_table else [list(stacks)] * size
-        for t, row in enumerate(rows if per_table else rows[:1]):
-            _check_table(t, lambda row=row: validate_table(self.rules, row, 0, n))
-            _check_table(t, lambda row=row: _check_entry(self.rules, row))
-        return rows
 
     def step(
         self, actions: Any, tables: NDArray[np.bool_] | None = None
@@ -445,98 +375,6 @@ class TableBatch:
         self._observe_into(np.ones(self.num_tables, dtype=np.bool_), chosen, obs, mask)
         return obs
 
-    @property
-    def arrays(self) -> BatchArrays:
-        """The live state arrays (no copy), for agents that decide from the whole table
-        (the scripted agents' batched forms, ``agents.batch_scripted``)."""
-        return BatchArrays(self._params, self._tab, self._seat, self._known)
-
-    @property
-    def to_act(self) -> NDArray[np.int64]:
-        """The seat to act at every table (``-1``: none)."""
-        return self._tab[:, k.TO_ACT].copy()
-
-    @property
-    def pot(self) -> NDArray[np.int64]:
-        """Chips in every table's pot."""
-        return self._tab[:, k.POT].copy()
-
-    @property
-    def stake(self) -> NDArray[np.int64]:
-        """Every table's stake ``S``."""
-        return self._tab[:, k.STAKE].copy()
-
-    @property
-    def dealer(self) -> NDArray[np.int64]:
-        """Every table's dealer."""
-        return self._tab[:, k.DEALER].copy()
-
-    @property
-    def stack_chips(self) -> NDArray[np.int64]:
-        """``[N, n]``: every seat's chips behind."""
-        return self._seat[:, k.STACK, :].copy()
-
-    @property
-    def dealt_in(self) -> NDArray[np.bool_]:
-        """``[N, n]``: the seats dealt into this hand."""
-        dealt: NDArray[np.bool_] = self._seat[:, k.DEALT, :] == 1
-        return dealt
-
-    @property
-    def hand_stacks(self) -> NDArray[np.int64]:
-        """``[N, n]``: every seat's chips when this hand was dealt (before the boot)."""
-        seat = self._seat
-        return seat[:, k.STACK, :] + seat[:, k.CONTRIB, :] - seat[:, k.PAYOUT, :]
-
-    @property
-    def contributions(self) -> NDArray[np.int64]:
-        """``[N, n]``: chips every seat put into this hand."""
-        return self._seat[:, k.CONTRIB, :].copy()
-
-    @property
-    def net(self) -> NDArray[np.int64]:
-        """``[N, n]``: every seat's chips won or lost in its ended hand (zeros while the
-        hand runs)."""
-        seat = self._seat
-        ended = (self._tab[:, k.END] != k.RUNNING)[:, None]
-        net: NDArray[np.int64] = np.where(ended, seat[:, k.PAYOUT, :] - seat[:, k.CONTRIB, :], 0)
-        return net
-
-    @property
-    def shown(self) -> NDArray[np.bool_]:
-        """``[N, n]``: the seats whose hands were turned up for the table (show, showdown)."""
-        shown: NDArray[np.bool_] = self._seat[:, k.SHOWN, :] == 1
-        return shown
-
-    @property
-    def over(self) -> NDArray[np.bool_]:
-        """Whether every table's hand has ended."""
-        over: NDArray[np.bool_] = self._tab[:, k.END] != k.RUNNING
-        return over
-
-    @property
-    def session_stacks(self) -> NDArray[np.int64]:
-        """``[N, n]`` (``episode="session"``): every seat's chips in its session, busted
-        seats' included, as of the last hand settled."""
-        return self._seat[:, k.CHIPS, :].copy()
-
-    @property
-    def session_net(self) -> NDArray[np.int64]:
-        """``[N, n]`` (``episode="session"``): every seat's chips won or lost in its
-        session so far (the hands settled)."""
-        net: NDArray[np.int64] = self._seat[:, k.CHIPS, :] - self._session_start
-        return net
-
-    @property
-    def hands_played(self) -> NDArray[np.int64]:
-        """Hands finished in every table's session (``episode="session"``)."""
-        return self._tab[:, k.HANDS].copy()
-
-    @property
-    def hands_dealt(self) -> NDArray[np.int64]:
-        """Hands dealt at every table since the batch was made."""
-        return self._tab[:, k.DEALS].copy()
-
     def hand(self, table: int) -> Hand:
         """Table ``table``'s hand rebuilt as the per-table engine's ``Hand`` (its deal and
         every action so far replayed)."""
@@ -567,17 +405,3 @@ class TableBatch:
             raise ValueError(f"no table {table!r}: tables are 0..{self.num_tables - 1}")
         return table
 
-
-def _check_entry(rules: Rules, stacks: Sequence[int]) -> None:
-    """A ``ValueError`` unless two seats or more hold the chips to enter a hand."""
-    if sum(chips >= rules.entry_chips for chips in stacks) < 2:
-        raise ValueError(f"fewer than two seats hold the {rules.entry_chips} chips needed "
-                         "to enter")
-
-
-def _check_table(table: int, check: Any) -> Any:
-    """``check()``, its ``ValueError`` prefixed with the table."""
-    try:
-        return check()
-    except ValueError as error:
-        raise ValueError(f"table {table}: {error}") from None
