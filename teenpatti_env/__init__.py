@@ -3,11 +3,10 @@
 The cards, rules and engine load at once; the environment's names (``env``, ``raw_env``,
 ``TeenPattiEnv``, ``ActionLayout``, ``ObservationLayout``, ``OBSERVATION_VERSION``) load on
 first use (PEP 562), so that ``import teenpatti_env.engine`` imports neither gymnasium nor
-pettingzoo. ``"TeenPatti-v0"`` is registered with gymnasium when the environment layer
-loads, or at once if gymnasium is already imported.
+pettingzoo. ``"TeenPatti-v0"`` is registered with gymnasium at once if gymnasium is already
+imported, else as soon as it is (:mod:`teenpatti_env.gym_registration`).
 """
 
-import sys
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +22,7 @@ from teenpatti_env.engine import ACTION_TYPES, Hand
 from teenpatti_env.engine.history import HAND_FORMAT, history_of, replay
 from teenpatti_env.engine.session import Session
 from teenpatti_env.errors import IllegalActionError
+from teenpatti_env.gym_registration import register_when_imported
 from teenpatti_env.rules import PRESETS, Rules
 from teenpatti_env.rules.variants import VARIANTS, VariantSpec
 
@@ -57,8 +57,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-if "gymnasium" in sys.modules:  # else the environment layer registers it when it loads
-    import_module("teenpatti_env.environment")
+register_when_imported()
 
 __all__ = [
     "ACTION_TYPES",

@@ -58,6 +58,16 @@ def test_gymnasium_imported_first_finds_the_id_at_once() -> None:
     assert out.strip() == "True"
 
 
+def test_gymnasium_imported_after_teenpatti_env_finds_the_id_without_loading_it_early() -> None:
+    out = _run("import sys\n"
+               "import teenpatti_env\n"
+               "assert 'gymnasium' not in sys.modules\n"
+               "import gymnasium\n"
+               "assert 'pettingzoo' not in sys.modules\n"
+               "print(type(gymnasium.make('TeenPatti-v0').unwrapped).__name__)")
+    assert out.strip() == "TeenPattiEnv"
+
+
 def test_the_kernels_without_numba_play_the_same_hands_and_warn_nothing() -> None:
     """Without numba (its import blocked) the kernels run as plain Python: the same
     hands as compiled, and no overflow warning from the random streams."""

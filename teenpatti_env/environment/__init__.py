@@ -10,7 +10,6 @@ batched engine: ``batched`` (many classic tables in arrays; its views and option
 
 import gymnasium
 
-if "TeenPatti-v0" not in gymnasium.registry:
-    gymnasium.register(
-        id="TeenPatti-v0", entry_point="teenpatti_env.environment.single_agent:TeenPattiEnv"
-    )
+from teenpatti_env.gym_registration import register
+
+register(gymnasium)
