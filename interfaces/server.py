@@ -40,8 +40,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import IO, Any
 
+from interfaces.hand_end import CATEGORY_WORDS
 from interfaces.service import BotService
-from interfaces.table import CATEGORY_WORDS, MOVE_KEYS
+from interfaces.table import MOVE_KEYS
 from interfaces.web_games import (
     PRESET_SETTINGS,
     SECURITY_HEADERS,

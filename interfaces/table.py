@@ -15,10 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agents import Agent, make_agent
+from interfaces.hand_end import category_words, hand_summary
 from interfaces.match import play_missed_turn
-from teenpatti_env.cards.hands import CATEGORIES, value_categories
 from teenpatti_env.engine import Hand
-from teenpatti_env.engine.pots import side_pots
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.environment.render import YOU, describe_event, describe_private_event
 from teenpatti_env.errors import IllegalActionError
@@ -39,26 +38,11 @@ MOVE_KEYS = {
 in the order moves are offered: pack last, away from the first button's focus."""
 MOVE_ORDER = tuple(MOVE_KEYS)
 
-CATEGORY_WORDS = {
-    "trail": "Trail", "pure_sequence": "Pure sequence", "sequence": "Sequence",
-    "colour": "Colour", "pair": "Pair", "high_card": "High card",
-}  # fmt: skip
-END_WORDS = {
-    "showdown": "Showdown", "show": "Show", "last_player": "Everyone else packed",
-    "void": "Void: every seat burst",
-}  # fmt: skip
-
-
 def seat_names(person: str, bots: Sequence[str]) -> list[str]:
     """Names of the seats: the person's, then each bot's spec; a spec that several
     seats play is told apart by its seat (``equity 1``, ``equity 2``)."""
     return [person, *(f"{spec} {seat}" if bots.count(spec) > 1 else spec
                       for seat, spec in enumerate(bots, 1))]
-
-
-def category_words(category: str | None) -> str | None:
-    """A hand category as people say it: ``pure_sequence`` is "Pure sequence"."""
-    return None if category is None else CATEGORY_WORDS[category]
 
 
 def story_line(event: dict[str, Any], names: Sequence[str] | None = None) -> str | None:
@@ -70,6 +54,18 @@ def story_line(event: dict[str, Any], names: Sequence[str] | None = None) -> str
 def hand_story(hand: Hand, seat: int, names: Sequence[str] | None = None) -> list[str]:
     """The hand so far as ``seat`` may know it, one line per event."""
     return [line for event in hand.events_for(seat) if (line := story_line(event, names))]
+
+
+def note_last_action(last: list[str | None], event: dict[str, Any],
+                     names: Sequence[str]) -> None:
+    """Keep a public ``event`` in ``last`` as its seat's last move in words, without its
+    name ("bets 4 chaal (stake 2)")."""
+    seat = event["target"] if event["type"] == "sideshow_result" else event.get("seat")
+    if not isinstance(seat, int) or event["type"] == "deal":
+        return
+    line = describe_event(event, names)
+    if line:
+        last[seat] = line.removeprefix(names[seat] + " ")
 
 
 def bet_sizes(low: int, high: int, step: int) -> list[int]:
@@ -130,7 +126,9 @@ class PlayTable:
         self.steps: list[dict[str, Any]] = []
         """What happened since the person's last move, one entry per move, to replay."""
         self._hand: Hand | None = None  # the hand being told
-        self._told_events = 0  # of ``_hand``'s events for seat 0, those already in steps
+        self._told_events = 0  # the position in ``_hand``'s log told so far
+        self._story: list[str] = []  # ``_hand``'s story so far
+        self._last: list[str | None] = []  # each seat's last move in ``_hand``
         self._finished_hand: Hand | None = None  # the last hand kept in ``finished``
         self._mine: Hand | None = None  # the last hand the person was dealt into
         self._waiting: Hand | None = None  # an ended hand shown until ``next_hand``
@@ -165,7 +163,8 @@ class PlayTable:
             if self.pause_between_hands and old.dealt_in[0] and old is not self._closed:
                 self._waiting = old
                 return False
-        self._hand, self._told_events = hand, 0
+        self._hand, self._told_events, self._story = hand, 0, []
+        self._last = [None] * (hand.num_seats if hand is not None else 0)
         if hand is not None:
             if hand.dealt_in[0]:
                 self._mine = hand
@@ -176,14 +175,17 @@ class PlayTable:
 
     def _tell(self, seat: int | None, missed: bool = False) -> None:
         """Add a step: the told hand's new events after ``seat``'s move (``None``: the
-        deal) and the table as it stands after them."""
+        deal) and the table as it stands after them. Only the events logged since the
+        last step are read, so a move costs the same however long the hand is."""
         hand = self._hand
         if hand is None:
             return
-        events = hand.events_for(0)
-        lines = [line for event in events[self._told_events:]
+        since, self._told_events = self._told_events, hand.event_count
+        lines = [line for event in hand.events_for(0, since)
                  if (line := story_line(event, self.names))]
-        self._told_events = len(events)
+        for event in hand.public_events(since):
+            note_last_action(self._last, event, self.names)
+        self._story += lines
         if not lines:
             return
         if missed:
@@ -195,23 +197,19 @@ class PlayTable:
             "pot": hand.pot,
             "stake": hand.stake,
             "to_act": hand.to_act,
-            "last_actions": self._last_actions(hand),
+            "last_actions": list(self._last),
             "seats": [{"stack": hand.stacks[s], "chips_in": hand.contributions[s],
                        "seen": hand.seen[s], "packed": hand.packed[s],
                        "all_in": hand.all_in[s]} for s in range(hand.num_seats)],
         })
 
     def _last_actions(self, hand: Hand) -> list[str | None]:
-        """Each seat's last move of ``hand`` in words, without its name ("bets 4 chaal
-        (stake 2)")."""
+        """Each seat's last move of ``hand`` in words, without its name."""
+        if hand is self._hand:
+            return list(self._last)
         last: list[str | None] = [None] * hand.num_seats
         for event in hand.public_events():
-            seat = event["target"] if event["type"] == "sideshow_result" else event.get("seat")
-            if not isinstance(seat, int) or event["type"] == "deal":
-                continue
-            line = describe_event(event, self.names)
-            if line:
-                last[seat] = line.removeprefix(self.names[seat] + " ")
+            note_last_action(last, event, self.names)
         return last
 
     def _finish(self, hand: Hand) -> None:
@@ -220,7 +218,8 @@ class PlayTable:
         self._finished_hand = hand
         self.finished.append({
             "number": len(self.finished) + 1,
-            "story": hand_story(hand, 0, self.names),
+            "story": list(self._story) if hand is self._hand else hand_story(hand, 0,
+                                                                              self.names),
             "net": list(hand.net or ()),
             "summary": self.hand_summary(hand),
         })
@@ -299,59 +298,8 @@ class PlayTable:
         self.advance()
 
     def hand_summary(self, hand: Hand) -> dict[str, Any]:
-        """How ``hand`` ended, as the person may know it: the winners, every shown hand
-        with its category in words, the pot and its side pots, each seat's net change,
-        the sideshows, and what stays hidden and why."""
-        payouts = list(hand.payouts or [0] * hand.num_seats)
-        categories = value_categories(hand.rules)
-        shown = [{"seat": seat, "name": self.names[seat], "cards": list(cards),
-                  "category": category_words(CATEGORIES[categories[hand.hand_value(seat)]])}
-                 for seat, cards in sorted(hand.shown.items())]
-        pots: list[dict[str, Any]] = []
-        if hand.end == "showdown":
-            contenders = sorted(hand.shown)
-            values = [hand.hand_value(s) if s in hand.shown else -1
-                      for s in range(hand.num_seats)]
-            pots = [{"amount": pot.amount, "seats": list(pot.eligible),
-                     "winners": list(pot.winners)}
-                    for pot in side_pots(hand.contributions, contenders, hand.all_in, values,
-                                         hand.seat_order())]
-        elif hand.end != "void":
-            pots = [{"amount": sum(payouts), "seats": [s for s, c in enumerate(payouts) if c],
-                     "winners": [s for s, c in enumerate(payouts) if c]}]
-        sideshows = [self._sideshow_words(hand, event) for event in hand.events_for(0)
-                     if event["type"] == "sideshow_result"]
-        hidden = []
-        if any(hand.packed[s] and hand.dealt_in[s] and s not in hand.shown
-               for s in range(1, hand.num_seats)):
-            hidden.append("Packed hands are never shown.")
-        if hand.end == "last_player":
-            hidden.append("The last player in wins without showing.")
-        if sideshows and hand.rules.sideshow_reveal == "none":
-            hidden.append("Sideshow hands stay hidden: at this table only the two players "
-                          "compare them, and nobody is shown them.")
-        elif sideshows:
-            hidden.append("Only the two players in a sideshow see each other's hands.")
-        return {
-            "end": hand.end,
-            "end_words": END_WORDS.get(hand.end or "", hand.end),
-            "winners": [s for s, c in enumerate(payouts) if c > 0] if hand.end != "void" else [],
-            "shown": shown,
-            "pot": sum(payouts),
-            "pots": pots,
-            "payouts": payouts,
-            "net": list(hand.net or [0] * hand.num_seats),
-            "sideshows": sideshows,
-            "hidden": hidden,
-        }
-
-    def _sideshow_words(self, hand: Hand, event: dict[str, Any]) -> str:
-        asker, target = self.names[event["asker"]], self.names[event["target"]]
-        if not event["accepted"]:
-            return f"{target} refused {asker}'s sideshow."
-        packed = self.names[event["packed"]]
-        winner = asker if event["packed"] == event["target"] else target
-        return f"{winner} won the sideshow between {asker} and {target}; {packed} packed."
+        """How ``hand`` ended, as the person may know it (:func:`hand_summary`)."""
+        return hand_summary(hand, self.names)
 
     def moves(self) -> list[dict[str, Any]]:
         """The person's legal moves in a fixed order, each with its ``key``, ``label``,
@@ -440,7 +388,8 @@ class PlayTable:
             "category_words": category_words(view["category"]),
             "moves": [{k: v for k, v in move.items() if k != "entry"}
                       for move in (self._moves_of(view["legal"]) if self.your_turn else [])],
-            "story": hand_story(hand, 0, self.names),
+            "story": list(self._story) if hand is self._hand else hand_story(hand, 0,
+                                                                              self.names),
             "last_actions": self._last_actions(hand),
             "steps": [dict(step) for step in self.steps],
             "hand_end": self.hand_summary(hand) if ended else None,
