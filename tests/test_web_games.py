@@ -281,7 +281,8 @@ def test_each_seat_shows_its_last_move_without_its_name() -> None:
              if e.get("seat") in (target, asker)]
     assert not later  # found at once: the two seats' last moves are the sideshow's
     assert last[target].startswith(f"{words} the sideshow")
-    assert last[asker].startswith(f"pay{'s' if asker else ''} {asked['amount']} and asks "
+    ask = "asks" if asker else "ask"
+    assert last[asker].startswith(f"pay{'s' if asker else ''} {asked['amount']} and {ask} "
                                   f"{table.names[target]} for a sideshow")
     assert all(line is None or not line.startswith(table.names[seat] + " ")
                for seat, line in enumerate(last))
