@@ -317,6 +317,8 @@ class BotHandler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         try:
             handler = self._handler(method, path)
+            if method == "GET" and self._body():  # read, so it is not taken for a request
+                raise ProtocolError("invalid_request", f"GET {path} takes no body")
             handler()
         except ProtocolError as error:
             self._error(error)
