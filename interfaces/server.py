@@ -43,6 +43,7 @@ from typing import IO, Any
 from interfaces.hand_end import CATEGORY_WORDS
 from interfaces.service import BotService
 from interfaces.table import MOVE_KEYS
+from interfaces.table_defaults import defaults_info
 from interfaces.web_games import (
     PRESET_SETTINGS,
     SECURITY_HEADERS,
@@ -391,6 +392,7 @@ class BotHandler(BaseHTTPRequestHandler):
                          "act": "/v1/act", "schema": "/v1/schema",
                          "bots": self.server.games.bot_names,
                          "settings": TABLE_SETTINGS, "presets": PRESET_SETTINGS,
+                         "defaults": defaults_info(),
                          "keys": MOVE_KEYS,
                          "categories": list(CATEGORY_WORDS.values())})
 

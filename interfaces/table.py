@@ -288,6 +288,19 @@ class PlayTable:
         self._tell(0, missed=True)
         self.advance()
 
+    def turn_deadline(self, deadline: float | None, now: float,
+                      replay_seconds: float = 0.0) -> float | None:
+        """The person's turn deadline after a move, from the one it had (``None``: no
+        turn timer runs): a turn keeps its deadline while nobody else moved (a look), a
+        new turn gets :attr:`turn_seconds` from ``now`` plus ``replay_seconds`` for each
+        bot move a frontend replays first, and no turn of the person's none."""
+        if not (self.your_turn and self.turn_seconds):
+            return None
+        if deadline is None or any(step["seat"] != 0 for step in self.steps):
+            return now + self.turn_seconds + replay_seconds * sum(
+                step["seat"] not in (0, None) for step in self.steps)
+        return deadline
+
     def next_hand(self) -> None:
         """Move on from an ended hand (with ``pause_between_hands``) to the next one."""
         if self._waiting is None or self.over:

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from agents import SCRIPTED_AGENTS
 from interfaces.table import PlayTable, check_bot_count
+from interfaces.table_defaults import TURN_SECONDS, default_limits
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.protocol import ProtocolError, decode_json, schema
 from teenpatti_env.rules import Rules
@@ -55,15 +56,18 @@ TABLE_SETTINGS: dict[str, dict[str, Any]] = {
     "hands": {"min": 1, "max": 1000},
 }
 """The settings a web game takes beside bots, preset, variant and seed, with their
-limits (``GET /v1`` serves them, and the page checks its form with them). Blank
-optional settings take the preset's; a turn timer is off unless given."""
+limits (``GET /v1`` serves them, and the page checks its form with them). An absent
+setting takes its default (:func:`preset_settings`); ``null`` turns an optional one
+off."""
 
 
-def preset_settings(preset: Rules) -> dict[str, Any]:
-    """The settings of :data:`TABLE_SETTINGS` a game under ``preset`` has by default."""
+def preset_settings(preset: Rules, boot: int | None = None) -> dict[str, Any]:
+    """The settings of :data:`TABLE_SETTINGS` a game under ``preset`` has by default (at
+    ``boot``, default the preset's): a chaal limit, a pot limit and a turn timer on
+    (``interfaces.table_defaults``), 10 hands."""
     return {"boot": preset.boot, "starting_stack": preset.starting_stack,
-            "max_bet": preset.max_bet, "pot_cap": preset.pot_cap, "sideshow": preset.sideshow,
-            "turn_seconds": None, "hands": 10}
+            **default_limits(preset, boot), "sideshow": preset.sideshow,
+            "turn_seconds": TURN_SECONDS, "hands": 10}
 
 
 PRESET_SETTINGS = {name: preset_settings(Rules.preset(name)) for name in Rules.PRESET_NAMES}
@@ -77,10 +81,11 @@ def _is_int(value: Any) -> bool:
 
 def table_settings(preset: Rules, options: dict[str, Any], seats: int) -> dict[str, Any]:
     """The settings of :data:`TABLE_SETTINGS` from a new game's ``options``: absent ones
-    are the preset's (no turn timer, 10 hands), ``null`` an optional one turned off; a
-    value out of its limits is a ``ValueError`` naming the setting."""
-    settings = {name: options.get(name, default)
-                for name, default in preset_settings(preset).items()}
+    take their defaults (the limits scaled to the boot given), ``null`` turns an optional
+    one off; a value out of its limits is a ``ValueError`` naming the setting."""
+    boot: Any = options.get("boot")
+    defaults = preset_settings(preset, boot if _is_int(boot) and boot > 0 else None)
+    settings = {name: options.get(name, default) for name, default in defaults.items()}
     for name, limits in TABLE_SETTINGS.items():
         value = settings[name]
         if limits.get("type") == "bool":
@@ -175,15 +180,9 @@ class _Game:
                 "turn_left": left}
 
     def restart_timer(self, now: float) -> None:
-        """After a move: the person's turn keeps its deadline while nobody else moved
-        (a look), a new turn gets a full one (plus the bot moves' replay), no turn
-        none."""
-        table = self.table
-        if not (table.your_turn and table.turn_seconds):
-            self.deadline = None
-        elif self.deadline is None or any(step["seat"] != 0 for step in table.steps):
-            self.deadline = now + table.turn_seconds + REPLAY_SECONDS * sum(
-                step["seat"] not in (0, None) for step in table.steps)
+        """After a move: the person's turn deadline (:meth:`PlayTable.turn_deadline`),
+        allowing for the page's replay of the bot moves."""
+        self.deadline = self.table.turn_deadline(self.deadline, now, REPLAY_SECONDS)
 
 
 class GameStore:

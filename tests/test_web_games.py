@@ -211,6 +211,28 @@ def test_a_game_with_table_settings_plays_under_them(url: str) -> None:
     assert read["settings"] == created["settings"]  # the page's form after a reload
 
 
+def test_a_table_has_a_chaal_limit_a_pot_limit_and_a_timer_by_default(url: str) -> None:
+    """Issue 29: on unless turned off, scaled to the boot, a preset's own kept."""
+    status, about = call(url, "GET", "/v1")
+    assert about["defaults"] == {"max_bet_boots": 16, "pot_cap_boots": 128,
+                                 "turn_seconds": 30, "fallback_bot": "equity"}
+    classic = about["presets"]["classic"]
+    assert (classic["max_bet"], classic["pot_cap"], classic["turn_seconds"]) == (16, 128, 30)
+    assert (about["presets"]["flash"]["max_bet"], about["presets"]["flash"]["pot_cap"]) == \
+        (32, 256)
+    for options, expected in (({}, (16, 128, 30)), ({"boot": 5}, (80, 640, 30)),
+                              ({"preset": "flash", "boot": 4}, (64, 512, 30)),
+                              ({"max_bet": None, "pot_cap": None, "turn_seconds": None},
+                               (None, None, None))):
+        status, created = call(url, "POST", "/v1/games", {"bots": ["hard", "easy"], **options})
+        assert status == 201, created
+        rules, state = created["state"]["view"]["rules"], created["state"]
+        assert (rules["max_bet"], rules["pot_cap"], state["turn_seconds"]) == expected
+        settings = created["settings"]
+        assert (settings["max_bet"], settings["pot_cap"], settings["turn_seconds"]) == expected
+        assert (created["turn_left"] is None) == (expected[2] is None or not state["your_turn"])
+
+
 @pytest.mark.parametrize("options, message", [
     ({"boot": 0}, "boot must be a whole number from 1 to 1000"),
     ({"boot": 2, "starting_stack": 101}, "multiple of the boot"),
