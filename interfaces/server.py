@@ -40,17 +40,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import IO, Any
 
-from interfaces.hand_end import CATEGORY_WORDS
 from interfaces.service import BotService
+from interfaces.story import CATEGORY_WORDS
 from interfaces.table import MOVE_KEYS
-from interfaces.table_defaults import defaults_info
-from interfaces.web_games import (
-    PRESET_SETTINGS,
-    SECURITY_HEADERS,
-    TABLE_SETTINGS,
-    GameStore,
-    check_origin,
-)
+from interfaces.table_defaults import PRESET_SETTINGS, TABLE_SETTINGS, defaults_info
+from interfaces.web_games import SECURITY_HEADERS, GameStore, check_origin
 from teenpatti_env.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL,

@@ -11,15 +11,16 @@ the bots, the hand-end summary and the standings.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from agents import Agent, make_agent
-from interfaces.hand_end import category_words, hand_summary
 from interfaces.match import play_missed_turn
+from interfaces.story import category_words, hand_story, hand_summary, note_last_action, story_line
+from interfaces.table_defaults import FALLBACK_BOT
 from teenpatti_env.engine import Hand
 from teenpatti_env.environment.aec import raw_env
-from teenpatti_env.environment.render import YOU, describe_event, describe_private_event
+from teenpatti_env.environment.render import YOU
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
@@ -43,29 +44,6 @@ def seat_names(person: str, bots: Sequence[str]) -> list[str]:
     seats play is told apart by its seat (``equity 1``, ``equity 2``)."""
     return [person, *(f"{spec} {seat}" if bots.count(spec) > 1 else spec
                       for seat, spec in enumerate(bots, 1))]
-
-
-def story_line(event: dict[str, Any], names: Sequence[str] | None = None) -> str | None:
-    """One event of a hand as its story tells it (``None``: bookkeeping), seats in
-    ``names`` when given, else as ``seat N``."""
-    return describe_private_event(event, names) or describe_event(event, names)
-
-
-def hand_story(hand: Hand, seat: int, names: Sequence[str] | None = None) -> list[str]:
-    """The hand so far as ``seat`` may know it, one line per event."""
-    return [line for event in hand.events_for(seat) if (line := story_line(event, names))]
-
-
-def note_last_action(last: list[str | None], event: dict[str, Any],
-                     names: Sequence[str]) -> None:
-    """Keep a public ``event`` in ``last`` as its seat's last move in words, without its
-    name ("bets 4 chaal (stake 2)")."""
-    seat = event["target"] if event["type"] == "sideshow_result" else event.get("seat")
-    if not isinstance(seat, int) or event["type"] == "deal":
-        return
-    line = describe_event(event, names)
-    if line:
-        last[seat] = line.removeprefix(names[seat] + " ")
 
 
 def bet_sizes(low: int, high: int, step: int) -> list[int]:
@@ -95,7 +73,9 @@ class PlayTable:
     With ``pause_between_hands`` the table stops when a hand the person played ends, so
     its end can be shown, until :meth:`next_hand`. ``turn_seconds`` is the person's turn
     timer, told to frontends (``None``: no timer); a frontend whose timer runs out calls
-    :meth:`time_out`.
+    :meth:`time_out`. A bot at a seat of ``stand_in`` (the seats a frontend filled by
+    default) that cannot play this table, as a trained policy cannot another seat count
+    or variant, gives its seat to :data:`FALLBACK_BOT`, with a line in :attr:`notices`.
     """
 
     def __init__(
@@ -107,16 +87,31 @@ class PlayTable:
         name: str = YOU,
         pause_between_hands: bool = False,
         turn_seconds: int | None = None,
+        stand_in: Collection[int] = (),
     ) -> None:
         check_bot_count(len(bots))
         table_rules = Rules.of(dict(rules) if isinstance(rules, Mapping) else rules)
         self.rules = table_rules.replace(num_players=len(bots) + 1, max_hands=hands)
-        self.names = seat_names(name, list(bots))
-        self.bots: dict[int, Agent] = {
-            seat: make_agent(spec, seed=seed * 100 + seat) for seat, spec in enumerate(bots, 1)
-        }
-        for bot in self.bots.values():
-            bot.check_rules(self.rules)
+        specs = list(bots)
+        self.notices: list[str] = []
+        """What the table changed, in a player's words (a bot standing in at a seat)."""
+        self.bots: dict[int, Agent] = {}
+        for seat, spec in enumerate(bots, 1):
+            bot = make_agent(spec, seed=seed * 100 + seat)
+            try:
+                bot.check_rules(self.rules)
+            except ValueError:
+                if seat not in stand_in:
+                    raise
+                trained = getattr(getattr(bot, "policy", None), "describe_table", None)
+                specs[seat - 1] = FALLBACK_BOT
+                bot = make_agent(FALLBACK_BOT, seed=seed * 100 + seat)
+                self.notices.append(
+                    f"{spec} cannot play this table (it was trained for "
+                    f"{trained() if trained else 'another table'}), so {FALLBACK_BOT} "
+                    f"plays seat {seat} instead.")
+            self.bots[seat] = bot
+        self.names = seat_names(name, specs)
         self.pause_between_hands = pause_between_hands
         self.turn_seconds = turn_seconds
         self.missed_turns = 0

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from agents import SCRIPTED_AGENTS
 from interfaces.table import PlayTable, check_bot_count
-from interfaces.table_defaults import TURN_SECONDS, default_limits
+from interfaces.table_defaults import TABLE_SETTINGS, table_settings
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.protocol import ProtocolError, decode_json, schema
 from teenpatti_env.rules import Rules
@@ -46,67 +46,11 @@ SECURITY_HEADERS = {
 """Sent with every answer: the page runs only its own files, in no other page's frame."""
 ACTION_FIELDS = frozenset(schema()["$defs"]["action"]["properties"])
 """The fields an action of ``/act`` may have (the bot protocol's action)."""
-TABLE_SETTINGS: dict[str, dict[str, Any]] = {
-    "boot": {"min": 1, "max": 1000},
-    "starting_stack": {"min": 1, "max": 1_000_000, "multiple_of": "boot"},
-    "max_bet": {"min": 2, "max": 1_000_000, "optional": True, "at_least": "2 * boot"},
-    "pot_cap": {"min": 4, "max": 10_000_000, "optional": True, "at_least": "2 * boot * seats"},
-    "sideshow": {"type": "bool"},
-    "turn_seconds": {"min": 5, "max": 600, "optional": True},
-    "hands": {"min": 1, "max": 1000},
-}
-"""The settings a web game takes beside bots, preset, variant and seed, with their
-limits (``GET /v1`` serves them, and the page checks its form with them). An absent
-setting takes its default (:func:`preset_settings`); ``null`` turns an optional one
-off."""
-
-
-def preset_settings(preset: Rules, boot: int | None = None) -> dict[str, Any]:
-    """The settings of :data:`TABLE_SETTINGS` a game under ``preset`` has by default (at
-    ``boot``, default the preset's): a chaal limit, a pot limit and a turn timer on
-    (``interfaces.table_defaults``), 10 hands."""
-    return {"boot": preset.boot, "starting_stack": preset.starting_stack,
-            **default_limits(preset, boot), "sideshow": preset.sideshow,
-            "turn_seconds": TURN_SECONDS, "hands": 10}
-
-
-PRESET_SETTINGS = {name: preset_settings(Rules.preset(name)) for name in Rules.PRESET_NAMES}
-"""Each preset's default settings, for the page's form."""
 GAME_FIELDS = {"bots", "preset", "variant", "seed", "pause", *TABLE_SETTINGS}
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def table_settings(preset: Rules, options: dict[str, Any], seats: int) -> dict[str, Any]:
-    """The settings of :data:`TABLE_SETTINGS` from a new game's ``options``: absent ones
-    take their defaults (the limits scaled to the boot given), ``null`` turns an optional
-    one off; a value out of its limits is a ``ValueError`` naming the setting."""
-    boot: Any = options.get("boot")
-    defaults = preset_settings(preset, boot if _is_int(boot) and boot > 0 else None)
-    settings = {name: options.get(name, default) for name, default in defaults.items()}
-    for name, limits in TABLE_SETTINGS.items():
-        value = settings[name]
-        if limits.get("type") == "bool":
-            if not isinstance(value, bool):
-                raise ValueError(f"{name} must be true or false, got {value!r}")
-        elif not (value is None and limits.get("optional")) and (
-                not _is_int(value) or not limits["min"] <= value <= limits["max"]):
-            blank = " or blank" if limits.get("optional") else ""
-            raise ValueError(f"{name} must be a whole number from {limits['min']} to "
-                             f"{limits['max']}{blank}, got {value!r}")
-    boot = settings["boot"]
-    if settings["starting_stack"] % boot:
-        raise ValueError(f"starting_stack must be a multiple of the boot ({boot}), "
-                         f"got {settings['starting_stack']}")
-    if settings["max_bet"] is not None and settings["max_bet"] < 2 * boot:
-        raise ValueError(f"max_bet must be at least twice the boot ({2 * boot}), "
-                         f"got {settings['max_bet']}")
-    if settings["pot_cap"] is not None and settings["pot_cap"] < 2 * boot * seats:
-        raise ValueError(f"pot_cap must be at least twice the boots of the table "
-                         f"({2 * boot * seats}), got {settings['pot_cap']}")
-    return settings
 
 
 def _is_loopback(host: str) -> bool:

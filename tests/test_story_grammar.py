@@ -13,8 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from interfaces.hand_end import hand_summary, sideshow_words
-from interfaces.table import story_line
+from interfaces.story import hand_summary, sideshow_words, story_line
 from teenpatti_env.engine import Hand
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.environment.render import YOU

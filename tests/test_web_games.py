@@ -12,7 +12,7 @@ import pytest
 from builders.server import call_json, running_server
 
 from interfaces.table import PlayTable, bet_sizes, category_words
-from interfaces.web_games import PRESET_SETTINGS, TABLE_SETTINGS
+from interfaces.table_defaults import PRESET_SETTINGS, TABLE_SETTINGS
 from teenpatti_env.cards.hands import hand_category
 from teenpatti_env.errors import IllegalActionError
 

@@ -1,6 +1,8 @@
-"""How an ended hand is told to the person at a table: the winners, every shown hand
-with its category in words, the pots, each seat's net, the sideshows and what stays
-hidden and why (the web table's hand-end panel and the terminal's summary)."""
+"""The story of a hand as the person at a table is told it: one line per event in
+names ("hard bets 4 chaal", "you look"), each seat's last move, and how an ended hand
+went: the winners, every shown hand with its category in words, the pots, each seat's
+net, the sideshows and what stays hidden and why (the web table's hand-end panel and
+the terminal's summary)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from typing import Any
 from teenpatti_env.cards.hands import CATEGORIES, value_categories
 from teenpatti_env.engine import Hand
 from teenpatti_env.engine.pots import side_pots
-from teenpatti_env.environment.render import possessive
+from teenpatti_env.environment.render import describe_event, describe_private_event, possessive
 
 CATEGORY_WORDS = {
     "trail": "Trail", "pure_sequence": "Pure sequence", "sequence": "Sequence",
@@ -26,6 +28,29 @@ _TIMES = {1: "", 2: " (twice)"}
 def category_words(category: str | None) -> str | None:
     """A hand category as people say it: ``pure_sequence`` is "Pure sequence"."""
     return None if category is None else CATEGORY_WORDS[category]
+
+
+def story_line(event: dict[str, Any], names: Sequence[str] | None = None) -> str | None:
+    """One event of a hand as its story tells it (``None``: bookkeeping), seats in
+    ``names`` when given, else as ``seat N``."""
+    return describe_private_event(event, names) or describe_event(event, names)
+
+
+def hand_story(hand: Hand, seat: int, names: Sequence[str] | None = None) -> list[str]:
+    """The hand so far as ``seat`` may know it, one line per event."""
+    return [line for event in hand.events_for(seat) if (line := story_line(event, names))]
+
+
+def note_last_action(last: list[str | None], event: dict[str, Any],
+                     names: Sequence[str]) -> None:
+    """Keep a public ``event`` in ``last`` as its seat's last move in words, without its
+    name ("bets 4 chaal (stake 2)")."""
+    seat = event["target"] if event["type"] == "sideshow_result" else event.get("seat")
+    if not isinstance(seat, int) or event["type"] == "deal":
+        return
+    line = describe_event(event, names)
+    if line:
+        last[seat] = line.removeprefix(names[seat] + " ")
 
 
 def sideshow_words(event: dict[str, Any], names: Sequence[str]) -> str:
