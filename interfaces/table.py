@@ -111,6 +111,8 @@ class PlayTable:
                     f"{trained() if trained else 'another table'}), so {FALLBACK_BOT} "
                     f"plays seat {seat} instead.")
             self.bots[seat] = bot
+        self.bot_specs = specs
+        """The bot at each seat after the person's, as it sits (a stand-in included)."""
         self.names = seat_names(name, specs)
         self.pause_between_hands = pause_between_hands
         self.turn_seconds = turn_seconds
@@ -371,7 +373,8 @@ class PlayTable:
         """Everything a frontend draws, as JSON-able values: the person's view (its
         ``legal`` actions when it is to act) and ``moves``, this hand's story, the steps
         since the person's last move, the ended hand's summary (``hand_end``; ``None``
-        while a hand is played), the finished hands and the standings."""
+        while a hand is played), the finished hands, the standings and the ``notices``
+        (a bot standing in at a seat, in a player's words)."""
         env = self.env
         session = env.session
         assert session is not None
@@ -403,4 +406,5 @@ class PlayTable:
             "hand_end": self.hand_summary(hand) if ended else None,
             "finished": [dict(h) for h in self.finished],
             "standings": self.standings(),
+            "notices": list(self.notices),
         }

@@ -159,7 +159,10 @@ class GameStore:
     def create(self, options: Any, client: str = "") -> tuple[str, PlayTable, dict[str, Any]]:
         """A new session of ``client`` from the page's options (a JSON object), and its
         settings with every default filled in (the seed only when the options gave one:
-        a seed the server drew is never told, it would tell every card to come)."""
+        a seed the server drew is never told, it would tell every card to come). Without
+        ``bots``, the default bots sit, and one that cannot play the table (a trained
+        policy at another seat count or variant) gives its seat to equity, with a
+        notice in the state."""
         if not isinstance(options, dict):
             raise ProtocolError("invalid_request", "a new game's options are a JSON object")
         unknown = sorted(set(options) - GAME_FIELDS)
@@ -187,10 +190,11 @@ class GameStore:
                                    sideshow=settings["sideshow"])
             table = PlayTable(bots, rules, hands=settings["hands"], seed=seed,
                               pause_between_hands=pause,
-                              turn_seconds=settings["turn_seconds"])
+                              turn_seconds=settings["turn_seconds"],
+                              stand_in=() if "bots" in options else range(1, len(bots) + 1))
         except ValueError as error:
             raise ProtocolError("invalid_request", str(error)) from None
-        settings.update(bots=list(bots), preset=options.get("preset", "classic"),
+        settings.update(bots=list(table.bot_specs), preset=options.get("preset", "classic"),
                         variant=options.get("variant", "classic"), pause=pause)
         if "seed" in options:
             settings["seed"] = seed

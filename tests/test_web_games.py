@@ -308,3 +308,28 @@ def test_each_seat_shows_its_last_move_without_its_name() -> None:
                                   f"{table.names[target]} for a sideshow")
     assert all(line is None or not line.startswith(table.names[seat] + " ")
                for seat, line in enumerate(last))
+
+
+@pytest.mark.parametrize("options", [{"variant": "muflis"}, {"variant": "shared_pair"},
+                                     {"variant": "ak47"}])
+def test_default_seats_the_trained_bot_cannot_play_go_to_equity(options: dict[str, Any]) -> None:
+    """Issue 29 (never a failed Start): the served trained bot fills the default seats;
+    at a table it was not trained for, equity takes them with a notice, while a bot the
+    page names that cannot sit is still refused, naming why."""
+    with running_server("pretrained:classic") as server:
+        status, created = call(server.url, "POST", "/v1/games", options)
+        assert status == 201, created
+        state = created["state"]
+        assert state["players"] == ["you", "equity 1", "equity 2", "equity 3"]
+        assert created["settings"]["bots"] == ["equity"] * 3
+        assert len(state["notices"]) == 3 and all(
+            notice.startswith("pretrained:classic cannot play this table (it was trained "
+                              "for 4 seats") and notice.endswith(f"equity plays seat {seat} "
+                                                                "instead.")
+            for seat, notice in enumerate(state["notices"], 1))
+        status, answer = call(server.url, "POST", "/v1/games",
+                              {**options, "bots": ["pretrained:classic", "hard", "hard"]})
+        assert status == 400 and "was trained for 4 seats" in answer["error"]["message"]
+        status, created = call(server.url, "POST", "/v1/games", {})  # its own table
+        assert status == 201 and created["state"]["notices"] == []
+        assert created["settings"]["bots"] == ["pretrained:classic"] * 3
