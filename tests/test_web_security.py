@@ -192,6 +192,8 @@ def test_every_route_reads_and_checks_its_body(
     assert call(server, "GET", f"/v1/games/{game}")[1]["state"] == before
     status, answer = call(server, "POST", "/v1/games", {"bots": ["hard", "hard"], "colour": 1})
     assert status == 400 and "unknown fields" in answer["error"]["message"]
+    status, answer = call(server, "POST", "/v1/games", b'{"bots": ["hard", "hard"]')
+    assert (status, answer["error"]["code"]) == (400, "malformed_json")
 
 
 def test_every_answer_carries_the_security_headers(server: BotServer) -> None:
