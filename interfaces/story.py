@@ -54,7 +54,7 @@ def note_last_action(last: list[str | None], event: dict[str, Any],
 
 
 def sideshow_words(event: dict[str, Any], names: Sequence[str]) -> str:
-    """A sideshow's outcome in a sentence ("equity refused your sideshow.")."""
+    """A sideshow's outcome in a sentence ("equity refused your sideshow")."""
     asker, target = names[event["asker"]], names[event["target"]]
     if not event["accepted"]:
         return f"{target} refused {possessive(asker)} sideshow"

@@ -215,6 +215,12 @@ def test_cli_play_ends_quietly_at_end_of_input():
     (["--bots", ",".join(["hard"] * 7)], "--bots: a table takes 2 to 6 bots"),
     (["--bots", "hard"], "--bots: a table takes 2 to 6 bots"),
     (["--variant", "nope"], "variant"),
+    (["--players", "9"], "--players: a table seats 3 to 7 players, got 9"),
+    (["--players", "3", "--bots", "hard,easy,medium"], "--players 3 seats 2 bots, but --bots"),
+    (["--max-bet", "1"], "--max-bet must be a whole number from 2"),
+    (["--pot-cap", "5", "--players", "5"], "--pot-cap must be at least twice the boots"),
+    (["--turn-seconds", "soon"], "expected a whole number or off"),
+    (["--bots", "pretrained:classic,hard"], "was trained for 4 seats"),
 ])
 def test_cli_play_bad_input_is_one_line(args, message):
     done = _play(*args, stdin="")
