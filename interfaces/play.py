@@ -181,7 +181,11 @@ def hand_end_text(number: int, summary: dict[str, Any], players: list[str]) -> s
         for index, pot in enumerate(summary["pots"]):
             lines.append(f"  {'main pot' if index == 0 else f'side pot {index}'} "
                          f"{pot['amount']}: " + ", ".join(players[s] for s in pot["winners"]))
+    if summary.get("reason"):
+        lines.append(f"  why: {summary['reason']}")
     lines += [f"  {text}" for text in summary["sideshows"]]
+    for sideshow in summary.get("sideshow_hands", []):
+        lines.append(f"  {sideshow['words']}")
     lines += [f"  {text}" for text in summary["hidden"]]
     net = summary["net"]
     lines.append(f"  your net {net[0]:+d}   " + ", ".join(

@@ -40,6 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import IO, Any
 
+from interfaces.guide import bot_guide
 from interfaces.service import BotService
 from interfaces.story import CATEGORY_WORDS
 from interfaces.table import MOVE_KEYS
@@ -57,7 +58,8 @@ from teenpatti_env.protocol import (
 )
 
 WEB_DIR = Path(__file__).parent / "web"
-WEB_FILES = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
+WEB_FILES = {"index.html": "text/html", "app.js": "text/javascript",
+             "explain.js": "text/javascript", "style.css": "text/css"}
 MAX_CONNECTIONS = 64
 """Connections served at once by default; one more is answered 503 ``busy``."""
 CLIENT_SHARE = 2
@@ -388,7 +390,8 @@ class BotHandler(BaseHTTPRequestHandler):
                          "settings": TABLE_SETTINGS, "presets": PRESET_SETTINGS,
                          "defaults": defaults_info(),
                          "keys": MOVE_KEYS,
-                         "categories": list(CATEGORY_WORDS.values())})
+                         "categories": list(CATEGORY_WORDS.values()),
+                         **bot_guide(self.server.games.bot_names)})
 
     def _file(self, path: str) -> None:
         name = "index.html" if path in ("/", "/index.html") else path[len("/static/"):]

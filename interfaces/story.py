@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from interfaces.explain import played_hand, result_reason, sideshow_hands
 from teenpatti_env.cards.hands import CATEGORIES, value_categories
 from teenpatti_env.engine import Hand
 from teenpatti_env.engine.pots import side_pots
@@ -73,12 +74,14 @@ def _counted(sentences: list[str]) -> list[str]:
 
 def hand_summary(hand: Hand, names: Sequence[str]) -> dict[str, Any]:
     """How ``hand`` ended, as seat 0 may know it: the winners, every shown hand with its
-    category in words, the pot and its side pots, each seat's net change,
-    the sideshows, and what stays hidden and why."""
+    category in words, the pot and its side pots (none empty), each seat's net change,
+    why the winner won, the sideshows (and the hands seat 0 saw in them), and what stays
+    hidden and why."""
     payouts = list(hand.payouts or [0] * hand.num_seats)
     categories = value_categories(hand.rules)
     shown = [{"seat": seat, "name": names[seat], "cards": list(cards),
-              "category": category_words(CATEGORIES[categories[hand.hand_value(seat)]])}
+              "category": category_words(CATEGORIES[categories[hand.hand_value(seat)]]),
+              **played_hand(hand, seat)}
              for seat, cards in sorted(hand.shown.items())]
     pots: list[dict[str, Any]] = []
     if hand.end == "showdown":
@@ -88,7 +91,7 @@ def hand_summary(hand: Hand, names: Sequence[str]) -> dict[str, Any]:
         pots = [{"amount": pot.amount, "seats": list(pot.eligible),
                  "winners": list(pot.winners)}
                 for pot in side_pots(hand.contributions, contenders, hand.all_in, values,
-                                     hand.seat_order())]
+                                     hand.seat_order()) if pot.amount]
     elif hand.end != "void":
         pots = [{"amount": sum(payouts), "seats": [s for s, c in enumerate(payouts) if c],
                  "winners": [s for s, c in enumerate(payouts) if c]}]
@@ -101,8 +104,8 @@ def hand_summary(hand: Hand, names: Sequence[str]) -> dict[str, Any]:
     if hand.end == "last_player":
         hidden.append("The last player in wins without showing.")
     if sideshows and hand.rules.sideshow_reveal == "none":
-        hidden.append("Sideshow hands stay hidden: at this table only the two players "
-                      "compare them, and nobody is shown them.")
+        hidden.append("Sideshow hands stay hidden: under these rules the two hands are "
+                      "compared unseen, and even the two players learn only who packed.")
     elif sideshows:
         hidden.append("Only the two players in a sideshow see each other's hands.")
     return {
@@ -115,5 +118,7 @@ def hand_summary(hand: Hand, names: Sequence[str]) -> dict[str, Any]:
         "payouts": payouts,
         "net": list(hand.net or [0] * hand.num_seats),
         "sideshows": sideshows,
+        "sideshow_hands": sideshow_hands(hand, 0, names),
+        "reason": result_reason(hand, names),
         "hidden": hidden,
     }

@@ -11,13 +11,15 @@ the bots, the hand-end summary and the standings.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agents import Agent, make_agent
-from interfaces.match import play_missed_turn
+from agents.loop import play_missed_turn
+from interfaces.explain import chip_history, final_ranking, limit_notes, played_hand, session_end
+from interfaces.guide import table_guide
+from interfaces.match import ABSENT, seat_players
 from interfaces.story import category_words, hand_story, hand_summary, note_last_action, story_line
-from interfaces.table_defaults import FALLBACK_BOT
 from teenpatti_env.engine import Hand
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.environment.render import YOU
@@ -73,9 +75,10 @@ class PlayTable:
     With ``pause_between_hands`` the table stops when a hand the person played ends, so
     its end can be shown, until :meth:`next_hand`. ``turn_seconds`` is the person's turn
     timer, told to frontends (``None``: no timer); a frontend whose timer runs out calls
-    :meth:`time_out`. A bot at a seat of ``stand_in`` (the seats a frontend filled by
-    default) that cannot play this table, as a trained policy cannot another seat count
-    or variant, gives its seat to :data:`FALLBACK_BOT`, with a line in :attr:`notices`.
+    :meth:`time_out`. With ``stand_in`` (the frontend seated its default bots), a bot
+    that cannot play this table, as a trained policy cannot another seat count or
+    variant, gives its seat to equity (:func:`interfaces.match.seat_players`), with a
+    line in :attr:`notices`.
     """
 
     def __init__(
@@ -87,7 +90,7 @@ class PlayTable:
         name: str = YOU,
         pause_between_hands: bool = False,
         turn_seconds: int | None = None,
-        stand_in: Collection[int] = (),
+        stand_in: bool = False,
     ) -> None:
         check_bot_count(len(bots))
         table_rules = Rules.of(dict(rules) if isinstance(rules, Mapping) else rules)
@@ -95,22 +98,14 @@ class PlayTable:
         specs = list(bots)
         self.notices: list[str] = []
         """What the table changed, in a player's words (a bot standing in at a seat)."""
-        self.bots: dict[int, Agent] = {}
-        for seat, spec in enumerate(bots, 1):
-            bot = make_agent(spec, seed=seed * 100 + seat)
-            try:
-                bot.check_rules(self.rules)
-            except ValueError:
-                if seat not in stand_in:
-                    raise
-                trained = getattr(getattr(bot, "policy", None), "describe_table", None)
-                specs[seat - 1] = FALLBACK_BOT
-                bot = make_agent(FALLBACK_BOT, seed=seed * 100 + seat)
-                self.notices.append(
-                    f"{spec} cannot play this table (it was trained for "
-                    f"{trained() if trained else 'another table'}), so {FALLBACK_BOT} "
-                    f"plays seat {seat} instead.")
-            self.bots[seat] = bot
+        if stand_in:
+            seated, self.notices = seat_players([ABSENT, *bots], self.rules)
+            specs = seated[1:]
+        self.bots: dict[int, Agent] = {
+            seat: make_agent(spec, seed=seed * 100 + seat) for seat, spec in enumerate(specs, 1)
+        }
+        for bot in self.bots.values():
+            bot.check_rules(self.rules)
         self.bot_specs = specs
         """The bot at each seat after the person's, as it sits (a stand-in included)."""
         self.names = seat_names(name, specs)
@@ -187,6 +182,7 @@ class PlayTable:
             return
         if missed:
             lines[0] = f"time ran out: {lines[0]}"
+        active = self.env.table_facts().in_session
         self.steps.append({
             "seat": seat,
             "missed": missed,
@@ -197,7 +193,10 @@ class PlayTable:
             "last_actions": list(self._last),
             "seats": [{"stack": hand.stacks[s], "chips_in": hand.contributions[s],
                        "seen": hand.seen[s], "packed": hand.packed[s],
-                       "all_in": hand.all_in[s]} for s in range(hand.num_seats)],
+                       "all_in": hand.all_in[s], "blind_bets": hand.blind_bets[s],
+                       "dealt_in": hand.dealt_in[s],
+                       "in_session": hand.dealt_in[s] or active[s]}
+                      for s in range(hand.num_seats)],
         })
 
     def _last_actions(self, hand: Hand) -> list[str | None]:
@@ -397,6 +396,7 @@ class PlayTable:
             "stacks": list(session.stacks) if self.over else list(hand.stacks),
             "view": view,
             "category_words": category_words(view["category"]),
+            "my_hand": played_hand(hand, 0) if view["category"] is not None else None,
             "moves": [{k: v for k, v in move.items() if k != "entry"}
                       for move in (self._moves_of(view["legal"]) if self.your_turn else [])],
             "story": list(self._story) if hand is self._hand else hand_story(hand, 0,
@@ -407,4 +407,9 @@ class PlayTable:
             "finished": [dict(h) for h in self.finished],
             "standings": self.standings(),
             "notices": list(self.notices),
+            "chips": chip_history(session),
+            "guide": table_guide(hand.rules),
+            "limits": limit_notes(hand, 0, view["legal"]) if self.your_turn else [],
+            "session_end": session_end(session, 0, self.names) if self.over else None,
+            "ranking": final_ranking(session, self.names) if self.over else None,
         }

@@ -1,6 +1,7 @@
 """The settings of a table for people, the web table's and the terminal's alike, with
 their limits and defaults: a chaal limit, a pot limit and a turn timer on unless turned
-off, and the bot that takes a default seat the chosen bot cannot play.
+off (the bot that takes a default seat a trained bot cannot play is
+``agents.defaults.FALLBACK_AGENT``).
 
 The limits are the engine's own settings (RULES.md): ``max_bet``, the largest seen bet
 (a chaal; a blind bet is at most half of it), and ``pot_cap``, the pot at which every
@@ -22,9 +23,6 @@ POT_CAP_BOOTS = 128
 TURN_SECONDS = 30
 """Default seconds a person has for a turn; a missed turn packs (a sideshow asked of
 the person is refused)."""
-FALLBACK_BOT = "equity"
-"""The strongest scripted bot: it takes a default seat that a trained bot cannot play
-(another seat count or variant than the one it was trained for)."""
 
 
 def default_limits(rules: Rules, boot: int | None = None) -> dict[str, int]:
@@ -41,7 +39,7 @@ def default_limits(rules: Rules, boot: int | None = None) -> dict[str, int]:
 def defaults_info() -> dict[str, Any]:
     """The defaults as ``GET /v1`` tells them to the page."""
     return {"max_bet_boots": MAX_BET_BOOTS, "pot_cap_boots": POT_CAP_BOOTS,
-            "turn_seconds": TURN_SECONDS, "fallback_bot": FALLBACK_BOT}
+            "turn_seconds": TURN_SECONDS}
 
 
 TABLE_SETTINGS: dict[str, dict[str, Any]] = {

@@ -191,7 +191,7 @@ class GameStore:
             table = PlayTable(bots, rules, hands=settings["hands"], seed=seed,
                               pause_between_hands=pause,
                               turn_seconds=settings["turn_seconds"],
-                              stand_in=() if "bots" in options else range(1, len(bots) + 1))
+                              stand_in="bots" not in options)
         except ValueError as error:
             raise ProtocolError("invalid_request", str(error)) from None
         settings.update(bots=list(table.bot_specs), preset=options.get("preset", "classic"),

@@ -287,8 +287,8 @@ def test_a_turn_not_played_in_time_packs(terminal):
                                   ("--players", "6", "--variant", "ak47")])
 def test_a_default_seat_the_trained_bot_cannot_play_goes_to_equity(terminal, args):
     term = terminal(*args, "--seed", "1")
-    term.expect(r"pretrained:classic cannot play this table \(it was trained for 4 seats, "
-                r"preset 'classic'\), so equity plays seat \d instead\.")
+    term.expect(r"seat 3: pretrained:classic was trained for 4 seats, preset 'classic'; it "
+                r"cannot play [^\n]*: equity plays in its place\n")
     seats = int(args[1]) if args[0] == "--players" else 4
     term.moves()
     assert len(re.findall(r"^[ D][ >](\d) ", term.before, flags=re.M)) == seats

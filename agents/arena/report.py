@@ -12,6 +12,7 @@ from typing import Any
 
 from agents.arena.seating import CONFIDENCE, TRACKED_ACTIONS, ArenaConfig, Deals
 from agents.arena.summary import AgentResult
+from agents.loop import MISSED_TURNS
 from agents.stats import Interval, holm_adjusted, two_sided_p_value
 
 
@@ -63,6 +64,7 @@ class ArenaReport:
             "format": "teenpatti-arena/1",
             "table": config.table.name,
             "agents": list(config.agents),
+            "remote": [name for name in config.agents if name in config.remote],
             "rules": config.rules.to_dict(),
             "seed": config.seed,
             "duplicate": config.duplicate,
@@ -114,6 +116,7 @@ class ArenaReport:
                 "",
                 "var/: variance of the mean with independent deals / with duplicate dealing.",
             ]
+        lines += self._missed_lines(width)
         lines += [
             "",
             "Pairwise: row minus column, boots per hand at the tables they shared "
@@ -147,6 +150,20 @@ class ArenaReport:
                     f"(duplicate +/- {dup.half_width:.3f}; variance ratio {ratio:.1f})"
                 )
         return "\n".join(lines)
+
+    def _missed_lines(self, width: int) -> list[str]:
+        """The remote bots' missed turns by kind (each played as a missed turn is)."""
+        remote = [name for name in self.ranking() if name in self.config.remote]
+        if not remote:
+            return []
+        lines = ["", "Remote bots' missed turns (each played as missed: pack, refuse, "
+                 "continue):",
+                 f"{'agent':<{width}} " + " ".join(f"{kind:>8}" for kind in MISSED_TURNS)]
+        for name in remote:
+            missed = self.agents[name].missed
+            lines.append(f"{name:<{width}} "
+                         + " ".join(f"{missed.get(kind, 0):>8}" for kind in MISSED_TURNS))
+        return lines
 
     def plot(self, path: str | Path) -> None:
         """A PNG of every agent's result with its 95% interval."""
@@ -193,11 +210,15 @@ def write_json(data: dict[str, Any], path: str | Path) -> None:
 
 
 def short_label(name: str) -> str:
-    """A column label: a policy file's name without its folders."""
+    """A column label: a policy file's name without its folders; a long name (a remote
+    bot's command) cut to :data:`LABEL_WIDTH` characters."""
     kind, _, where = name.partition(":")
     if kind == "ppo" and where:
         return f"ppo:{Path(where).stem}"
-    return name
+    return name if len(name) <= LABEL_WIDTH else name[:LABEL_WIDTH - 3] + "..."
+
+
+LABEL_WIDTH = 24
 
 
 def p_text(p: float) -> str:

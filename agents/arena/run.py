@@ -14,7 +14,14 @@ from agents import make_agent
 from agents.arena.batched import batch_policies
 from agents.arena.pairings import HeadToHead, HeadToHeadReport
 from agents.arena.report import ArenaReport
-from agents.arena.seating import ENGINES, FIELD, ArenaConfig, Composition, parse_table
+from agents.arena.seating import (
+    ENGINES,
+    FIELD,
+    ArenaConfig,
+    Composition,
+    Seats,
+    parse_table,
+)
 from agents.arena.summary import summarize
 from agents.arena.workers import play, ray_connection
 from agents.batch_scripted import BatchForm
@@ -25,16 +32,34 @@ from teenpatti_env.rules import Rules
 RulesLike = Rules | str | dict[str, Any] | None
 
 
-def check_pool(agents: Sequence[str]) -> tuple[str, ...]:
-    """``agents`` as a pool: at least one, distinct, every name known to ``make_agent``."""
+def check_pool(agents: Sequence[str], seats: Seats | None = None) -> tuple[str, ...]:
+    """``agents`` as a pool: at least one, distinct, every name known to ``make_agent``
+    or a remote bot of ``seats``."""
     pool = tuple(agents)
     if len(pool) < 1:
         raise ValueError("the arena needs at least one agent")
     if len(set(pool)) != len(pool):
         raise ValueError(f"agent names must be distinct, got {list(pool)}")
-    for name in pool:
-        make_agent(name)  # an unknown name fails here, before any play
+    for name in pool:  # an unknown name fails here, before any play
+        make_agent(name) if seats is None else seats.make(name, None)
     return pool
+
+
+def check_remote(pool: Sequence[str], seats: Seats | None, workers: int | None,
+                 ray_address: str | None) -> frozenset[str]:
+    """The remote bots of ``pool``; they play in this process, so more workers or a Ray
+    cluster with them is a ``ValueError``."""
+    remote = frozenset(name for name in pool if seats is not None and name in seats.remote)
+    if not remote:
+        return remote
+    names = ", ".join(name for name in pool if name in remote)
+    if ray_address is not None:
+        raise ValueError(f"remote bots ({names}) play in this process, not on a Ray "
+                         "cluster: leave out ray_address")
+    if workers not in (None, 1):
+        raise ValueError(f"remote bots ({names}) play in one process, over one connection "
+                         f"each: leave out workers (or give 1), got {workers}")
+    return remote
 
 
 def check_settings(
@@ -65,8 +90,12 @@ def _engine_policies(
     config: ArenaConfig, engine: str, ray_address: str | None
 ) -> list[BatchForm] | None:
     """The batched forms ``config`` is played with, or ``None`` for the per-table path."""
+    if config.remote and engine == "batched":
+        raise ValueError(f"remote bots ({', '.join(sorted(config.remote))}) play on the "
+                         "per-table engine, not the batched one: use engine 'per_table' or "
+                         "'auto'")
     # Without numba the batched kernels run as plain Python: slower than per table.
-    skip = engine == "per_table" or ray_address is not None or (
+    skip = bool(config.remote) or engine == "per_table" or ray_address is not None or (
         engine == "auto" and not HAVE_NUMBA)
     policies = None if skip else batch_policies(config)
     if engine == "batched" and policies is None:
@@ -83,9 +112,11 @@ def _play_reports(
     workers: int | None,
     progress: bool,
     ray_address: str | None,
+    seats: Seats | None = None,
 ) -> list[ArenaReport]:
     """One arena report per config, played in order under one progress bar (every engine
-    choice is checked before the first hand)."""
+    choice is checked before the first hand); a config with remote bots is played with
+    ``seats``."""
     policies = [_engine_policies(config, engine, ray_address) for config in configs]
     runs = [[config] for config in configs]
     if compare_plain:
@@ -102,7 +133,8 @@ def _play_reports(
     try:
         with connection:
             for run, batch in zip(runs, policies, strict=True):
-                results = [play(config, workers, update, batch, ray_address) for config in run]
+                results = [play(config, workers, update, batch, ray_address, seats)
+                           for config in run]
                 agent_results, pairwise = summarize(run[0], results[0])
                 plain = None
                 if compare_plain:
@@ -127,12 +159,16 @@ def play_pairings(
     workers: int | None,
     progress: bool,
     ray_address: str | None,
+    seats: Seats | None = None,
 ) -> HeadToHeadReport:
     """Play every ``(composition, agent, opponent)`` pairing as its own arena and adjust
     the pairings' p-values for their number."""
-    configs = [ArenaConfig((agent, opponent), rules, hands, seed, duplicate, composition)
+    remote = frozenset() if seats is None else seats.remote
+    configs = [ArenaConfig((agent, opponent), rules, hands, seed, duplicate, composition,
+                           remote & {agent, opponent})
                for composition, agent, opponent in pairings]
-    reports = _play_reports(configs, engine, compare_plain, workers, progress, ray_address)
+    reports = _play_reports(configs, engine, compare_plain, workers, progress, ray_address,
+                            seats)
     results = [report.agents[agent].result
                for report, (_, agent, _) in zip(reports, pairings, strict=True)]
     p_values = [two_sided_p_value(result) for result in results]
@@ -149,7 +185,7 @@ def run_arena(
     agents: Sequence[str], hands: int = ..., rules: RulesLike = ..., seed: int = ...,
     players: int | None = ..., duplicate: bool = ..., compare_plain: bool = ...,
     workers: int | None = ..., progress: bool = ..., engine: str = ...,
-    ray_address: str | None = ..., table: Literal["field"] = ...,
+    ray_address: str | None = ..., table: Literal["field"] = ..., seats: Seats | None = ...,
 ) -> ArenaReport: ...
 
 
@@ -158,7 +194,7 @@ def run_arena(
     agents: Sequence[str], hands: int = ..., rules: RulesLike = ..., seed: int = ...,
     players: int | None = ..., duplicate: bool = ..., compare_plain: bool = ...,
     workers: int | None = ..., progress: bool = ..., engine: str = ...,
-    ray_address: str | None = ..., *, table: str,
+    ray_address: str | None = ..., *, table: str, seats: Seats | None = ...,
 ) -> ArenaReport | HeadToHeadReport: ...
 
 
@@ -175,6 +211,7 @@ def run_arena(
     engine: str = "auto",
     ray_address: str | None = None,
     table: str = "field",
+    seats: Seats | None = None,
 ) -> ArenaReport | HeadToHeadReport:
     """Play ``agents`` (names :func:`agents.make_agent` accepts) head to head.
 
@@ -189,6 +226,10 @@ def run_arena(
     policies), ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it
     can and no Ray cluster is asked for; every path gives the same report for the same seed.
 
+    ``seats`` makes the players (default: :class:`~agents.arena.seating.LocalSeats`, every
+    agent in this process); its remote bots (``interfaces.players.ArenaSeats``) play on the
+    per-table engine in this one process, their missed turns counted in the report.
+
     ``table`` is the composition (see :func:`parse_table`). The field (the default) gives
     an :class:`ArenaReport`. A pair composition plays every pairing of two agents of the
     pool as its own arena of ``hands`` hands on ``seed`` and gives a
@@ -196,21 +237,23 @@ def run_arena(
     agent listed first as the row's agent; for ``1vN`` (unequal seats) every ordered pair,
     the row's agent holding the ``1`` side.
     """
-    pool = check_pool(agents)
+    pool = check_pool(agents, seats)
     check_settings(hands, seed, duplicate, compare_plain, engine, ray_address)
+    remote = check_remote(pool, seats, workers, ray_address)
     table_rules = rules_for_table(rules, players)
     composition = parse_table(table, table_rules.num_players)
     if composition.seats is None:
-        config = ArenaConfig(pool, table_rules, hands, seed, duplicate)
+        config = ArenaConfig(pool, table_rules, hands, seed, duplicate, remote=remote)
         return _play_reports([config], engine, compare_plain, workers, progress,
-                             ray_address)[0]
+                             ray_address, seats)[0]
     if len(pool) < 2:
         raise ValueError(f"the {composition.name} table seats two agents: give at least two, "
                          f"got {list(pool)}")
     pairs = (itertools.combinations(pool, 2) if composition.symmetric
              else itertools.permutations(pool, 2))
     return play_pairings([(composition, a, b) for a, b in pairs], table_rules, hands, seed,
-                         duplicate, engine, compare_plain, workers, progress, ray_address)
+                         duplicate, engine, compare_plain, workers, progress, ray_address,
+                         seats)
 
 
 def head_to_head(

@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.arena.seating import TRACKED_ACTIONS, ArenaConfig, Deals
+from agents.loop import MISSED_TURNS
 from agents.ratings import Gap, fit_strengths
 from agents.stats import Interval, finite_or_none, ratio_interval
 
@@ -29,6 +30,8 @@ class AgentResult:
     independent_std_error: float
     """The standard error the same number of hands would have with independent deals."""
     rating: dict[str, float] = field(default_factory=dict)
+    missed: dict[str, int] = field(default_factory=dict)
+    """Its turns missed, by kind (:data:`agents.loop.MISSED_TURNS`), over all its seats."""
 
     @property
     def variance_reduction(self) -> float:
@@ -48,6 +51,7 @@ class AgentResult:
             "independent_std_error": finite_or_none(self.independent_std_error),
             "variance_reduction": finite_or_none(self.variance_reduction),
             "rating": {key: finite_or_none(value) for key, value in self.rating.items()},
+            "missed_turns": dict(self.missed),
         }
 
 
@@ -58,6 +62,7 @@ def summarize(config: ArenaConfig, deals: Deals) -> tuple[
     boot = config.rules.boot
     pool = config.agents
     result = deals.net / boot  # [deal, rotation, seat]
+    missed = deals.missed_turns()
     agents: dict[str, AgentResult] = {}
     for index, name in enumerate(pool):
         here = deals.agent == index
@@ -82,6 +87,8 @@ def summarize(config: ArenaConfig, deals: Deals) -> tuple[
             win_rate=float((mine > 0).sum() / played),
             rates=rates,
             independent_std_error=independent,
+            missed={kind: int(missed[..., k][here].sum())
+                    for k, kind in enumerate(MISSED_TURNS)},
         )
     pairwise: dict[str, dict[str, Interval]] = {name: {} for name in pool}
     for (a, b), (gaps, counts) in pairwise_sums(config, deals).items():

@@ -13,6 +13,7 @@ from interfaces.cli.common import (
     add_rules_options,
     non_negative_int,
     positive_int,
+    positive_seconds,
     variant_spec,
     writable_folder,
 )
@@ -21,30 +22,39 @@ from teenpatti_env.rules import Rules
 
 def _command_arena(args: argparse.Namespace) -> None:
     from agents.arena import run_arena
+    from interfaces.players import ArenaSeats, is_remote
 
     names = [name.strip() for name in args.agents.split(",") if name.strip()]
     json_path = os.path.join(args.out, "arena.json")
     plot_path = os.path.join(args.out, "arena.png")
     markdown_path = os.path.join(args.out, "arena.md")
     writable_folder(args.out)  # find an unwritable folder before playing, not after
+    remote = any(is_remote(name) for name in names)
     try:
         rules = Rules.preset(args.preset, variant=variant_spec(args.variant))
-        report = run_arena(
-            names,
-            hands=args.hands,
-            rules=rules,
-            seed=args.seed,
-            players=args.players,
-            duplicate=not args.independent,
-            compare_plain=args.compare_plain,
-            workers=args.workers,
-            progress=not args.quiet,
-            engine=args.engine.replace("-", "_"),
-            ray_address=args.ray,
-            table=args.table,
-        )
+        start = {"rules": rules.to_dict(), "hands": args.hands, "seed": args.seed}
+        # a transcript of the remote bots' requests and answers and every hand's history
+        with ArenaSeats(names, args.time_limit, args.out if remote else None, start,
+                        send_clock=not args.no_clock) as seats:
+            report = run_arena(
+                names,
+                hands=args.hands,
+                rules=rules,
+                seed=args.seed,
+                players=args.players,
+                duplicate=not args.independent,
+                compare_plain=args.compare_plain,
+                workers=args.workers,
+                progress=not args.quiet,
+                engine=args.engine.replace("-", "_"),
+                ray_address=args.ray,
+                table=args.table,
+                seats=seats,
+            )
     except ValueError as error:
         raise CommandError(str(error)) from error
+    except OSError as error:
+        raise CommandError(f"cannot write the transcript: {error.strerror or error}") from error
     print(report.table())
     try:
         report.to_json(json_path)
@@ -91,8 +101,13 @@ def add_parsers(commands: Any) -> None:
         "--agents",
         default="random,auto,easy,medium,hard,equity",
         help="comma-separated agents: scripted agent names, ppo:PATH (an exported policy), "
-             "pretrained:NAME",
+             "pretrained:NAME, and remote bots http://HOST:PORT or stdio:COMMAND (played on "
+             "the per-table engine in one process; their transcript goes to --out)",
     )
+    arena.add_argument("--time-limit", type=positive_seconds, default=5.0,
+                       help="seconds a remote bot has per turn")
+    arena.add_argument("--no-clock", action="store_true",
+                       help="send remote bots no clock field (for bots written before it)")
     arena.add_argument("--hands", type=positive_int, default=20_000,
                        help="hands in total, rounded up to whole deals")
     add_rules_options(arena, players="seats per table, 3..7 (default: the preset's)")
@@ -132,7 +147,9 @@ def add_parsers(commands: Any) -> None:
              "against B, A + B = --players). Pairs are reported with a Holm-Bonferroni "
              "adjustment over their number",
     )
-    arena.add_argument("--out", default="arena-results", help="folder for arena.json/png")
+    arena.add_argument("--out", default="arena-results",
+                       help="folder for arena.json/md/png (and, with remote bots, "
+                            "transcript.jsonl and hands/)")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(run=_command_arena)
 
