@@ -42,14 +42,10 @@ from typing import IO, Any
 
 from interfaces.guide import bot_guide
 from interfaces.service import BotService
-from interfaces.table import CATEGORY_WORDS, MOVE_KEYS
-from interfaces.web_games import (
-    PRESET_SETTINGS,
-    SECURITY_HEADERS,
-    TABLE_SETTINGS,
-    GameStore,
-    check_origin,
-)
+from interfaces.story import CATEGORY_WORDS
+from interfaces.table import MOVE_KEYS
+from interfaces.table_defaults import PRESET_SETTINGS, TABLE_SETTINGS, defaults_info
+from interfaces.web_games import SECURITY_HEADERS, GameStore, check_origin
 from teenpatti_env.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL,
@@ -318,6 +314,8 @@ class BotHandler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         try:
             handler = self._handler(method, path)
+            if method == "GET" and self._body():  # read, so it is not taken for a request
+                raise ProtocolError("invalid_request", f"GET {path} takes no body")
             handler()
         except ProtocolError as error:
             self._error(error)
@@ -390,6 +388,7 @@ class BotHandler(BaseHTTPRequestHandler):
                          "act": "/v1/act", "schema": "/v1/schema",
                          "bots": self.server.games.bot_names,
                          "settings": TABLE_SETTINGS, "presets": PRESET_SETTINGS,
+                         "defaults": defaults_info(),
                          "keys": MOVE_KEYS,
                          "categories": list(CATEGORY_WORDS.values()),
                          **bot_guide(self.server.games.bot_names)})

@@ -139,7 +139,7 @@ def test_the_setup_page_offers_the_table_settings(sized: Any, server_url: str) -
                        ("max-bet", "max_bet"), ("pot-cap", "pot_cap")):
         assert by_id(driver, field).get_attribute("value") == str(flash[key])
     assert by_id(driver, "sideshow").is_selected() == flash["sideshow"]
-    assert by_id(driver, "turn-seconds").get_attribute("value") == ""
+    assert by_id(driver, "turn-seconds").get_attribute("value") == str(flash["turn_seconds"])
     # the page checks the form with the server's rules and says what is wrong
     fill(driver, "boot", 3)
     driver.execute_script("document.getElementById('start').click();")
