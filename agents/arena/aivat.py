@@ -58,7 +58,6 @@ CV_FOLDS = 4
 
 MIN_PILOT_DEALS = 200
 """A pilot of fewer deals fits nothing (every weight zero: duplicate dealing alone)."""
-"""Folds of the cross-validation over the pilot's deals that chooses the penalty."""
 
 
 @dataclass(frozen=True)

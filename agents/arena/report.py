@@ -105,7 +105,6 @@ class ArenaReport:
             + (f" x {config.rotations} seatings" if config.duplicate else "")
             + f"), {config.players} seats, seed {config.seed}; boots per hand, 95% CI",
             f"table: {config.table.describe()}",
-            "",
             *estimator_lines(config, self.pilot),
             "",
             f"{'agent':<{width}} {'boots/hand':>10} {'95% CI':>19} {'win':>6} {'look':>6} "
