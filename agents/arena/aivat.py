@@ -12,7 +12,8 @@ The value of a seat is linear in two kinds of indicator features of the cards:
 * its own hand's *bucket* (a hand category, the large ones split by strength), keyed by
   the seat's agent and its position from the dealer's left;
 * for every other seat, the pair of buckets (this seat's, that seat's), keyed by the
-  seat's agent and whether the other seat is held by the same agent.
+  seat's agent and the other seat's agent (in a field of more than
+  :data:`MAX_KEYED_AGENTS` agents: whether the other seat is held by the same agent).
 
 A seat's three cards are uniform over the deck's hands and two seats' hands uniform over
 the ordered pairs of disjoint hands, so each feature's expectation is an exact table
@@ -50,8 +51,11 @@ BUCKET_SHARE = 0.15
 """A hand category holding more than this share of all hands is split by strength into
 pieces of at most this share (a high card in five, a pair in two)."""
 
-RIDGES = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0, math.inf)
+RIDGES = (1.0, 10.0, 100.0, math.inf)
 """The ridge penalties the fit chooses from (per weight, in squared boots)."""
+
+MAX_KEYED_AGENTS = 3
+"""Pair features name the other seat's agent in pools of up to this many agents."""
 
 CV_FOLDS = 4
 """Folds of the cross-validation over the pilot's deals that chooses the penalty."""
@@ -69,6 +73,8 @@ class ChanceTable:
     deck: int
     bucket_of: NDArray[np.int64]
     """Indexed by ``a * deck**2 + b * deck + c`` for the hand's cards in any order."""
+    value_of: NDArray[np.int64]
+    """The hand's value (higher wins), indexed as ``bucket_of``."""
     single: NDArray[np.float64]
     pair: NDArray[np.float64]
 
@@ -77,10 +83,12 @@ class ChanceTable:
         return len(self.single)
 
     @staticmethod
-    def of_hands(buckets: NDArray[np.int64], deck: int) -> ChanceTable:
-        """The table of ``buckets[i]``, the bucket of the ``i``-th hand of
-        ``itertools.combinations(range(deck), 3)``; the pair chances are counted exactly
-        by inclusion-exclusion over the hands sharing one or two cards."""
+    def of_hands(buckets: NDArray[np.int64], values: NDArray[np.int64],
+                 deck: int) -> ChanceTable:
+        """The table of ``buckets[i]`` and ``values[i]``, the bucket and value of the
+        ``i``-th hand of ``itertools.combinations(range(deck), 3)`` (buckets ordered as
+        the values); the pair chances are counted exactly by inclusion-exclusion over the
+        hands sharing one or two cards."""
         combos = np.array(list(itertools.combinations(range(deck), 3)), dtype=np.int64)
         if deck < 6 or len(buckets) != len(combos):
             raise ValueError(f"need one bucket per hand of a deck of at least 6 cards, got "
@@ -101,17 +109,26 @@ class ChanceTable:
         pair = np.zeros((count, count))
         np.add.at(pair, buckets, disjoint)
         flat = np.full(deck**3, -1, dtype=np.int64)
+        flat_values = np.full(deck**3, -1, dtype=np.int64)
         for a, b, c in itertools.permutations(range(3)):
-            flat[combos[:, a] * deck**2 + combos[:, b] * deck + combos[:, c]] = buckets
-        return ChanceTable(deck, flat, onehot.mean(axis=0),
+            index = combos[:, a] * deck**2 + combos[:, b] * deck + combos[:, c]
+            flat[index], flat_values[index] = buckets, values
+        return ChanceTable(deck, flat, flat_values, onehot.mean(axis=0),
                            pair / (len(combos) * math.comb(deck - 3, 3)))
 
     def bucket(self, cards: NDArray[np.int64]) -> NDArray[np.int64]:
         """The bucket of every hand in ``cards`` (shape ``(..., 3)``)."""
-        cards = np.asarray(cards, dtype=np.int64)
-        out: NDArray[np.int64] = self.bucket_of[
-            (cards[..., 0] * self.deck + cards[..., 1]) * self.deck + cards[..., 2]]
+        out: NDArray[np.int64] = self.bucket_of[self._index(cards)]
         return out
+
+    def value(self, cards: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The value of every hand in ``cards`` (shape ``(..., 3)``)."""
+        out: NDArray[np.int64] = self.value_of[self._index(cards)]
+        return out
+
+    def _index(self, cards: NDArray[np.int64]) -> NDArray[np.int64]:
+        cards = np.asarray(cards, dtype=np.int64)
+        return (cards[..., 0] * self.deck + cards[..., 1]) * self.deck + cards[..., 2]
 
 
 def hand_buckets(rules: Rules) -> ChanceTable:
@@ -134,7 +151,7 @@ def _hand_buckets(best_sequence: str, lowball: bool) -> ChanceTable:
         pieces = max(1, math.ceil(len(members) / len(combos) / BUCKET_SHARE - 1e-9))
         buckets[members] = next_bucket + np.arange(len(members)) * pieces // len(members)
         next_bucket += pieces
-    return ChanceTable.of_hands(buckets, NUM_CARDS)
+    return ChanceTable.of_hands(buckets, values.astype(np.int64), NUM_CARDS)
 
 
 @dataclass(frozen=True)
@@ -142,22 +159,30 @@ class DealCards:
     """What the value function reads of a run's deals: ``[deal, seat]`` arrays."""
 
     buckets: NDArray[np.int64]
+    values: NDArray[np.int64]
     position: NDArray[np.int64]
     """Each seat's place in the order of play from the dealer's left (0: first)."""
+
+    @staticmethod
+    def of(table: ChanceTable, cards: NDArray[np.int64], dealers: NDArray[np.int64]
+           ) -> DealCards:
+        """What the value function reads of ``cards[deal, seat, :3]`` dealt with the
+        dealer ``dealers[deal]``."""
+        players = cards.shape[1]
+        position = (np.arange(players)[None, :] - dealers[:, None] - 1) % players
+        return DealCards(table.bucket(cards[..., :3]), table.value(cards[..., :3]), position)
 
 
 def deal_cards(config: ArenaConfig, table: ChanceTable) -> DealCards:
     """The buckets and positions of every deal of ``config`` (drawn again from the deals'
     seeds, exactly as the engines drew them)."""
-    players = config.players
-    buckets = np.zeros((config.deals, players), dtype=np.int64)
+    cards = np.zeros((config.deals, config.players, 3), dtype=np.int64)
     dealers = np.zeros(config.deals, dtype=np.int64)
     for deal in range(config.deals):
         options = draw_deal(config, deal).options
-        buckets[deal] = table.bucket(np.asarray(options["cards"])[:, :3])
+        cards[deal] = np.asarray(options["cards"])[:, :3]
         dealers[deal] = options["dealer"]
-    position = (np.arange(players)[None, :] - dealers[:, None] - 1) % players
-    return DealCards(buckets, position)
+    return DealCards.of(table, cards, dealers)
 
 
 def resolve(variance_reduction: str | None, duplicate: bool) -> tuple[bool, bool]:
@@ -193,46 +218,72 @@ def check_supported(rules: Rules) -> None:
                          "up cards later: use 'duplicate'")
 
 
+@dataclass(frozen=True)
+class SeatFeatures:
+    """Every ``[deal, rotation, seat]``'s features, as flat indices into the weights: its
+    own (``own``, in the block ``own_block`` of its agent and position) and, for each other
+    seat ``[..., t]``, the pair of buckets (``pair``, in the block ``pair_block`` of the
+    two agents) and, when both hands share a bucket, which is higher (``tie``, with
+    ``tie_sign`` +1, -1, or 0 for equal hands or other buckets). The expectation of a
+    ``tie`` feature is zero: the two seats' hands are exchangeable."""
+
+    own: NDArray[np.int64]
+    own_block: NDArray[np.int64]
+    pair: NDArray[np.int64]
+    pair_block: NDArray[np.int64]
+    tie: NDArray[np.int64]
+    tie_sign: NDArray[np.int64]
+
+
 class ValueModel:
     """The weights of the value function over a pool of ``agents`` agents at ``players``
-    seats: ``own[agent, position, bucket]`` and ``pair[agent, same, bucket, bucket]``."""
+    seats: ``own[agent, position, bucket]`` and ``pair[agent, other, bucket, bucket]``,
+    ``other`` the other seat's agent (or, past :data:`MAX_KEYED_AGENTS` agents, 1 when
+    it is the same agent and 0 when not)."""
 
     def __init__(self, table: ChanceTable, agents: int, players: int) -> None:
         self.table, self.agents, self.players = table, agents, players
         k = table.buckets
         self.own = np.zeros((agents, players, k))
-        self.pair = np.zeros((agents, 2, k, k))
+        self.others = agents if agents <= MAX_KEYED_AGENTS else 2
+        self.pair = np.zeros((agents, self.others, k, k))
+        self.tie = np.zeros((agents, self.others, k))
 
     @property
     def size(self) -> int:
-        return self.own.size + self.pair.size
+        return self.own.size + self.pair.size + self.tie.size
 
-    def _seat_features(self, cards: DealCards, seated: NDArray[np.int16]) -> tuple[
-        NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]
-    ]:
-        """For every ``[deal, rotation, seat]``: the flat index of its own feature, the
-        flat indices of its ``players - 1`` pair features ``[..., t]``, and the
-        flat index of the blocks those features' expectations fill."""
+    def _seat_features(self, cards: DealCards, seated: NDArray[np.int16]) -> SeatFeatures:
+        """Every ``[deal, rotation, seat]``'s features (see :class:`SeatFeatures`)."""
         k, n = self.table.buckets, self.players
         a = seated.astype(np.int64)
         b = np.broadcast_to(cards.buckets[:, None, :], a.shape)
+        v = np.broadcast_to(cards.values[:, None, :], a.shape)
         position = np.broadcast_to(cards.position[:, None, :], a.shape)
         own_block = a * n + position
-        own = own_block * k + b
         others = [(np.arange(n) + shift) % n for shift in range(1, n)]
-        same = np.stack([(a == a[..., other]) for other in others], axis=-1).astype(np.int64)
-        pair_block = a[..., None] * 2 + same
-        pair = (pair_block * k + b[..., None]) * k + np.stack([b[..., o] for o in others], -1)
-        return own, own_block, pair, pair_block
+        partner = np.stack([a[..., other] for other in others], axis=-1)
+        if self.others != self.agents:
+            partner = (partner == a[..., None]).astype(np.int64)
+        pair_block = a[..., None] * self.others + partner
+        their_b = np.stack([b[..., o] for o in others], -1)
+        their_v = np.stack([v[..., o] for o in others], -1)
+        return SeatFeatures(
+            own=own_block * k + b, own_block=own_block,
+            pair=(pair_block * k + b[..., None]) * k + their_b, pair_block=pair_block,
+            tie=pair_block * k + b[..., None],
+            tie_sign=np.where(their_b == b[..., None], np.sign(v[..., None] - their_v), 0),
+        )
 
     def corrections(self, cards: DealCards, seated: NDArray[np.int16]) -> NDArray[np.float64]:
         """``value - E[value]`` of every ``[deal, rotation, seat]``, in boots."""
-        own, own_block, pair, pair_block = self._seat_features(cards, seated)
+        f = self._seat_features(cards, seated)
         k = self.table.buckets
         own_mean = self.own.reshape(-1, k) @ self.table.single
         pair_mean = self.pair.reshape(-1, k * k) @ self.table.pair.ravel()
-        value = self.own.ravel()[own] + self.pair.ravel()[pair].sum(axis=-1)
-        expected = own_mean[own_block] + pair_mean[pair_block].sum(axis=-1)
+        value = (self.own.ravel()[f.own] + self.pair.ravel()[f.pair].sum(axis=-1)
+                 + (self.tie.ravel()[f.tie] * f.tie_sign).sum(axis=-1))
+        expected = own_mean[f.own_block] + pair_mean[f.pair_block].sum(axis=-1)
         out: NDArray[np.float64] = value - expected
         return out
 
@@ -257,8 +308,10 @@ class ValueModel:
                 squared[index, test] = (target[test] - design[test] @ weights) ** 2
         ridge = _chosen_ridge(squared)
         weights = self._solve(design, target, ridge)[self.agents:]
-        self.own = weights[:self.own.size].reshape(self.own.shape)
-        self.pair = weights[self.own.size:].reshape(self.pair.shape)
+        own_end, pair_end = self.own.size, self.own.size + self.pair.size
+        self.own = weights[:own_end].reshape(self.own.shape)
+        self.pair = weights[own_end:pair_end].reshape(self.pair.shape)
+        self.tie = weights[pair_end:].reshape(self.tie.shape)
         return ridge
 
     def _solve(self, design: NDArray[np.float64], target: NDArray[np.float64],
@@ -281,20 +334,22 @@ class ValueModel:
         """One row per deal and agent that sat in it: the agent's hands (one column per
         agent) and its seats' centred features summed over the deal; its total result in
         boots; the deal's number."""
-        own, own_block, pair, pair_block = self._seat_features(cards, deals.agent)
+        f = self._seat_features(cards, deals.agent)
         count, k = len(deals.agent), self.table.buckets
         rows = np.arange(count)[:, None, None] * self.agents + deals.agent
+        own_end, pair_end = self.own.size, self.own.size + self.pair.size
         features = np.zeros((count * self.agents, self.size))
-        np.add.at(features, (rows, own), 1.0)
-        np.add.at(features, (rows[..., None], self.own.size + pair), 1.0)
+        np.add.at(features, (rows, f.own), 1.0)
+        np.add.at(features, (rows[..., None], own_end + f.pair), 1.0)
+        np.add.at(features, (rows[..., None], pair_end + f.tie), f.tie_sign)
         blocks = np.zeros((count * self.agents, self.own.size // k))
-        np.add.at(blocks, (rows, own_block), 1.0)
+        np.add.at(blocks, (rows, f.own_block), 1.0)
         pairs = np.zeros((count * self.agents, self.pair.size // (k * k)))
-        np.add.at(pairs, (rows[..., None], pair_block), 1.0)
-        features[:, :self.own.size] -= (blocks[:, :, None] * self.table.single).reshape(
+        np.add.at(pairs, (rows[..., None], f.pair_block), 1.0)
+        features[:, :own_end] -= (blocks[:, :, None] * self.table.single).reshape(
             len(blocks), -1)
-        features[:, self.own.size:] -= (pairs[:, :, None] * self.table.pair.ravel()).reshape(
-            len(pairs), -1)
+        features[:, own_end:pair_end] -= (pairs[:, :, None] * self.table.pair.ravel()
+                                          ).reshape(len(pairs), -1)
         hands = np.zeros((count * self.agents, self.agents))
         np.add.at(hands, (rows, deals.agent.astype(np.int64)), 1.0)
         target = np.zeros(count * self.agents)

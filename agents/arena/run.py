@@ -99,7 +99,7 @@ def _play_reports(
                                duplicate=False, aivat=False))
     pilots = [pilot_config(config, pilot_hands) if config.aivat else None
               for config in configs]
-    total = sum(c.deals * c.rotations for run in runs for c in [*run, *pilots] if c)
+    total = sum(c.deals * c.rotations for c in [*itertools.chain(*runs), *pilots] if c)
     bar = _progress_bar(total) if progress else None
     update = None if bar is None else bar.update
     reports = []
