@@ -7,17 +7,20 @@ correction has mean zero, so the corrected mean is unbiased; the better the valu
 predicts the result, the less luck is left (Burch et al., "AIVAT", 2018: its chance
 terms; every action term is zero here, since the arena's agents are deterministic).
 
-The value of a seat is linear in two kinds of indicator features of the cards:
+The value of a seat is linear in three kinds of features of the cards:
 
 * its own hand's *bucket* (a hand category, the large ones split by strength), keyed by
   the seat's agent and its position from the dealer's left;
 * for every other seat, the pair of buckets (this seat's, that seat's), keyed by the
   seat's agent and the other seat's agent (in a field of more than
   :data:`MAX_KEYED_AGENTS` agents: whether the other seat is held by the same agent).
+* for every other seat whose hand falls in the same bucket, which hand is higher (+1, -1,
+  0 when equal), keyed as the pair.
 
 A seat's three cards are uniform over the deck's hands and two seats' hands uniform over
 the ordered pairs of disjoint hands, so each feature's expectation is an exact table
-(:class:`ChanceTable`). The weights are fitted by ridge least squares on a *pilot*: deals
+(:class:`ChanceTable`), and zero for the third kind (swapping two seats' hands is as
+likely). The weights are fitted by ridge least squares on a *pilot*: deals
 of the same arena drawn from a separate seed stream and played before, and apart from,
 the evaluated deals, so the value function is fixed before any evaluated card is seen.
 With duplicate dealing a value that ignores who holds the cards cancels over the
@@ -237,9 +240,9 @@ class SeatFeatures:
 
 class ValueModel:
     """The weights of the value function over a pool of ``agents`` agents at ``players``
-    seats: ``own[agent, position, bucket]`` and ``pair[agent, other, bucket, bucket]``,
-    ``other`` the other seat's agent (or, past :data:`MAX_KEYED_AGENTS` agents, 1 when
-    it is the same agent and 0 when not)."""
+    seats: ``own[agent, position, bucket]``, ``pair[agent, other, bucket, bucket]`` and
+    ``tie[agent, other, bucket]``, ``other`` the other seat's agent (or, past
+    :data:`MAX_KEYED_AGENTS` agents, 1 when it is the same agent and 0 when not)."""
 
     def __init__(self, table: ChanceTable, agents: int, players: int) -> None:
         self.table, self.agents, self.players = table, agents, players
