@@ -109,12 +109,11 @@ def _play_reports(
     try:
         with connection:
             for run, batch, pilot in zip(runs, policies, pilots, strict=True):
-                corrections = None
-                if pilot is not None:
-                    pilot_deals = play(pilot, workers, update, batch, ray_address)
+                pilot_deals = (None if pilot is None
+                               else play(pilot, workers, update, batch, ray_address))
                 results = [play(config, workers, update, batch, ray_address) for config in run]
-                if pilot is not None:
-                    corrections = aivat_corrections(run[0], results[0], pilot_deals, pilot)
+                corrections = (None if pilot is None or pilot_deals is None
+                               else aivat_corrections(run[0], results[0], pilot_deals, pilot))
                 agent_results, pairwise = summarize(run[0], results[0], corrections)
                 plain = None
                 if compare_plain:
