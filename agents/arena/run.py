@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any, Literal, overload
 
 from agents import make_agent
+from agents.arena.aivat import aivat_corrections, check_supported, pilot_config, resolve
 from agents.arena.batched import batch_policies
 from agents.arena.pairings import HeadToHead, HeadToHeadReport
 from agents.arena.report import ArenaReport
@@ -64,10 +65,13 @@ def check_remote(pool: Sequence[str], seats: Seats | None, workers: int | None,
 
 def check_settings(
     hands: int, seed: int, duplicate: bool, compare_plain: bool, engine: str,
-    ray_address: str | None,
+    ray_address: str | None, pilot_hands: int | None = None,
 ) -> None:
     if not isinstance(hands, int) or isinstance(hands, bool) or hands < 1:
         raise ValueError(f"hands must be a positive int, got {hands!r}")
+    if pilot_hands is not None and (not isinstance(pilot_hands, int)
+                                    or isinstance(pilot_hands, bool) or pilot_hands < 1):
+        raise ValueError(f"pilot_hands must be a positive int, got {pilot_hands!r}")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"seed must be an int >= 0, got {seed!r}")
     if compare_plain and not duplicate:
@@ -113,17 +117,20 @@ def _play_reports(
     progress: bool,
     ray_address: str | None,
     seats: Seats | None = None,
+    pilot_hands: int | None = None,
 ) -> list[ArenaReport]:
     """One arena report per config, played in order under one progress bar (every engine
     choice is checked before the first hand); a config with remote bots is played with
-    ``seats``."""
+    ``seats``; a config with AIVAT plays its pilot first."""
     policies = [_engine_policies(config, engine, ray_address) for config in configs]
     runs = [[config] for config in configs]
     if compare_plain:
         for config, run in zip(configs, runs, strict=True):
             run.append(replace(config, hands=config.deals * config.rotations,
-                               duplicate=False))
-    total = sum(c.deals * c.rotations for run in runs for c in run)
+                               duplicate=False, aivat=False))
+    pilots = [pilot_config(config, pilot_hands) if config.aivat else None
+              for config in configs]
+    total = sum(c.deals * c.rotations for c in [*itertools.chain(*runs), *pilots] if c)
     bar = _progress_bar(total) if progress else None
     update = None if bar is None else bar.update
     reports = []
@@ -132,16 +139,20 @@ def _play_reports(
         nullcontext() if ray_address is None else ray_connection(ray_address))
     try:
         with connection:
-            for run, batch in zip(runs, policies, strict=True):
+            for run, batch, pilot in zip(runs, policies, pilots, strict=True):
+                pilot_deals = (None if pilot is None
+                               else play(pilot, workers, update, batch, ray_address))
                 results = [play(config, workers, update, batch, ray_address, seats)
                            for config in run]
-                agent_results, pairwise = summarize(run[0], results[0])
+                corrections = (None if pilot is None or pilot_deals is None
+                               else aivat_corrections(run[0], results[0], pilot_deals, pilot))
+                agent_results, pairwise = summarize(run[0], results[0], corrections)
                 plain = None
                 if compare_plain:
                     plain = {name: r.result
                              for name, r in summarize(run[1], results[1])[0].items()}
                 reports.append(ArenaReport(run[0], agent_results, pairwise, plain,
-                                           results[0]))
+                                           results[0], pilot, corrections))
     finally:
         if bar is not None:
             bar.close()
@@ -160,15 +171,19 @@ def play_pairings(
     progress: bool,
     ray_address: str | None,
     seats: Seats | None = None,
+    aivat: bool = False,
+    pilot_hands: int | None = None,
 ) -> HeadToHeadReport:
-    """Play every ``(composition, agent, opponent)`` pairing as its own arena and adjust
-    the pairings' p-values for their number."""
+    """Play every ``(composition, agent, opponent)`` pairing as its own arena (with AIVAT
+    when ``aivat``) and adjust the pairings' p-values for their number."""
+    if aivat:
+        check_supported(rules)
     remote = frozenset() if seats is None else seats.remote
     configs = [ArenaConfig((agent, opponent), rules, hands, seed, duplicate, composition,
-                           remote & {agent, opponent})
+                           remote & {agent, opponent}, aivat=aivat)
                for composition, agent, opponent in pairings]
     reports = _play_reports(configs, engine, compare_plain, workers, progress, ray_address,
-                            seats)
+                            seats, pilot_hands)
     results = [report.agents[agent].result
                for report, (_, agent, _) in zip(reports, pairings, strict=True)]
     p_values = [two_sided_p_value(result) for result in results]
@@ -186,6 +201,7 @@ def run_arena(
     players: int | None = ..., duplicate: bool = ..., compare_plain: bool = ...,
     workers: int | None = ..., progress: bool = ..., engine: str = ...,
     ray_address: str | None = ..., table: Literal["field"] = ..., seats: Seats | None = ...,
+    variance_reduction: str | None = ..., pilot_hands: int | None = ...,
 ) -> ArenaReport: ...
 
 
@@ -195,6 +211,7 @@ def run_arena(
     players: int | None = ..., duplicate: bool = ..., compare_plain: bool = ...,
     workers: int | None = ..., progress: bool = ..., engine: str = ...,
     ray_address: str | None = ..., *, table: str, seats: Seats | None = ...,
+    variance_reduction: str | None = ..., pilot_hands: int | None = ...,
 ) -> ArenaReport | HeadToHeadReport: ...
 
 
@@ -212,6 +229,8 @@ def run_arena(
     ray_address: str | None = None,
     table: str = "field",
     seats: Seats | None = None,
+    variance_reduction: str | None = None,
+    pilot_hands: int | None = None,
 ) -> ArenaReport | HeadToHeadReport:
     """Play ``agents`` (names :func:`agents.make_agent` accepts) head to head.
 
@@ -230,6 +249,12 @@ def run_arena(
     agent in this process); its remote bots (``interfaces.players.ArenaSeats``) play on the
     per-table engine in this one process, their missed turns counted in the report.
 
+    ``variance_reduction``: ``"none"`` (independent deals), ``"duplicate"`` or ``"aivat"``
+    (duplicate dealing with the control variates of :mod:`agents.arena.aivat`, fitted on
+    ``pilot_hands`` hands of separate deals, by default a quarter of ``hands``); ``None``
+    follows ``duplicate``. AIVAT's pilot is not played by remote bots: with them it is a
+    ``ValueError``.
+
     ``table`` is the composition (see :func:`parse_table`). The field (the default) gives
     an :class:`ArenaReport`. A pair composition plays every pairing of two agents of the
     pool as its own arena of ``hands`` hands on ``seed`` and gives a
@@ -238,14 +263,22 @@ def run_arena(
     the row's agent holding the ``1`` side.
     """
     pool = check_pool(agents, seats)
-    check_settings(hands, seed, duplicate, compare_plain, engine, ray_address)
+    duplicate, aivat = resolve(variance_reduction, duplicate)
+    check_settings(hands, seed, duplicate, compare_plain, engine, ray_address, pilot_hands)
     remote = check_remote(pool, seats, workers, ray_address)
+    if aivat and remote:
+        bots = ", ".join(sorted(remote))
+        raise ValueError(f"AIVAT's pilot is not played by remote bots ({bots}): use "
+                         "variance_reduction='duplicate'")
     table_rules = rules_for_table(rules, players)
     composition = parse_table(table, table_rules.num_players)
     if composition.seats is None:
-        config = ArenaConfig(pool, table_rules, hands, seed, duplicate, remote=remote)
+        if aivat:
+            check_supported(table_rules)
+        config = ArenaConfig(pool, table_rules, hands, seed, duplicate, remote=remote,
+                             aivat=aivat)
         return _play_reports([config], engine, compare_plain, workers, progress,
-                             ray_address, seats)[0]
+                             ray_address, seats, pilot_hands)[0]
     if len(pool) < 2:
         raise ValueError(f"the {composition.name} table seats two agents: give at least two, "
                          f"got {list(pool)}")
@@ -253,8 +286,7 @@ def run_arena(
              else itertools.permutations(pool, 2))
     return play_pairings([(composition, a, b) for a, b in pairs], table_rules, hands, seed,
                          duplicate, engine, compare_plain, workers, progress, ray_address,
-                         seats)
-
+                         seats, aivat, pilot_hands)
 
 def head_to_head(
     agent: str,
@@ -269,6 +301,8 @@ def head_to_head(
     progress: bool = False,
     engine: str = "auto",
     ray_address: str | None = None,
+    variance_reduction: str | None = None,
+    pilot_hands: int | None = None,
 ) -> HeadToHeadReport:
     """``agent`` against each of ``opponents`` at each of ``tables`` (pair compositions:
     ``2v2``, ``1vN``, ``AvB``; ``agent`` holds the ``A`` side), every pairing its own
@@ -284,7 +318,8 @@ def head_to_head(
     if not opponents:
         raise ValueError("head_to_head needs at least one opponent")
     check_pool((agent, *opponents))
-    check_settings(hands, seed, duplicate, False, engine, ray_address)
+    duplicate, aivat = resolve(variance_reduction, duplicate)
+    check_settings(hands, seed, duplicate, False, engine, ray_address, pilot_hands)
     table_rules = rules_for_table(rules, players)
     if isinstance(tables, str):
         raise ValueError(f"tables must be a list of compositions, got {tables!r}")
@@ -302,7 +337,8 @@ def head_to_head(
     pairings = [(composition, agent, opponent)
                 for composition in compositions for opponent in opponents]
     return play_pairings(pairings, table_rules, hands, seed, duplicate, engine, False,
-                         workers, progress, ray_address)
+                         workers, progress, ray_address, aivat=aivat,
+                         pilot_hands=pilot_hands)
 
 
 def _progress_bar(total: int) -> Any:

@@ -94,10 +94,19 @@ class ArenaConfig:
     remote: frozenset[str] = frozenset()
     """The agents of the pool that are remote bots (played per table, in this process,
     their missed turns counted)."""
+    aivat: bool = False
+    """Whether the results are corrected for the luck of the deal (:mod:`agents.arena.aivat`)."""
+    pilot: bool = False
+    """Whether these are the deals of an AIVAT pilot (a seed stream of their own)."""
 
     @property
     def players(self) -> int:
         return self.rules.num_players
+
+    @property
+    def variance_reduction(self) -> str:
+        """``none`` (independent deals), ``duplicate`` or ``aivat`` (on duplicate)."""
+        return "aivat" if self.aivat else "duplicate" if self.duplicate else "none"
 
     @property
     def rotations(self) -> int:
@@ -192,8 +201,9 @@ def shuffled_lineup(
 
 def deal_seed(config: ArenaConfig, deal: int) -> np.random.Generator:
     """The generator of deal number ``deal`` of a run (duplicate and independent runs
-    with the same seed draw different deals)."""
-    return np.random.default_rng([config.seed, deal, int(config.duplicate)])
+    with the same seed draw different deals, and a pilot's deals are others again)."""
+    stream = [config.seed, deal, int(config.duplicate)]
+    return np.random.default_rng([*stream, 1] if config.pilot else stream)
 
 
 class Deal(NamedTuple):

@@ -20,6 +20,23 @@ from interfaces.cli.common import (
 from teenpatti_env.rules import Rules
 
 
+def _variance_reduction(args: argparse.Namespace, rules: Rules, remote: bool) -> str:
+    """The estimator asked for: ``--variance-reduction``, ``none`` with
+    ``--independent``, else AIVAT on duplicate dealing where it covers the rules and no
+    remote bot plays (its pilot is played by local agents only)."""
+    from agents.arena.aivat import supported
+
+    asked = args.variance_reduction
+    if args.independent:
+        if asked not in (None, "none"):
+            raise CommandError(f"--independent deals without duplicate dealing: it cannot go "
+                               f"with --variance-reduction {asked}")
+        return "none"
+    if asked is not None:
+        return str(asked)
+    return "aivat" if supported(rules) and not remote else "duplicate"
+
+
 def _command_arena(args: argparse.Namespace) -> None:
     from agents.arena import run_arena
     from interfaces.players import ArenaSeats, is_remote
@@ -42,7 +59,8 @@ def _command_arena(args: argparse.Namespace) -> None:
                 rules=rules,
                 seed=args.seed,
                 players=args.players,
-                duplicate=not args.independent,
+                variance_reduction=_variance_reduction(args, rules, remote),
+                pilot_hands=args.pilot_hands,
                 compare_plain=args.compare_plain,
                 workers=args.workers,
                 progress=not args.quiet,
@@ -123,7 +141,20 @@ def add_parsers(commands: Any) -> None:
              "cluster Ray finds, else a new local instance); needs the ray extra",
     )
     arena.add_argument(
-        "--independent", action="store_true", help="independent deals, no duplicate dealing"
+        "--independent", action="store_true",
+        help="independent deals, no duplicate dealing (--variance-reduction none)"
+    )
+    arena.add_argument(
+        "--variance-reduction", choices=("none", "duplicate", "aivat"), default=None,
+        help="how luck is taken out: none (independent deals), duplicate (duplicate "
+             "dealing), aivat (duplicate dealing and control variates on the deal, fitted on "
+             "a pilot of separate deals; classic-family rules). Default: aivat where the "
+             "rules allow it, else duplicate",
+    )
+    arena.add_argument(
+        "--pilot-hands", type=positive_int, default=None,
+        help="hands of the aivat pilot, played on separate deals before the run (default: "
+             "a quarter of --hands)",
     )
     arena.add_argument(
         "--compare-plain",
