@@ -97,12 +97,23 @@ def test_the_progress_bar_counts_the_exploiters_decisions(
         assert bars[-1].total == config.timesteps + 3 * config.exploiter_steps
         return bars[-1]
 
+    real_train = selfplay._train_exploiter_on_bar
+    totals: list[int] = []
+
+    def watch(*args: Any) -> Any:
+        made = real_train(*args)
+        totals.append(bars[0].total)
+        return made
+
     monkeypatch.setattr(selfplay, "_progress_bar", keep)
+    monkeypatch.setattr(selfplay, "_train_exploiter_on_bar", watch)
     result = train_selfplay(league(tmp_path, progress=True))
     bar = bars[0]
     exploiter_decisions = bar.n - result.decisions
     assert exploiter_decisions >= 3 * 500
-    assert bar.total == 6_000 + exploiter_decisions
+    # after the last exploiter: the main budget plus what the exploiters really made
+    assert len(totals) == 3 and totals[-1] == 6_000 + exploiter_decisions
+    assert bar.total == bar.n  # it ends full, though the last update passed 6,000
 
 
 def test_the_evaluation_is_written_to_the_run_folder_as_markdown_and_json(

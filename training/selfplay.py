@@ -775,6 +775,7 @@ def train_selfplay(config: SelfPlayConfig,
                 next_checkpoint += config.checkpoint_every
                 _save_checkpoint(out / "checkpoint.pt", learner, snapshots, exploiters,
                                  config, decisions, updates)
+        bar.total = bar.n  # the last update may pass --timesteps: the bar ends full
     finally:
         bar.close()
         log.close()
