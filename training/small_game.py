@@ -203,9 +203,10 @@ class SmallGameEnv(raw_env):
         return super()._deal_one(rng, stacks, cards, dealer, table_cards)
 
 
-def small_game_env(game: SmallGame, opponents: Any) -> TeenPattiEnv:
-    """A single-agent table of the small game: the learner's seat rotates, ``opponents``
-    (one policy per other seat) play the rest."""
-    env = TeenPattiEnv(game.rules, opponents=opponents)
+def small_game_env(game: SmallGame, opponents: Any,
+                   learner_seat: str | int = "rotate") -> TeenPattiEnv:
+    """A single-agent table of the small game: the learner in ``learner_seat`` (it rotates
+    by default), ``opponents`` (one policy per other seat) in the rest."""
+    env = TeenPattiEnv(game.rules, opponents=opponents, learner_seat=learner_seat)
     env.game = SmallGameEnv(game)
     return env
