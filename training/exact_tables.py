@@ -116,7 +116,8 @@ class CompiledTables:
     :class:`~training.exploit.PerTableBatch` shows its environments): each hand deals a
     uniform deal and dealer, seats the learner in a uniformly drawn seat and plays the
     target in the others. A hand that ends before the learner's first decision is dealt
-    again, as the single-agent environment does."""
+    again, seat included (the single-agent environment keeps the seat), so that every
+    decision comes up as often as it weighs in the exact value."""
 
     num_seats = 1
 
