@@ -1,15 +1,15 @@
 """The learned best response of ``teenpatti exploit`` checked against the exact one, on
 the small game (:mod:`training.small_game`).
 
-:func:`learned_best_response` trains the same best response ``teenpatti exploit`` trains
-by default (PPO from scratch, :mod:`training.selfplay`'s learner, the target in every other
-seat) on tables of the small game. The batched engine deals only the full deck, so the
-small game trains on its compiled tables (:class:`~training.exact_tables.CompiledTables`:
-the engine's public tree against the target, walked once, then stepped as arrays).
-Instead of a sampled measurement on fresh deals, the trained
-policy's value is then computed exactly by the same tree walk as the best response's, so
-the gap between the two is the learned best response's shortfall and nothing else.
-"""
+:func:`learned_best_response` trains the PPO best response ``teenpatti exploit`` trains
+(from scratch, :mod:`training.selfplay`'s learner, the target in every other seat, its
+settings on the batched engine but two: :data:`SMALL_GAME_PPO`) on tables of the small
+game. The batched engine deals only the full deck, so the small game trains on its
+compiled tables (:class:`~training.exact_tables.CompiledTables`: the engine's public tree
+against the target, walked once, then stepped as arrays). Instead of a sampled measurement
+on fresh deals, the trained policy's value is then computed exactly by the same tree walk
+as the best response's, so the gap between the two is the learned best response's
+shortfall and nothing else."""
 
 from __future__ import annotations
 
