@@ -14,11 +14,12 @@ from training.selfplay import configure_torch, new_model
 
 
 def test_learned_best_response_does_not_copy_its_target(tmp_path: Path) -> None:
-    """The bug behind the benchmark's "+0.000": a learner whose greedy play never left its
-    first network's plays the same hands as a target that plays like that network, and
-    every seat playing one strategy is worth exactly zero. Here the target IS the
-    learner's first network: copying it earns 0, and the learned best response must earn
-    most of what the exact one earns."""
+    """The failure behind the benchmark's old "+0.000": a learned best response that
+    still plays as its target plays (every seat alike is worth exactly zero). Here the
+    target is the learner's own first network, so copying it earns exactly 0, and the
+    learned best response must earn most of what the exact one earns. (On the old
+    per-table path this case did not even train: its environment dealt again forever
+    when the target packed before the learner's seat acted.)"""
     game = tiny_game()
     config = SelfPlayConfig(seed=0, device="cpu")
     configure_torch(config)  # the seed learned_best_response starts from
