@@ -17,9 +17,8 @@ def test_learned_best_response_does_not_copy_its_target(tmp_path: Path) -> None:
     """The failure behind the benchmark's old "+0.000": a learned best response that
     still plays as its target plays (every seat alike is worth exactly zero). Here the
     target is the learner's own first network, so copying it earns exactly 0, and the
-    learned best response must earn most of what the exact one earns. (On the old
-    per-table path this case did not even train: its environment dealt again forever
-    when the target packed before the learner's seat acted.)"""
+    learned best response must earn most of what the exact one earns. (The old per-table
+    path could not train on this case: "the learner got no decision in 1000 deals".)"""
     game = tiny_game()
     config = SelfPlayConfig(seed=0, device="cpu")
     configure_torch(config)  # the seed learned_best_response starts from
