@@ -1,6 +1,7 @@
 """The exact best response on the small game: the tree walk against a brute force over
 the best responder's pure strategies (each valued history by history, apart from the
-walk's own code), against random, a scripted agent and a policy network."""
+walk's own code), against random, a scripted agent, a policy network and a trained
+policy."""
 
 from __future__ import annotations
 
@@ -34,6 +35,15 @@ def network(game: SmallGame, seed: int = 0) -> Strategy:
     """A policy network (seeded weights) of the game's layout, played greedily."""
     torch.manual_seed(seed)
     policy = new_model(SelfPlayConfig(hidden=(16,)), game.rules).to_numpy_policy(game.rules)
+    return strategy_of(PolicyAgent(policy))
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Strategy:
+    """A policy trained on the tiny game (a learned best response to random), greedy."""
+    from training.exact_check import learned_best_response
+
+    policy, _, _ = learned_best_response(tiny_game(), "random", 65_536, seed=3, threads=1)
     return strategy_of(PolicyAgent(policy))
 
 
@@ -88,11 +98,11 @@ def brute_force(game: SmallGame, seat: int, others: Strategy,
                    for action in missing.actions)
 
 
-@pytest.mark.parametrize("target", ["random", "hard", "policy"])
+@pytest.mark.parametrize("target", ["random", "hard", "policy", "trained"])
 @pytest.mark.parametrize("seat", [1, 2])
-def test_tree_walk_equals_brute_force(target: str, seat: int) -> None:
+def test_tree_walk_equals_brute_force(target: str, seat: int, trained: Strategy) -> None:
     game = tiny_game()
-    others = network(game) if target == "policy" else strategy_of(target)
+    others = {"policy": network(game), "trained": trained}.get(target) or strategy_of(target)
     walked = best_response(game, seat, others, record=True)
     assert walked.value == pytest.approx(brute_force(game, seat, others), abs=1e-12)
     # The recorded best response, played as a table, earns the walk's value.

@@ -4,8 +4,8 @@ dealt from a short deck.
 The small game is not a second rules text. Every transition is the rules engine's
 (:class:`~teenpatti_env.engine.Hand` built from given cards), every decision is the
 environment's (its action table and observation vector), and only the chance events are
-restricted: the cards come from a short deck (by default the nine cards A, K, Q of spades,
-hearts and diamonds), every ordered deal of it equally likely, and the dealer is drawn
+restricted: the cards come from a short deck (by default the nine cards of
+:data:`SMALL_DECK`), every ordered deal of it equally likely, and the dealer is drawn
 uniformly as the environment draws it. Hand values keep the full deck's ranking; on the
 short deck it orders trail, pure sequence, sequence and pair exactly as the full game does.
 
@@ -43,7 +43,8 @@ SMALL_RULES = Rules(
 """The small game's table: classic Teen Patti with three seats, 4-boot stacks, one blind
 bet, looks on one's turn and no sideshow."""
 SMALL_DECK = ("As", "Ah", "Ks", "Qs", "Jh", "Td", "8s", "5c", "3h")
-"""The nine cards the small game deals: A, K, Q in three suits (every card is dealt)."""
+"""The nine cards the small game deals (every card is dealt): a pair of aces, runs, a
+colour and weak high cards."""
 CARDS_PER_SEAT = 3
 
 Deal = tuple[tuple[str, ...], ...]
@@ -203,9 +204,10 @@ class SmallGameEnv(raw_env):
         return super()._deal_one(rng, stacks, cards, dealer, table_cards)
 
 
-def small_game_env(game: SmallGame, opponents: Any) -> TeenPattiEnv:
-    """A single-agent table of the small game: the learner's seat rotates, ``opponents``
-    (one policy per other seat) play the rest."""
-    env = TeenPattiEnv(game.rules, opponents=opponents)
+def small_game_env(game: SmallGame, opponents: Any,
+                   learner_seat: str | int = "rotate") -> TeenPattiEnv:
+    """A single-agent table of the small game: the learner in ``learner_seat`` (it rotates
+    by default), ``opponents`` (one policy per other seat) in the rest."""
+    env = TeenPattiEnv(game.rules, opponents=opponents, learner_seat=learner_seat)
     env.game = SmallGameEnv(game)
     return env
