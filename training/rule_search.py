@@ -11,9 +11,10 @@ Every candidate of a round plays the same deals (common random numbers, so the r
 settings, not luck), each deal replayed once per seat with the searcher in that seat
 (duplicate dealing); each round deals fresh cards, and the last few leaders are compared on
 deals of their own before the winner is named. Against a target with a batched form (a
-trained policy) every candidate of a round plays in one :class:`TableBatch`, each row with
-its own parameters; against the others (scripted agents today) each candidate is one
-per-table duplicate arena of the round's seed.
+trained policy, a scripted agent, a rule strategy: :func:`agents.batch_scripted.
+batched_form`) every candidate of a round plays in one :class:`TableBatch`, each row with
+its own parameters; against any other agent each candidate is one per-table duplicate
+arena of the round's seed.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from numpy.typing import NDArray
 
 from agents import make_agent
 from agents.arena import head_to_head
-from agents.base import BatchPolicy
+from agents.base import Agent
+from agents.batch_scripted import BatchForm, PolicySeats, batched_form
 from agents.rule_strategy import (
     DEFAULT_PARAMS,
     HIGH,
@@ -40,7 +42,7 @@ from agents.rule_strategy import (
     spec_of,
 )
 from teenpatti_env.cards import NUM_CARDS
-from teenpatti_env.environment.batched import TableBatch
+from teenpatti_env.environment.batched import TableBatch, classic_family
 from teenpatti_env.rules import Rules
 
 MAX_TABLES = 65_536
@@ -107,22 +109,26 @@ def random_deals(rules: Rules, deals: int, rng: np.random.Generator) -> tuple[
 
 
 def score_batched(
-    rules: Rules, target: BatchPolicy, params: NDArray[np.float64], seed: int, deals: int,
+    rules: Rules, target: BatchForm, params: NDArray[np.float64], seed: int, deals: int,
 ) -> NDArray[np.float64]:
-    """Boots per hand each setting (``params[C, P]``) wins in one seat against ``target``
-    in the others, on the same ``deals`` deals (drawn from ``seed``), each replayed with the
-    setting in every seat."""
-    cards, dealers = random_deals(rules, deals, np.random.default_rng([seed, 31]))
+    """Boots per hand each setting (``params[C, P]``) wins in one seat against the target
+    (its batched form ``target``) in the others, on the same ``deals`` deals (drawn from
+    ``seed``), each replayed with the setting in every seat."""
+    rng = np.random.default_rng([seed, 31])
+    cards, dealers = random_deals(rules, deals, rng)
+    agent_seed = int(rng.integers(2**31))  # a scripted target's draws: the same for all
     n = rules.num_players
     per_candidate = deals * n
     chunk = max(1, MAX_TABLES // per_candidate)
-    scores = [_play_chunk(rules, target, params[start:start + chunk], cards, dealers)
+    scores = [_play_chunk(rules, target, params[start:start + chunk], cards, dealers,
+                          agent_seed)
               for start in range(0, len(params), chunk)]
     return np.concatenate(scores)
 
 
-def _play_chunk(rules: Rules, target: BatchPolicy, params: NDArray[np.float64],
-                cards: NDArray[np.int64], dealers: NDArray[np.int64]) -> NDArray[np.float64]:
+def _play_chunk(rules: Rules, target: BatchForm, params: NDArray[np.float64],
+                cards: NDArray[np.int64], dealers: NDArray[np.int64], agent_seed: int,
+                ) -> NDArray[np.float64]:
     n = rules.num_players
     count, deals = len(params), len(cards)
     tables = count * deals * n
@@ -135,6 +141,11 @@ def _play_chunk(rules: Rules, target: BatchPolicy, params: NDArray[np.float64],
         "dealer": np.tile(np.repeat(dealers, n), count),
     })
     layout = RuleLayout(batch.rules)
+    # The target's seeds per deal and seat, the same for every candidate and rotation.
+    seeds = np.random.SeedSequence(agent_seed).generate_state(deals * n, dtype=np.uint32)
+    per_table = np.tile(np.repeat(seeds.astype(np.int64).reshape(deals, n), n, axis=0),
+                        (count, 1))
+    opponent = target(batch, per_table)
     while (step.to_act >= 0).any():
         actions = np.zeros(tables, dtype=np.int64)
         waiting = step.to_act >= 0
@@ -144,7 +155,8 @@ def _play_chunk(rules: Rules, target: BatchPolicy, params: NDArray[np.float64],
             actions[mine] = decide(layout, params[candidate[mine]], step.observations[mine],
                                    step.action_masks[mine])
         if len(theirs):
-            actions[theirs] = target(step.observations[theirs], step.action_masks[theirs])
+            actions[theirs] = opponent.act(theirs, step.observations[theirs],
+                                           step.action_masks[theirs])
         step = batch.step(actions)
     won = batch.net[np.arange(tables), seat] / rules.boot
     return np.asarray(won.reshape(count, deals * n).mean(axis=1), dtype=np.float64)
@@ -164,32 +176,40 @@ def score_per_table(
 
 
 def search_rule_response(
-    target: str,
+    target: str | Agent,
     rules: Rules,
     budget: SearchBudget | None = None,
     seed: int = 0,
     progress: bool = False,
     engine: str = "auto",
 ) -> SearchResult:
-    """The best setting of the rule family found against ``target`` (an agent name);
-    ``engine``: ``"batched"``, ``"per_table"`` or ``"auto"`` (batched when the target
-    has a batched form)."""
+    """The best setting of the rule family found against ``target`` (an agent name, or an
+    agent with a batched policy); ``engine``: ``"batched"``, ``"per_table"`` or
+    ``"auto"`` (batched when the target has a batched form)."""
+    if engine not in ("auto", "batched", "per_table"):
+        raise ValueError(f"engine must be auto, batched or per_table, got {engine!r}")
     budget = budget or SearchBudget()
     started = time.perf_counter()
-    agent = make_agent(target, seed=seed)
+    agent = make_agent(target, seed=seed) if isinstance(target, str) else target
     agent.check_rules(rules)
-    policy = None if engine == "per_table" else agent.batch_policy()
-    if engine == "batched" and policy is None:
-        raise ValueError(f"{target} has no batched form: search it with engine='per_table'")
+    form = None if engine == "per_table" else _batched_form(target, agent, rules)
+    if engine == "batched" and form is None:
+        raise ValueError(f"{agent.name} has no batched form: search it with "
+                         "engine='per_table'")
     score: Callable[[NDArray[np.float64], int, int], NDArray[np.float64]]
-    if policy is not None:
-        batched = policy
+    if form is not None:
+        batched = form
 
         def score(params: NDArray[np.float64], round_seed: int, deals: int) -> Any:
             return score_batched(rules, batched, params, round_seed, deals)
-    else:
+    elif isinstance(target, str):
+        name = target
+
         def score(params: NDArray[np.float64], round_seed: int, deals: int) -> Any:
-            return score_per_table(rules, target, params, round_seed, deals)
+            return score_per_table(rules, name, params, round_seed, deals)
+    else:
+        raise ValueError(f"{agent.name} has no batched form: name it by its agent spec "
+                         "to search it on per-table arenas")
 
     rng = np.random.default_rng([seed, 17])
     span = HIGH - LOW
@@ -227,6 +247,20 @@ def search_rule_response(
     spec = spec_of(finalists[best])
     return SearchResult(parse_spec(spec), spec, float(final[best]),
                         played, time.perf_counter() - started, curve)
+
+
+def _batched_form(target: str | Agent, agent: Agent, rules: Rules) -> BatchForm | None:
+    """The target's batched form, if the batched engine can play it at ``rules``."""
+    try:
+        classic_family(rules)
+    except ValueError:
+        return None
+    if isinstance(target, str):
+        return batched_form(target)
+    policy = agent.batch_policy()
+    if policy is None:
+        return None
+    return lambda batch, seeds: PolicySeats(agent.name, policy, batch)
 
 
 def _bar(total: int, progress: bool) -> Any:
