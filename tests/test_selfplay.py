@@ -310,8 +310,9 @@ def test_a_best_response_finds_a_large_edge_against_a_fixed_agent(tmp_path: Path
 def test_a_best_response_beats_random_on_the_batched_engine(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "exploit"
-    code = main(["exploit", "--agent", "random", "--budget-steps", "10000", "--hands", "1000",
-                 "--seed", "2", "--workers", "1", "--out", str(out), "--json"])
+    code = main(["exploit", "--agent", "random", "--method", "ppo", "--budget-steps", "10000",
+                 "--hands", "1000", "--seed", "2", "--workers", "1", "--out", str(out),
+                 "--json"])
     assert code == 0
     report = json.loads(capsys.readouterr().out)
     # random has a batched form, so its best response trains on the batched engine
