@@ -75,6 +75,21 @@ HIGH = np.array([high for _, _, high in PARAMETERS])
 DEFAULT_PARAMS = (1.0, 0.0, 4.0, 0.6, 1.0, 0.45, 0.05, 0.85, 0.6, 0.55, 0.6, 1.0)
 """A plain, cautious setting: one blind call, then play the cards."""
 
+STYLES: dict[str, tuple[float, ...]] = {
+    "plain": DEFAULT_PARAMS,
+    "tight": (0.0, 0.0, 1.0, 1.0, 3.0, 0.7, 0.0, 0.9, 0.6, 0.05, 0.7, 0.2),
+    "loose": (0.0, 0.0, 1.0, 0.4, 0.6, 0.2, 0.05, 0.7, 0.4, 0.5, 0.4, 0.6),
+    "blind-heavy": (4.0, 2.0, 20.0, 0.6, 1.0, 0.45, 0.05, 0.85, 0.6, 0.55, 0.6, 1.0),
+    "show-happy": (1.0, 0.0, 4.0, 0.6, 1.0, 0.4, 0.05, 0.9, 0.3, 0.3, 0.4, 0.5),
+    "reads-the-table": (0.0, 0.0, 1.0, 0.05, 2.5, 0.6, 0.0, 0.85, 0.55, 0.05, 0.6, 0.2),
+}
+"""Settings of differently styled players, the seeds of a search: ``tight`` looks at once
+and goes on only with strong cards; ``loose`` plays most hands; ``blind-heavy`` bets blind
+up to four times, raising twice; ``show-happy`` asks for shows and sideshows early;
+``reads-the-table`` fears only the players who have looked (a blind player's bet says
+nothing about its cards), so it plays most hands against blind ones and only strong ones
+against seen ones."""
+
 RULE_PREFIX = "rule:"
 
 # Intents, and each one's fallback order over the action names (best first).

@@ -119,8 +119,8 @@ def test_against_always_call_seats_the_search_finds_the_blind_edge() -> None:
     assert fresh[0] == pytest.approx(edge, abs=0.06)
 
 
-def test_the_plain_default_setting_is_among_the_first_draws() -> None:
-    """The search never ends below the default setting on the same deals: it is one of
+def test_the_styled_settings_are_among_the_first_draws() -> None:
+    """The search never ends below the plain setting on the same deals: it is one of
     the first round's candidates and the leaders are carried from round to round."""
     rules = Rules.preset("classic").replace(num_players=3)
     found = search_rule_response(always_pack(), rules, SearchBudget(

@@ -5,7 +5,8 @@
 measured composition (one seat of the searcher, the target in every other seat) with a
 derivative-free optimiser: a random search over the parameter box, then rounds of the
 cross-entropy method (a Gaussian over the box, refitted each round to the best quarter of
-its draws, the best setting so far always kept).
+its draws, the best setting so far always kept). The first round's draws include the
+differently styled settings of :data:`agents.rule_strategy.STYLES`.
 
 Every candidate of a round plays the same deals (common random numbers, so the round ranks
 settings, not luck), each deal replayed once per seat with the searcher in that seat
@@ -32,10 +33,10 @@ from agents.arena import head_to_head
 from agents.base import Agent
 from agents.batch_scripted import BatchForm, PolicySeats, batched_form
 from agents.rule_strategy import (
-    DEFAULT_PARAMS,
     HIGH,
     LOW,
     PARAMETERS,
+    STYLES,
     RuleLayout,
     decide,
     parse_spec,
@@ -217,9 +218,10 @@ def search_rule_response(
     bar = _bar(budget.hands(seats), progress)
     curve: list[tuple[int, float]] = []
     played = 0
-    # Round 0: random search over the box (the plain default setting among the draws).
+    # Round 0: random search over the box, the styled settings among the draws.
     units = rng.random((budget.population, len(PARAMETERS)))
-    units[0] = (np.asarray(DEFAULT_PARAMS) - LOW) / span
+    styled = (np.array(list(STYLES.values())) - LOW) / span
+    units[: len(styled)] = styled[: budget.population]
     elite_count = max(2, round(budget.elite_share * budget.population))
     leaders: NDArray[np.float64] = units[:0]
     for round_index in range(budget.rounds + 1):
