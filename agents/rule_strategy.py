@@ -21,7 +21,7 @@ knowing their cards). The parameters, in :data:`PARAMETERS` order:
 ``call_at``        seen, it stays in (calls) when ``w >= call_at + call_slope * log2(S)``
 ``call_slope``     how the calling threshold moves as the stake ``S`` (boots) doubles
 ``raise_at``       seen, it raises when ``w >= raise_at``
-``show_at``        heads-up, it asks for a show when ``w >= show_at`` (else calls or packs)
+``show_at``        where a show is legal (heads-up), it asks for one when ``w >= show_at``
 ``sideshow_below`` it asks for a sideshow (when legal) instead of calling when ``w`` is
                    at most this (and it would call)
 ``accept_at``      asked for a sideshow, it accepts when ``w >= accept_at``
@@ -126,6 +126,7 @@ class RuleLayout:
         index = {name: i for i, name in enumerate(names)}
         levels = sorted((int(name.rsplit("_", 1)[1]), i) for name, i in index.items()
                         if name.startswith("bet_level_"))
+        self.show = index.get("show", -1)
         self.bets = np.array([index["bet_min"], *(i for _, i in levels), index["bet_max"]])
         # ranks[intent, action]: higher is preferred; "raise" stands for the chosen bet.
         size = len(names)
@@ -173,10 +174,12 @@ def decide(
     calls = win >= call_at + call_slope * np.log2(np.maximum(stake, 1.0))
 
     intent = np.where(calls, CALL, PACK)
-    intent = np.where(calls & (win <= sideshow_below), SIDESHOW, intent)
-    intent = np.where(win >= show_at, SHOW, intent)  # only legal heads-up
-    intent = np.where(win >= raise_at, RAISE, intent)
     legal = np.asarray(masks) > 0
+    intent = np.where(calls & (win <= sideshow_below), SIDESHOW, intent)
+    # a show only where one is legal (heads-up), so that it never hides a sideshow
+    show_legal = legal[:, layout.show] if layout.show >= 0 else np.zeros(rows, np.bool_)
+    intent = np.where((win >= show_at) & show_legal, SHOW, intent)
+    intent = np.where(win >= raise_at, RAISE, intent)
     blind_intent = np.where(blind_bets < np.floor(blind_raise), RAISE, CALL)
     stays_blind = (blind_bets < np.floor(look_after)) & (stake < look_stake)
     intent = np.where(seen, intent, np.where(stays_blind, blind_intent, LOOK))

@@ -167,3 +167,33 @@ def test_a_rule_agent_plays_the_same_per_table_and_batched() -> None:
     batched = head_to_head(agent.name, ["hard"], tables=("1vN",), hands=60, rules=rules,
                            seed=4, engine="batched").rows[0].mean
     assert per_table == pytest.approx(batched)
+
+
+def test_a_setting_that_shows_early_still_asks_for_sideshows_where_no_show_is_legal() -> None:
+    """``show_at`` applies only where a show is legal (heads-up): at a decision with three
+    players in, a setting that would show at any strength and asks for a sideshow whenever
+    it calls asks for the sideshow."""
+    from agents.rule_strategy import RuleLayout, decide
+    from teenpatti_env.environment.batched import TableBatch
+
+    rules = Rules.preset("classic")
+    layout = RuleLayout(rules)
+    names = ActionLayout(rules).names
+    params = np.array(DEFAULT_PARAMS)
+    named = {name: i for i, (name, _, _) in enumerate(PARAMETERS)}
+    params[[named["call_at"], named["call_slope"], named["raise_at"], named["show_at"],
+            named["sideshow_below"]]] = [0.0, 0.0, 1.0, 0.0, 1.0]
+    batch = TableBatch(512, rules, seed=8)
+    step = batch.reset()
+    rng = np.random.default_rng(0)
+    found = 0
+    for _ in range(40):
+        masks = step.action_masks.astype(bool)
+        rows = np.flatnonzero(masks[:, names.index("sideshow")] & ~masks[:, names.index("show")])
+        if len(rows):
+            chosen = decide(layout, params, step.observations[rows], step.action_masks[rows])
+            assert (chosen == names.index("sideshow")).all()
+            found += len(rows)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        step = batch.step(actions)
+    assert found > 0
