@@ -111,9 +111,12 @@ def test_the_command_reports_a_failed_best_response(
     assert scratch["name"] == "scratch" and scratch["mean"] < 0 and scratch["failed"]
     assert report["best"] == "copy" and report["exploitability"] == 0.0
     assert (out / "exploit.json").is_file() and (out / "exploit.md").is_file()
-    assert main([*argv, "--quiet"]) == 0
-    printed = capsys.readouterr().out
-    assert "every exploiter failed" in printed and "(failed: it loses)" in printed
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "every exploiter failed" in captured.out and "(failed: it loses)" in captured.out
+    # progress on stderr: which exploiter, then bars with the time left for each stage
+    assert "exploiter 1 of 1: scratch" in captured.err
+    assert "2.00k/2.00k" in captured.err and "300/300" in captured.err
 
 
 @pytest.mark.parametrize("argv, message", [

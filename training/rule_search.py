@@ -3,10 +3,13 @@
 :mod:`agents.rule_strategy` is a family of deterministic strategies with twelve numbers.
 :func:`search_rule_response` looks for the setting that wins most from a target at the
 measured composition (one seat of the searcher, the target in every other seat) with a
-derivative-free optimiser: a random search over the parameter box, then rounds of the
+derivative-free optimiser: a random search over the parameter box (among its draws the
+differently styled settings of :data:`agents.rule_strategy.STYLES`), then rounds of the
 cross-entropy method (a Gaussian over the box, refitted each round to the best quarter of
-its draws, the best setting so far always kept). The first round's draws include the
-differently styled settings of :data:`agents.rule_strategy.STYLES`.
+its draws). The settings with the best mean score over the rounds they played are played
+again in every round, and the finalists are the best of them by that mean: a setting's
+score in one round is noisy, and the most aggressive settings, often the best, are the
+noisiest.
 
 Every candidate of a round plays the same deals (common random numbers, so the round ranks
 settings, not luck), each deal replayed once per seat with the searcher in that seat
@@ -52,9 +55,10 @@ MAX_TABLES = 65_536
 
 @dataclass(frozen=True)
 class SearchBudget:
-    """How much the search plays: ``population`` settings a round, each on ``deals`` deals
-    (``deals * seats`` hands), ``rounds`` rounds after the random one, then the
-    ``finalists`` best compared on ``final_deals`` deals."""
+    """How much the search plays: a random round of ``random_rounds * population``
+    settings, then ``rounds`` cross-entropy rounds of ``population`` settings, each
+    setting on ``deals`` deals (``deals * seats`` hands) a round; then the ``finalists``
+    best compared on ``final_deals`` deals."""
 
     population: int = 32
     rounds: int = 7
@@ -62,11 +66,15 @@ class SearchBudget:
     finalists: int = 4
     final_deals: int = 1_000
     elite_share: float = 0.25
+    random_rounds: int = 3
+    carried: int = 4
+    """Settings with the best mean over the rounds they played, carried into each round."""
 
     def __post_init__(self) -> None:
-        for name in ("population", "rounds", "deals", "finalists", "final_deals"):
+        for name in ("population", "rounds", "deals", "finalists", "final_deals",
+                     "random_rounds", "carried"):
             value = getattr(self, name)
-            low = 0 if name == "rounds" else 1
+            low = 0 if name in ("rounds", "carried") else 1
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
         if not 0.0 < self.elite_share <= 1.0:
@@ -74,7 +82,7 @@ class SearchBudget:
 
     def hands(self, seats: int) -> int:
         """Hands the whole search plays at ``seats``-seat tables."""
-        searched = self.population * (self.rounds + 1) * self.deals
+        searched = self.population * (self.rounds + self.random_rounds) * self.deals
         return seats * (searched + self.finalists * self.final_deals)
 
 
@@ -218,28 +226,28 @@ def search_rule_response(
     bar = _bar(budget.hands(seats), progress)
     curve: list[tuple[int, float]] = []
     played = 0
-    # Round 0: random search over the box, the styled settings among the draws.
-    units = rng.random((budget.population, len(PARAMETERS)))
+    archive = _Archive()
+    # The random round: draws over the box, the styled settings among them.
+    units = rng.random((budget.random_rounds * budget.population, len(PARAMETERS)))
     styled = (np.array(list(STYLES.values())) - LOW) / span
-    units[: len(styled)] = styled[: budget.population]
+    units[: len(styled)] = styled[: len(units)]
     elite_count = max(2, round(budget.elite_share * budget.population))
-    leaders: NDArray[np.float64] = units[:0]
     for round_index in range(budget.rounds + 1):
         if round_index:
-            elite = leaders[:elite_count]
+            elite = archive.last_leaders[:elite_count]
             mean, std = elite.mean(axis=0), np.maximum(elite.std(axis=0), 0.03)
             units = np.clip(rng.normal(mean, std, (budget.population, len(PARAMETERS))), 0, 1)
-            units[: min(2, len(leaders))] = leaders[:2]  # the best so far stay in
+            kept = archive.best(budget.carried)  # played again: their means firm up
+            units[: len(kept)] = kept
         round_seed = int(rng.integers(2**31))
         scores = score(LOW + units * span, round_seed, budget.deals)
-        order = np.argsort(-scores, kind="stable")
-        leaders = units[order]
-        played += budget.population * budget.deals * seats
-        curve.append((played, float(scores[order[0]])))
+        archive.add(units, scores)
+        played += len(units) * budget.deals * seats
+        curve.append((played, float(scores.max())))
         if bar is not None:
-            bar.update(budget.population * budget.deals * seats)
-            bar.set_postfix(best=f"{scores[order[0]]:+.2f}")
-    finalists = LOW + leaders[: budget.finalists] * span
+            bar.update(len(units) * budget.deals * seats)
+            bar.set_postfix(best=f"{scores.max():+.2f}")
+    finalists = LOW + archive.best(budget.finalists) * span
     final = score(finalists, int(rng.integers(2**31)), budget.final_deals)
     played += len(finalists) * budget.final_deals * seats
     if bar is not None:
@@ -249,6 +257,31 @@ def search_rule_response(
     spec = spec_of(finalists[best])
     return SearchResult(parse_spec(spec), spec, float(final[best]),
                         played, time.perf_counter() - started, curve)
+
+
+class _Archive:
+    """Every setting played so far (in the unit box) and its mean score over the rounds
+    it played: one round's score is noisy, a high-variance setting's most of all."""
+
+    def __init__(self) -> None:
+        self.sums: dict[bytes, float] = {}
+        self.counts: dict[bytes, int] = {}
+        self.units: dict[bytes, NDArray[np.float64]] = {}
+        self.last_leaders: NDArray[np.float64] = np.zeros((0, len(PARAMETERS)))
+
+    def add(self, units: NDArray[np.float64], scores: NDArray[np.float64]) -> None:
+        for row, value in zip(units, scores, strict=True):
+            key = row.tobytes()
+            self.units[key] = row.copy()
+            self.sums[key] = self.sums.get(key, 0.0) + float(value)
+            self.counts[key] = self.counts.get(key, 0) + 1
+        self.last_leaders = units[np.argsort(-scores, kind="stable")]
+
+    def best(self, count: int) -> NDArray[np.float64]:
+        """The ``count`` settings with the best mean score (first played first on ties)."""
+        keys = sorted(self.units, key=lambda key: -self.sums[key] / self.counts[key])
+        return np.array([self.units[key] for key in keys[:count]]).reshape(
+            -1, len(PARAMETERS))
 
 
 def _batched_form(target: str | Agent, agent: Agent, rules: Rules) -> BatchForm | None:

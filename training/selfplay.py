@@ -643,7 +643,8 @@ class RunLog:
             self.writer.close()
 
 
-def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
+def progress_bar(total: int, initial: int, enabled: bool) -> Any:
+    """A tqdm bar of training decisions (off unless ``enabled``)."""
     from tqdm import tqdm
 
     return tqdm(total=total, initial=initial, unit="decision", unit_scale=True,
@@ -698,7 +699,7 @@ def train_selfplay(config: SelfPlayConfig,
     next_exploiter = ((decisions // config.exploiter_every + 1) * config.exploiter_every
                       if config.exploiter_every else None)
     next_checkpoint = (decisions // config.checkpoint_every + 1) * config.checkpoint_every
-    bar = _progress_bar(config.timesteps, decisions, config.progress)
+    bar = progress_bar(config.timesteps, decisions, config.progress)
     try:
         while decisions < config.timesteps:
             fraction = decisions / config.timesteps if config.anneal_lr else 0.0
