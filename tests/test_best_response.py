@@ -50,9 +50,11 @@ def test_the_report_names_the_winner_and_marks_failed_exploiters(tmp_path: Path)
     data = report.to_dict()
     assert data["best"] == "search" and data["exploitability"] == 1.7
     assert [row["failed"] for row in data["exploiters"]] == [True, False, False, False]
+    report.exploiters[1].curve = [(1_000, 0.5), (2_000, 1.2)]
     paths = report.write(tmp_path)
-    assert json.loads(paths[0].read_text()) == json.loads(json.dumps(data))
+    assert json.loads(paths[0].read_text())["exploiters"][0] == data["exploiters"][0]
     assert paths[1].read_text() == report.markdown()
+    assert paths[2].name == "exploit.png" and paths[2].read_bytes()[:4] == b"\x89PNG"
 
 
 def test_when_every_exploiter_fails_the_exploitability_is_zero_not_negative() -> None:
@@ -110,7 +112,7 @@ def test_the_command_reports_a_failed_best_response(
     scratch = report["exploiters"][0]
     assert scratch["name"] == "scratch" and scratch["mean"] < 0 and scratch["failed"]
     assert report["best"] == "copy" and report["exploitability"] == 0.0
-    assert (out / "exploit.json").is_file() and (out / "exploit.md").is_file()
+    assert all((out / name).is_file() for name in ("exploit.json", "exploit.md", "exploit.png"))
     assert main(argv) == 0
     captured = capsys.readouterr()
     assert "every exploiter failed" in captured.out and "(failed: it loses)" in captured.out

@@ -152,13 +152,42 @@ class BestResponseReport:
         return out
 
     def write(self, folder: str | Path) -> list[Path]:
-        """``exploit.json`` and ``exploit.md`` in ``folder``."""
+        """``exploit.json``, ``exploit.md`` and the curves, ``exploit.png``, in
+        ``folder``."""
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
-        paths = [out / "exploit.json", out / "exploit.md"]
+        paths = [out / "exploit.json", out / "exploit.md", out / "exploit.png"]
         paths[0].write_text(json.dumps(self.to_dict(), indent=2))
         paths[1].write_text(self.markdown())
+        self.plot(paths[2])
         return paths
+
+    def plot(self, path: str | Path) -> None:
+        """The curves as a PNG: each PPO exploiter's win per hand in each training round
+        against its decisions, and the search's best score of each round against the
+        hands it played (both on their own training deals)."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib import pyplot
+
+        figure, (learned, searched) = pyplot.subplots(1, 2, figsize=(11, 4))
+        for result in self.exploiters:
+            if result.curve:
+                axes = searched if result.name == "search" else learned
+                steps, won = zip(*result.curve, strict=True)
+                axes.plot(steps, won, label=f"{result.name} (measured {result.mean:+.2f})")
+        for axes, label in ((learned, "PPO training decisions"),
+                            (searched, "rule search: hands played")):
+            axes.axhline(0.0, color="grey", linewidth=0.8)
+            axes.set_xlabel(label)
+            if axes.lines[1:]:
+                axes.legend()
+        learned.set_ylabel("boots per hand won on training deals")
+        figure.suptitle(f"Best responses against {self.agent}")
+        figure.tight_layout()
+        figure.savefig(path, dpi=120)
+        pyplot.close(figure)
 
 
 def chosen_exploiters(agent: str, names: Sequence[str] | None,
