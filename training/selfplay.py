@@ -62,6 +62,7 @@ from teenpatti_env.environment.batched import BatchStep, TableBatch
 from teenpatti_env.rules import Rules
 from training.config import SelfPlayConfig
 from training.export import policy_from_linears
+from training.league_search import rule_actor, search_exploiter
 from training.scaling import observation_scale
 
 
@@ -166,6 +167,10 @@ class ActorCritic(nn.Module):
         """The torch-free ``teenpatti-policy/1`` form of the body and the policy head."""
         linears = [m for m in self.body if isinstance(m, nn.Linear)] + [self.policy_head]
         return policy_from_linears(linears, self.scale, self.activation, rules, **extra)
+
+
+Exploiter = ActorCritic | NDArray[np.float64]
+"""A league exploiter: a network (``ppo``) or a rule setting (``search``)."""
 
 
 class FrozenActor:
@@ -670,7 +675,7 @@ def train_selfplay(config: SelfPlayConfig,
     batch = TableBatch(config.tables, rules, seed=config.seed)
     learner = Learner(model, batch, config, device, config.seed)
     snapshots: list[ActorCritic] = []
-    exploiters: list[ActorCritic] = []
+    exploiters: list[Exploiter] = []
     decisions = updates = 0
     if config.resume:
         decisions, updates = _load_checkpoint(Path(config.resume), learner, snapshots,
@@ -684,6 +689,7 @@ def train_selfplay(config: SelfPlayConfig,
         members = [("snapshot", m) for m in snapshots] + [(EXPLOITER, m) for m in exploiters]
         # Exploiters play greedily, as the best responses that measure a policy do.
         actors: list[BatchActor] = [
+            rule_actor(m, rules) if isinstance(m, np.ndarray) else
             FrozenActor(m, device, config.seed + 7919 * (k + 1) + updates,
                         greedy=name == EXPLOITER)
             for k, (name, m) in enumerate(members)]
@@ -700,6 +706,7 @@ def train_selfplay(config: SelfPlayConfig,
                       if config.exploiter_every else None)
     next_checkpoint = (decisions // config.checkpoint_every + 1) * config.checkpoint_every
     bar = progress_bar(config.timesteps, decisions, config.progress)
+    trained = len(exploiters)  # exploiters trained so far (the kinds take turns)
     try:
         while decisions < config.timesteps:
             fraction = decisions / config.timesteps if config.anneal_lr else 0.0
@@ -731,11 +738,20 @@ def train_selfplay(config: SelfPlayConfig,
                     out / "snapshots" / f"step_{decisions}.npz")
             if next_exploiter is not None and decisions >= next_exploiter:
                 next_exploiter += config.exploiter_every
-                tell(f"{decisions:,} decisions: training exploiter {len(exploiters) + 1} "
-                     f"({config.exploiter_steps:,} decisions against the current policy)")
+                kind = config.exploiter_kinds[trained % len(config.exploiter_kinds)]
+                trained += 1
+                tell(f"{decisions:,} decisions: training exploiter {trained} "
+                     + (f"({config.exploiter_steps:,} decisions against the current policy)"
+                        if kind == "ppo" else "(a rule strategy searched against the "
+                        "current policy)"))
                 exploit_started = time.perf_counter()
-                exploiter, edge = train_exploiter(model, config, device,
-                                                  config.seed + 1000 + updates)
+                exploiter: Exploiter
+                if kind == "ppo":
+                    exploiter, edge = train_exploiter(model, config, device,
+                                                      config.seed + 1000 + updates)
+                else:
+                    exploiter, edge = search_exploiter(model, rules,
+                                                       config.seed + 1000 + updates)
                 exploiting += time.perf_counter() - exploit_started
                 exploiters.append(exploiter)
                 del exploiters[:-config.max_exploiters]
@@ -766,7 +782,7 @@ CHECKPOINT_FORMAT = "teenpatti-selfplay-checkpoint/1"
 
 
 def _save_checkpoint(path: Path, learner: Learner, snapshots: Sequence[ActorCritic],
-                     exploiters: Sequence[ActorCritic], config: SelfPlayConfig,
+                     exploiters: Sequence[Exploiter], config: SelfPlayConfig,
                      decisions: int, updates: int) -> None:
     state = {
         "format": CHECKPOINT_FORMAT,
@@ -774,7 +790,8 @@ def _save_checkpoint(path: Path, learner: Learner, snapshots: Sequence[ActorCrit
         "model": learner.model.state_dict(),
         "optimizer": learner.optimizer.state_dict(),
         "snapshots": [m.state_dict() for m in snapshots],
-        "exploiters": [m.state_dict() for m in exploiters],
+        "exploiters": [{"rule_params": torch.as_tensor(m)} if isinstance(m, np.ndarray)
+                       else m.state_dict() for m in exploiters],
         "decisions": decisions,
         "updates": updates,
     }
@@ -783,8 +800,8 @@ def _save_checkpoint(path: Path, learner: Learner, snapshots: Sequence[ActorCrit
     partial.replace(path)
 
 
-def _load_checkpoint(path: Path, learner: Learner, snapshots: list[ActorCritic],
-                     exploiters: list[ActorCritic], config: SelfPlayConfig, rules: Rules,
+def _load_checkpoint(path: Path, learner: Learner, snapshots: list[Any],
+                     exploiters: list[Exploiter], config: SelfPlayConfig, rules: Rules,
                      device: torch.device) -> tuple[int, int]:
     if not path.is_file():
         raise ValueError(f"no checkpoint at {str(path)!r}")
@@ -807,6 +824,9 @@ def _load_checkpoint(path: Path, learner: Learner, snapshots: list[ActorCritic],
         for target, states in ((snapshots, state["snapshots"]),
                                (exploiters, state["exploiters"])):
             for weights in states:
+                if "rule_params" in weights:  # a searched rule exploiter
+                    target.append(weights["rule_params"].cpu().numpy())
+                    continue
                 member = new_model(config, rules).to(device)
                 member.load_state_dict(weights)
                 target.append(member)
