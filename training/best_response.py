@@ -46,8 +46,8 @@ STRONGEST_SHIPPED = "pretrained:classic"
 EXPLOITERS = ("scratch", "target", "shipped", "search", "copy")
 
 DEFAULT_PPO_STEPS = 100_000
-"""Decisions each PPO exploiter trains for by default (about two minutes each on two
-cores against a trained policy; the from-target curve is flat by then)."""
+"""Decisions each PPO exploiter trains for by default (10 to 80 s each on the busy 2-core
+machine; docs/exploitability.md says where the curves still rise)."""
 
 DEFAULT_HANDS = 10_000
 """Duplicate hands of the default measurement, per exploiter."""
