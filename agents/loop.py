@@ -22,6 +22,46 @@ from typing import Any, Protocol
 
 from agents.base import Agent
 
+MISSED_TURNS = ("timeout", "garbage", "illegal", "gone")
+"""The ways a player at a table can miss its turn: no answer in time, an answer that is
+not one, an action the table does not allow, a player that cannot be reached."""
+
+
+class MissedTurnError(Exception):
+    """A :class:`TablePlayer` missed its turn; ``kind`` is one of :data:`MISSED_TURNS`,
+    ``clock`` the clock that ran out for a timeout (``decision``, ``hand``, ``match``)."""
+
+    def __init__(self, kind: str, detail: str, clock: str = "decision") -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+        self.clock = clock
+
+
+class TablePlayer(Agent):
+    """A player that plays its turn on the environment itself, with any action the rules
+    allow (a remote bot, whose bet may be any legal amount): :meth:`play_turn` applies the
+    action with ``env.step_action`` and returns it, or raises :class:`MissedTurnError` having
+    changed nothing (the table then plays the turn as missed, :func:`play_missed_turn`)."""
+
+    def play_turn(self, env: Any, name: str) -> dict[str, Any]:
+        """Play ``name``'s turn on ``env``; returns the engine action applied."""
+        raise NotImplementedError
+
+    def act(self, observation: Any, mask: Any, info: Any) -> int:
+        raise TypeError(f"{self.name} plays its turns on the table: call play_turn")
+
+
+def play_missed_turn(env: Any) -> str:
+    """Play the selected agent's turn as missed, as VARIANTS.md C4 says (a betting or
+    phase turn packs, a sideshow asked of it is refused, a dealer's choice is drawn, a
+    vote is ``continue``); returns the name of the action played."""
+    index: int = env.timeout_index()
+    env.step(index)
+    name: str = env.layout.names[index]
+    return name
+
+
 Turn = Callable[[str], "int | None"]
 """Plays the turn of the named agent: returns the index of its action for the loop to
 ``step``, or ``None`` when the turn applied its action itself (a remote bot's answer through

@@ -2,12 +2,14 @@
 
     python benchmarks/bench_batched.py [--seconds 3] [--rounds 3] [--json]
 
-The batched engine (:class:`teenpatti_env.environment.batched.TableBatch`, classic rules, hand
-episodes, autoreset) plays N = 1, 64, 1,024 and 4,096 tables with a uniform draw among
-each table's legal actions; every step builds the observation vector and the action mask
-of every table's seat to act. Beside it, in the same run and by the same alternating
-rounds, ``teenpatti_env.env()`` and PettingZoo's ``texas_holdem_no_limit_v6`` are played
-one decision at a time by ``bench_env.py``'s loop. Everything runs on one core (numba
+The batched engine (:class:`teenpatti_env.environment.batched.TableBatch`, classic
+rules, hand episodes, autoreset) plays N = 1, 64, 1,024 and 4,096 tables with a uniform
+draw among each table's legal actions; every step builds the observation vector and the
+action mask of every table's seat to act. The session row plays ``episode="session"`` at
+4,096 tables (classic rules, stacks carried from hand to hand, a new session where one
+ends). Beside them, in the same run and by the same alternating rounds,
+``teenpatti_env.env()`` and PettingZoo's ``texas_holdem_no_limit_v6`` are played one
+decision at a time by ``bench_env.py``'s loop. Everything runs on one core (numba
 compiles the kernels single-threaded; the first call compiles or loads them from the
 cache and is not timed), and every rate is per second of this process's CPU time, as in
 ``bench_env.py``, so other processes on a shared machine do not count. ``--json`` prints
@@ -36,9 +38,12 @@ from teenpatti_env.environment.batched import TableBatch
 SIZES = (1, 64, 1024, 4096)
 
 
-def batched(tables: int, seconds: float, seed: int = 0) -> float:
+SESSION_TABLES = 4096
+
+
+def batched(tables: int, seconds: float, seed: int = 0, episode: str = "hand") -> float:
     """Decisions per second of random legal play at ``tables`` tables."""
-    batch = TableBatch(tables, "classic", seed=seed)
+    batch = TableBatch(tables, "classic", seed=seed, episode=episode)
     rng = np.random.default_rng(seed)
     step = batch.reset()
     batch.step((step.action_masks + rng.random(step.action_masks.shape)).argmax(axis=1))
@@ -62,6 +67,7 @@ def main() -> None:
     contenders: dict[str, Callable[[], float]] = {
         str(size): lambda size=size: batched(size, args.seconds) for size in SIZES
     }
+    contenders["session"] = lambda: batched(SESSION_TABLES, args.seconds, episode="session")
     contenders["aec_env"] = lambda: play(lambda: teenpatti_env.env(), args.seconds)[0]
     try:
         from pettingzoo.classic import texas_holdem_no_limit_v6
@@ -73,6 +79,7 @@ def main() -> None:
                                                        args.seconds)[0]
     for size in SIZES:
         batched(size, 0.01)  # compile (or load the cached kernels) before timing
+    batched(SESSION_TABLES, 0.01, episode="session")
     runs: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(args.rounds):
         for name, run in contenders.items():
@@ -81,6 +88,7 @@ def main() -> None:
     if args.json:
         out: dict[str, Any] = {
             "decisions_per_second": {str(size): medians[str(size)] for size in SIZES},
+            "session_4096": medians["session"],
             "pettingzoo_holdem": medians.get("pettingzoo_holdem"),
             "aec_env": medians["aec_env"],
         }
@@ -90,6 +98,8 @@ def main() -> None:
     print(f"{'path':<32} {'decisions/s':>14} {'x aec env':>10} {'x holdem':>10}")
     for name, value in medians.items():
         label = f"batched, {name} tables" if name.isdigit() else name
+        if name == "session":
+            label = f"batched session, {SESSION_TABLES} tables"
         versus = f"{value / holdem:>10.1f}" if holdem else f"{'-':>10}"
         print(f"{label:<32} {value:>14,.0f} {value / medians['aec_env']:>10.1f} {versus}")
 

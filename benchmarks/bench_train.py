@@ -1,14 +1,19 @@
 """Training speed: the batched self-play trainer next to the sb3-contrib MaskablePPO path.
 
     python benchmarks/bench_train.py [--decisions 1000000] [--sb3-steps 40000]
-                                     [--time-to-beat] [--max-decisions 6000000]
-                                     [--eval-hands 2000] [--threads N]
+                                     [--threads-options 1 2] [--time-to-beat]
+                                     [--max-decisions 6000000] [--eval-hands 2000]
+                                     [--threads N]
 
 Figures, one run (so the ratio compares like with like on a shared machine):
 
 * learner steps per second of wall time while each trainer trains (rollouts and updates;
   the sb3 path's warm start is off and its evaluations are off; the self-play trainer's
   exploiters are off), and their ratio;
+* the self-play trainer's learner steps per second at each torch thread count of
+  ``--threads-options``, on the machine as it is ("quiet") and again while the benchmark
+  runs one competing process of its own (``python -c "while True: pass"``, killed at the
+  end), and the busy figure as a share of the quiet one;
 * with ``--time-to-beat``: the wall time until a self-play run from scratch, with the
   default settings (the shipped policy's league recipe), gives a policy that beats
   ``hard`` and ``equity`` head to head. The run trains once; then each of its snapshots
@@ -23,10 +28,14 @@ Needs the ``train`` extra (``pip install torch==2.13.0 && pip install -e ".[trai
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from agents.arena import head_to_head
@@ -35,12 +44,41 @@ from training.selfplay import train_selfplay
 from training.train import train
 
 
-def selfplay_rate(decisions: int, seed: int, folder: str) -> float:
+def selfplay_rate(decisions: int, seed: int, folder: str,
+                  threads: int | None = SelfPlayConfig().threads) -> float:
     config = SelfPlayConfig(timesteps=decisions, seed=seed, out=folder, progress=False,
                             checkpoint_every=10**12, snapshot_every=10**12, exploiter_every=0,
-                            uniform_table_share=0.0)
+                            uniform_table_share=0.0, threads=threads)
     result = train_selfplay(config)
     return result.steps_per_second
+
+
+@contextlib.contextmanager
+def competing_process() -> Iterator[None]:
+    """One other process that keeps a core busy (a Python busy loop) while it is open."""
+    burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.5)  # let it get going
+        yield
+    finally:
+        burner.kill()
+        burner.wait()
+
+
+def busy_rates(decisions: int, seed: int, folder: str,
+               threads_options: Sequence[int]) -> dict[str, dict[str, float]]:
+    """Learner steps per second at each thread count, as the machine is and beside one
+    competing process, each pair measured back to back."""
+    figures: dict[str, dict[str, float]] = {}
+    for threads in threads_options:
+        quiet = selfplay_rate(decisions, seed, f"{folder}/quiet-{threads}", threads)
+        with competing_process():
+            busy = selfplay_rate(decisions, seed, f"{folder}/busy-{threads}", threads)
+        figures[str(threads)] = {"quiet": quiet, "busy": busy, "busy_share": busy / quiet}
+        print(f"  {threads} torch thread{'s' if threads > 1 else ''}: {quiet:,.0f} learner "
+              f"steps/s as the machine is, {busy:,.0f} beside one competing process "
+              f"({busy / quiet:.0%} of it)", flush=True)
+    return figures
 
 
 def sb3_rate(steps: int, seed: int, folder: str) -> float:
@@ -94,20 +132,28 @@ def main() -> None:
     parser.add_argument("--max-decisions", type=int, default=SelfPlayConfig().timesteps,
                         help="decisions of the --time-to-beat run (default: the trainer's)")
     parser.add_argument("--eval-hands", type=int, default=2_000)
-    parser.add_argument("--threads", type=int, default=None,
-                        help="torch threads of the --time-to-beat run (default: every core)")
+    parser.add_argument("--threads", type=int, default=SelfPlayConfig().threads,
+                        help="torch threads of the speed run and the --time-to-beat run "
+                             "(default: the trainer's)")
+    parser.add_argument("--threads-options", type=int, nargs="*", default=[1, 2],
+                        help="thread counts measured quiet and beside a competing process "
+                             "(none: skip that measurement)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
-        batched = selfplay_rate(args.decisions, args.seed, f"{folder}/selfplay")
+        batched = selfplay_rate(args.decisions, args.seed, f"{folder}/selfplay", args.threads)
         print(f"batched self-play trainer: {batched:,.0f} learner steps/s", flush=True)
         sb3 = sb3_rate(args.sb3_steps, args.seed, f"{folder}/sb3")
         print(f"sb3-contrib MaskablePPO path: {sb3:,.0f} learner steps/s", flush=True)
         print(f"ratio: {batched / sb3:.1f}x", flush=True)
         figures: dict[str, object] = {"selfplay_steps_per_second": batched,
                                       "sb3_steps_per_second": sb3, "ratio": batched / sb3}
+        if args.threads_options:
+            print("the self-play trainer as the machine is and beside one competing process:")
+            figures["threads"] = busy_rates(args.decisions, args.seed, f"{folder}/busy",
+                                            args.threads_options)
         if args.time_to_beat:
             print("time to a policy that beats hard and equity head to head (2v2):")
             figures["time_to_beat"] = time_to_beat(args, folder)

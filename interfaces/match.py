@@ -14,7 +14,7 @@ fault against the bot. Local agents answer in-process and are not timed.
 
 from __future__ import annotations
 
-import json
+import itertools
 import time
 import uuid
 from collections.abc import Mapping, Sequence
@@ -23,14 +23,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from agents import Agent, make_agent
-from agents.loop import agent_turns, play_out
+from agents.defaults import fitting_agent
+from agents.loop import MissedTurnError, agent_turns, play_missed_turn, play_out
 from interfaces.clock import CLOCK_KINDS, BotClock
-from interfaces.remote import FAULTS, REMOTE_PREFIXES, BotError, RemoteBot, connect
+from interfaces.players import RemotePlayer, is_remote
+from interfaces.remote import FAULTS, RemoteBot, connect
 from interfaces.transcript import Recorded, Transcript, read_transcript
 from teenpatti_env.engine import Hand
 from teenpatti_env.environment.aec import raw_env
-from teenpatti_env.errors import IllegalActionError
-from teenpatti_env.protocol import make_request
 from teenpatti_env.rules import Rules
 
 ABSENT = "absent"
@@ -59,6 +59,9 @@ class MatchResult:
     ``match``); they add up to its ``faults["timeout"]``."""
     stale: list[int] = field(default_factory=list)
     """Per seat, the answers read past because they named an earlier request."""
+    notices: list[str] = field(default_factory=list)
+    """One line per seat whose trained policy cannot play the table and whose place
+    ``equity`` took (:func:`agents.defaults.fitting_agent`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -68,7 +71,8 @@ class MatchResult:
         clocks = "".join(f", {name} {value:g} s" for name, value in
                          (("hand time", self.hand_time), ("match time", self.match_time))
                          if value is not None)
-        lines = [f"{self.hands_played} hands, seed {self.seed}, time limit "
+        lines = [*self.notices,
+                 f"{self.hands_played} hands, seed {self.seed}, time limit "
                  f"{self.time_limit:g} s{clocks}",
                  f"{'seat':<4} {'player':<28} {'stack':>6} {'net':>6} {'turns':>6}  missed"]
         for seat, name in enumerate(self.players):
@@ -90,8 +94,9 @@ class _Seat:
         self.spec = spec
         self.agent: Agent | None = None
         self.bot: RemoteBot | None = None
+        self.player: RemotePlayer | None = None
         self.clock = clock
-        if spec.startswith(REMOTE_PREFIXES):
+        if is_remote(spec):
             self.bot = connect(spec)
         elif spec != ABSENT:
             self.agent = make_agent(spec, seed=seed)
@@ -99,15 +104,6 @@ class _Seat:
     def close(self) -> None:
         if self.bot is not None:
             self.bot.close()
-
-
-def play_missed_turn(env: raw_env) -> str:
-    """Play the selected agent's turn as missed, as VARIANTS.md C4 says (a betting or
-    phase turn packs, a sideshow asked of it is refused, a dealer's choice is drawn, a
-    vote is ``continue``); returns the name of the action played."""
-    index = env.timeout_index()
-    env.step(index)
-    return env.layout.names[index]
 
 
 def run_match(
@@ -129,7 +125,9 @@ def run_match(
     all its decisions in a hand and ``match_time`` in the match (:mod:`interfaces.clock`);
     its requests carry that clock unless ``send_clock`` is false. Bad settings are a
     ``ValueError`` raised before any bot is started. ``out``: a folder for the
-    transcript, the hand histories and the result (:mod:`interfaces.transcript`)."""
+    transcript, the hand histories and the result (:mod:`interfaces.transcript`). A
+    trained policy seated at a table it cannot play gives its seat to ``equity``, said in
+    the result's ``notices``."""
     clocks = _Clocks(time_limit, hand_time, match_time, send_clock)
     return _run(players, rules, hands, seed, clocks, out, None)
 
@@ -161,6 +159,26 @@ def resume_match(folder: str | Path, players: Sequence[str] | None = None) -> Ma
                 start["hands"], start["seed"], clocks, folder, recorded, start["table"])
 
 
+def seat_players(players: Sequence[str], rules: Rules) -> tuple[list[str], list[str]]:
+    """The specs that sit at a table under ``rules``: each of ``players``, or ``equity``
+    in place of a trained policy that cannot play it, and one notice line per such
+    policy. Every local agent is checked here, before any process starts."""
+    seated: list[str] = []
+    moved: dict[str, tuple[list[int], str]] = {}  # the seats of each policy that moved
+    for number, spec in enumerate(players):
+        if is_remote(spec) or spec == ABSENT:
+            seated.append(spec)
+            continue
+        make_agent(spec)  # an unknown agent is a ValueError
+        fitting, notice = fitting_agent(spec, rules)
+        seated.append(fitting)
+        if notice is not None:
+            moved.setdefault(spec, ([], notice))[0].append(number)
+    notices = [f"seat{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: "
+               f"{notice}" for numbers, notice in moved.values()]
+    return seated, notices
+
+
 def _run(players: Sequence[str], rules: Rules | str | Mapping[str, Any] | None, hands: int,
          seed: int, clocks: _Clocks, out: str | Path | None,
          recorded: Recorded | None, table: str | None = None) -> MatchResult:
@@ -168,9 +186,7 @@ def _run(players: Sequence[str], rules: Rules | str | Mapping[str, Any] | None, 
     time_limit = clocks.time_limit
     base = Rules.of(dict(rules) if isinstance(rules, Mapping) else rules)
     table_rules = base.replace(num_players=len(players), max_hands=hands)
-    for spec in players:  # check every local agent before starting any process
-        if not spec.startswith(REMOTE_PREFIXES) and spec != ABSENT:
-            make_agent(spec).check_rules(table_rules)
+    seated, notices = seat_players(players, table_rules)
     table = table or f"match-{uuid.uuid4().hex}"  # a served agent's memory: this match's
     start = {"players": list(players), "rules": table_rules.to_dict(), "hands": hands,
              "seed": seed, "time_limit": time_limit, "hand_time": clocks.hand_time,
@@ -179,10 +195,11 @@ def _run(players: Sequence[str], rules: Rules | str | Mapping[str, Any] | None, 
     log = Transcript(out, start, recorded)
     seats: list[_Seat] = []
     try:
-        for number, spec in enumerate(players):
+        for number, spec in enumerate(seated):
             seats.append(_Seat(spec, seed * 100 + number, clocks.clock()))
         result = _play(seats, table_rules, seed, time_limit, log, table, clocks.send_clock)
         result.hand_time, result.match_time = clocks.hand_time, clocks.match_time
+        result.notices = notices
         log.finish(result.to_dict())
         return result
     finally:
@@ -203,10 +220,14 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float, log: T
     faults = [dict.fromkeys(FAULTS, 0) for _ in range(n)]
     timeouts = [dict.fromkeys(CLOCK_KINDS, 0) for _ in range(n)]
     missed: list[dict[str, Any]] = []
-    asked = 0
     local = {name: agent for name, number in env.agent_name_mapping.items()
              if (agent := seats[number].agent) is not None}
     decide = agent_turns(env, local)
+    ids = itertools.count(1)
+    for seat in seats:
+        if seat.bot is not None:
+            seat.player = RemotePlayer(seat.bot, seat.clock, log, table,
+                                       lambda: session.hands_played, ids, send_clock)
     playing: list[Hand] = []  # the hand being played, once it has begun
 
     def new_hand() -> None:
@@ -220,39 +241,23 @@ def _play(seats: list[_Seat], rules: Rules, seed: int, time_limit: float, log: T
             agent.reset()
 
     def turn(name: str) -> int | None:
-        nonlocal asked
         number = env.agent_name_mapping[name]
         seat = seats[number]
         decisions[number] += 1
         if seat.agent is not None:
             return decide(name)
-        fault: BotError
-        limit, clock_kind = seat.clock.budget()
-        run_out = seat.clock.exhausted()
-        if seat.bot is None:
-            fault = BotError("timeout", "absent")
-        elif run_out is not None:
-            fault, clock_kind = BotError("timeout", f"its {run_out} time has run out"), run_out
+        if seat.player is None:
+            fault = MissedTurnError("timeout", "absent", seat.clock.budget()[1])
         else:
-            asked += 1
-            request = make_request(env.view(name), id=asked, table=table,
-                                   hand=session.hands_played,
-                                   clock=seat.clock.fields() if send_clock else None)
             try:
-                action = log.ask(seat.bot, request, limit, session.hands_played, number)
-                env.step_action(action)
+                seat.player.play_turn(env, name)
                 return None
-            except BotError as error:
+            except MissedTurnError as error:
                 fault = error
-            except IllegalActionError as error:
-                fault = BotError("illegal", f"{json.dumps(action)}: {error}")
-            finally:
-                seat.clock.spend(seat.bot.last_seconds)
         faults[number][fault.kind] += 1
         if fault.kind == "timeout":
-            timeouts[number][clock_kind] += 1
-        hand_number = session.hands_played + 1
-        missed.append({"hand": hand_number, "seat": number, "fault": fault.kind,
+            timeouts[number][fault.clock] += 1
+        missed.append({"hand": session.hands_played + 1, "seat": number, "fault": fault.kind,
                        "detail": fault.detail, "played": play_missed_turn(env)})
         return None
 

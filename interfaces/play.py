@@ -1,24 +1,33 @@
 """``teenpatti play``: a person plays a session in the terminal against chosen bots.
 
-Each turn draws the table (seats, stacks, chips in, who is blind or seen, the cards the
-person knows, pot and stake), the story of the hand so far ("you" for the person) and
-the legal moves, each on a fixed letter key with what it costs and to whom. The person
-types a key or a move's name, and an amount for a bet or sideshow (``b 4``, ``bet 4``;
-no amount: the smallest). ``chaal``, ``blind`` and ``call`` bet (``raise``: the most),
-``fold`` packs, ``see`` looks. Every ended hand is summed up: who won with what, the pot
-and side pots, everyone's net. ``quit`` or end of input stops with the standings.
+Each turn tells the story since the person last saw it ("you" for the person), then
+draws the table (seats, stacks, chips in, who is blind or seen, the cards the person
+knows, pot and stake) and the legal moves, each on a fixed letter key with what it costs
+and to whom. The person types a key or a move's name, and an amount for a bet or
+sideshow (``b 4``, ``bet 4``; no amount: the smallest). ``chaal``, ``blind`` and
+``call`` bet (``raise``: the most), ``fold`` packs, ``see`` looks. At any prompt ``?``
+(or ``help``), ``rankings`` and ``standings`` answer and the turn goes on. Every ended
+hand is summed up (who won with what, the pot and side pots, everyone's net) and waits
+for Enter. A turn timer packs a turn not played in time (on a terminal). ``quit`` or end
+of input stops with the standings. Cards show with suit symbols, in colour on a
+terminal, and lines wrap at word boundaries (:mod:`interfaces.terminal_text`).
 """
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Callable
 from typing import Any
 
 from interfaces.table import MOVE_KEYS, PlayTable
+from interfaces.terminal_text import Style, help_text, rankings_text
 from teenpatti_env.errors import IllegalActionError
 
-STORY_LINES = 14
-"""Lines of the hand's story drawn each turn (the latest)."""
+COMMANDS = {"?": "help", "help": "help", "h": "help", "rankings": "rankings",
+            "ranking": "rankings", "standings": "standings", "quit": "quit",
+            "exit": "quit", "q": "quit"}  # fmt: skip
+"""What a player can type at any prompt beside a move."""
 
 SYNONYMS = {
     "fold": "pack", "chaal": "bet", "blind": "bet", "call": "bet", "raise": "bet",
@@ -96,18 +105,22 @@ def parse_move(text: str, moves: list[dict[str, Any]]) -> dict[str, Any]:
     type."""
     words = text.split()
     if not words:
-        raise ValueError("type a move's key or name")
+        raise ValueError("type a move's key or name (? for help)")
     first, rest = words[0].lower(), words[1:]
     kind = _BY_KEY.get(first) or SYNONYMS.get(first) or first
     chosen = next((m["entry"] for m in moves if m["type"] == kind), None)
     if chosen is None:
-        keys = ", ".join(f"{m['key']} ({m['type']})" for m in moves)
-        raise ValueError(f"{first!r} is not a legal move now; type one of {keys}")
+        keys = ", ".join(f"{m['key']} {m.get('label', m['type']).lower()}" for m in moves)
+        raise ValueError(f"you cannot {first!r} now; your moves are {keys} (? for help)")
     if "min" in chosen:
         if len(rest) > 1 or (rest and not rest[0].isdigit()):
-            raise ValueError(f"{kind} takes one amount from {chosen['min']} to {chosen['max']}")
+            raise ValueError(f"type one amount, like {first} {chosen['min']}; "
+                             f"{amount_words(kind, chosen['min'], chosen['max'])}")
         unsaid = chosen["max"] if first == "raise" else chosen["min"]
-        return {"type": kind, "amount": int(rest[0]) if rest else unsaid}
+        amount = int(rest[0]) if rest else unsaid
+        if not chosen["min"] <= amount <= chosen["max"]:
+            raise ValueError(amount_words(kind, chosen["min"], chosen["max"]))
+        return {"type": kind, "amount": amount}
     if kind in ("discard", "buy_joker"):
         if len(rest) != 1:
             raise ValueError(f"{kind} names one card: {' '.join(chosen['cards'])}")
@@ -132,6 +145,28 @@ def parse_move(text: str, moves: list[dict[str, Any]]) -> dict[str, Any]:
     return {"type": kind}
 
 
+def amount_words(kind: str, low: int, high: int) -> str:
+    """The amounts a bet or sideshow may have, as the table says them ("you can bet 1
+    or 2 chips")."""
+    sizes = (f"{low}" if low == high else f"{low} or {high}" if high == low + 1
+             else f"{low} to {high}")
+    what = "bet" if kind == "bet" else "ask for a sideshow with"
+    return f"you can {what} {sizes} chip{'s' if high > 1 else ''}"
+
+
+_ENGINE_PREFIX = re.compile(r"^seat \d+ cannot [^:]*: ")
+_EVEN = re.compile(r"a seen bet must be even, got (\d+)")
+
+
+def table_words(error: IllegalActionError) -> str:
+    """An engine's refusal as the table says it ("a seen bet is an even number of
+    chips", not "seat 0 cannot bet 3: a seen bet must be even, got 3")."""
+    reason = _ENGINE_PREFIX.sub("", str(error))
+    if _EVEN.fullmatch(reason):
+        return "once you have seen your cards, you bet an even number of chips"
+    return f"you cannot do that now: {reason}"
+
+
 def hand_end_text(number: int, summary: dict[str, Any], players: list[str]) -> str:
     """An ended hand summed up, as the web table's hand-end panel tells it."""
     winners = " and ".join(players[s] for s in summary["winners"]) or "nobody"
@@ -146,7 +181,11 @@ def hand_end_text(number: int, summary: dict[str, Any], players: list[str]) -> s
         for index, pot in enumerate(summary["pots"]):
             lines.append(f"  {'main pot' if index == 0 else f'side pot {index}'} "
                          f"{pot['amount']}: " + ", ".join(players[s] for s in pot["winners"]))
+    if summary.get("reason"):
+        lines.append(f"  why: {summary['reason']}")
     lines += [f"  {text}" for text in summary["sideshows"]]
+    for sideshow in summary.get("sideshow_hands", []):
+        lines.append(f"  {sideshow['words']}")
     lines += [f"  {text}" for text in summary["hidden"]]
     net = summary["net"]
     lines.append(f"  your net {net[0]:+d}   " + ", ".join(
@@ -162,55 +201,159 @@ def standings_text(table: PlayTable) -> str:
                      for row in rows)
 
 
+def timed_input(prompt: str, seconds: float) -> str:
+    """A line typed within ``seconds`` (``TimeoutError`` when none is), on a terminal
+    (POSIX): the prompt is written, then the terminal's line is awaited."""
+    import select
+    import sys
+
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    ready, _, _ = select.select([sys.stdin], [], [], max(0.0, seconds))
+    if not ready:
+        sys.stdout.write("\n")
+        raise TimeoutError("the turn timer ran out")
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
+
+
+class _Session:
+    """One person's session at ``table`` in the terminal (:func:`play_session`)."""
+
+    def __init__(self, table: PlayTable, read: Callable[[str], str],
+                 write: Callable[[str], None], style: Style,
+                 read_within: Callable[[str, float], str] | None,
+                 clock: Callable[[], float]) -> None:
+        self.table, self.read, self.style = table, read, style
+        self.raw_write, self.read_within, self.clock = write, read_within, clock
+        self.told = 0  # hands summed up
+        self.shown = (0, 0)  # the hand whose story was told, and its lines told
+        self.deadline: float | None = None
+
+    def write(self, text: str) -> None:
+        self.raw_write(self.style.block(text))
+
+    def tell_story(self, number: int, story: list[str]) -> None:
+        """The lines of hand ``number``'s story not told yet."""
+        start = self.shown[1] if self.shown[0] == number else 0
+        if story[start:]:
+            self.write("\n".join("  | " + line for line in story[start:]))
+        self.shown = (number, len(story))
+
+    def tell_finished(self, state: dict[str, Any]) -> None:
+        """The end of every hand not summed up yet: its untold story, then its summary."""
+        for finished in state["finished"]:
+            if finished["number"] > self.told:
+                self.write("")
+                self.tell_story(finished["number"], finished["story"])
+                self.write(hand_end_text(finished["number"], finished["summary"],
+                                         state["players"]))
+        self.told = max([self.told, *(f["number"] for f in state["finished"])])
+
+    def answer(self, command: str) -> None:
+        if command == "help":
+            self.write(help_text(MOVE_KEYS))
+        elif command == "rankings":
+            self.write(rankings_text(self.table.rules))
+        else:
+            self.write("Standings:\n" + standings_text(self.table))
+
+    def ask(self, prompt: str) -> str | None:
+        """A line, or ``None`` when the turn timer ran out (or the person left: "quit")."""
+        seconds = None if self.deadline is None else self.deadline - self.clock()
+        try:
+            if seconds is not None and self.read_within is not None:
+                return self.read_within(f"[{max(0, round(seconds))} s] {prompt}", seconds)
+            return self.read(prompt)
+        except EOFError:
+            return "quit"
+        except TimeoutError:
+            return None
+
+    def between_hands(self) -> bool:
+        """Wait for Enter after a hand's end; ``False`` when the person leaves."""
+        while True:
+            line = self.ask("Enter: next hand > ")
+            word = (line or "").strip().lower()
+            if COMMANDS.get(word) == "quit":
+                return False
+            if word in ("", "n", "next"):
+                self.table.next_hand()
+                return True
+            if word in COMMANDS:
+                self.answer(COMMANDS[word])
+            else:
+                self.write("! the hand is over: press Enter for the next hand (? for help)")
+
+    def turn(self, state: dict[str, Any]) -> bool:
+        """Tell the new story, draw the table and play the person's move; ``False`` when
+        the person leaves."""
+        table = self.table
+        number = state["hands_played"] + 1
+        self.write("")
+        self.tell_story(number, state["story"])
+        self.write(draw_table(state))
+        moves = table.moves()
+        self.write("your moves: " + "   ".join(move_labels(moves, state["players"])))
+        self.deadline = table.turn_deadline(self.deadline, self.clock())
+        while True:
+            line = self.ask("> ")
+            if line is None:
+                missed = "refuse" if any(m["type"] == "refuse" for m in moves) else "pack"
+                table.time_out()
+                self.write("Your time ran out: you "
+                           + ("refuse the sideshow." if missed == "refuse" else "pack."))
+                return True
+            command = COMMANDS.get(line.strip().lower())
+            if command == "quit":
+                return False
+            if command is not None:
+                self.answer(command)
+                continue
+            try:
+                table.act(parse_move(line, moves))
+                return True
+            except IllegalActionError as error:  # (a ValueError: first)
+                self.write(f"! {table_words(error)}")
+            except ValueError as error:
+                self.write(f"! {error}")
+
+    def play(self) -> bool:
+        table = self.table
+        while not table.over:
+            state = table.state()
+            self.tell_finished(state)
+            if table.between_hands:
+                self.deadline = None
+                if not self.between_hands():
+                    break
+            elif not self.turn(state):
+                break
+        else:
+            state = table.state()
+            self.tell_finished(state)
+            self.write(f"\nSession over after {state['hands_played']} hands. Standings:\n"
+                       + standings_text(table))
+            return True
+        self.write(f"\nYou left after {table.state()['hands_played']} hands. Standings:\n"
+                   + standings_text(table))
+        return False
+
+
 def play_session(
     table: PlayTable,
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
+    style: Style | None = None,
+    read_within: Callable[[str, float], str] | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> bool:
     """Play ``table`` with a person typing moves (``read`` a line, ``write`` a block of
-    text); returns whether the session ended (not quit). Either way the standings end
-    the text."""
-    told = 0
-    drawn = (0, 0)  # the hand last drawn and the lines of its story then
-
-    def tell_finished(state: dict[str, Any]) -> None:
-        """The end of every hand not told yet: its story since the person last saw
-        it (the bots' replies), then its summary."""
-        nonlocal told
-        for finished in state["finished"]:
-            if finished["number"] > told:
-                story = finished["story"][drawn[1]:] if finished["number"] == drawn[0] else \
-                    finished["story"]
-                write("\n".join(["", *("  | " + line for line in story),
-                                 hand_end_text(finished["number"], finished["summary"],
-                                               state["players"])]))
-        told = max([told, *(f["number"] for f in state["finished"])])
-
-    while not table.over:
-        state = table.state()
-        tell_finished(state)
-        write("\n" + draw_table(state))
-        drawn = (state["hands_played"] + 1, len(state["story"]))
-        story = state["story"][-STORY_LINES:]
-        write("\n".join("  | " + line for line in story))
-        moves = table.moves()
-        write("your moves: " + "   ".join(move_labels(moves, state["players"])))
-        while True:
-            try:
-                line = read("> ")
-            except EOFError:
-                line = "quit"
-            if line.strip().lower() in ("quit", "exit", "q"):
-                write(f"\nYou left after {table.state()['hands_played']} hands. Standings:\n"
-                      + standings_text(table))
-                return False
-            try:
-                table.act(parse_move(line, moves))
-                break
-            except (ValueError, IllegalActionError) as error:
-                write(f"! {error}")
-    state = table.state()
-    tell_finished(state)
-    write(f"\nSession over after {state['hands_played']} hands. Standings:\n"
-          + standings_text(table))
-    return True
+    text, shown in ``style``: plain text by default); returns whether the session ended
+    (not quit). Either way the standings end the text. With ``read_within`` (a line
+    within some seconds, else ``TimeoutError``: :func:`timed_input`) the table's turn
+    timer runs: a turn not played in time is played as missed."""
+    return _Session(table, read, write, style or Style(symbols=False, width=10_000),
+                    read_within, clock).play()

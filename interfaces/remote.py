@@ -27,6 +27,7 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any
 
+from agents.loop import MISSED_TURNS
 from teenpatti_env.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL,
@@ -38,7 +39,7 @@ from teenpatti_env.protocol import (
     read_line,
 )
 
-FAULTS = ("timeout", "garbage", "illegal", "gone")
+FAULTS = MISSED_TURNS
 """The ways a bot can miss a turn."""
 REMOTE_PREFIXES = ("http://", "https://", "stdio:")
 

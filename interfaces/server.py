@@ -40,15 +40,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import IO, Any
 
+from interfaces.guide import bot_guide
 from interfaces.service import BotService
-from interfaces.table import CATEGORY_WORDS, MOVE_KEYS
-from interfaces.web_games import (
-    PRESET_SETTINGS,
-    SECURITY_HEADERS,
-    TABLE_SETTINGS,
-    GameStore,
-    check_origin,
-)
+from interfaces.story import CATEGORY_WORDS
+from interfaces.table import MOVE_KEYS
+from interfaces.table_defaults import PRESET_SETTINGS, TABLE_SETTINGS, defaults_info
+from interfaces.web_games import SECURITY_HEADERS, GameStore, check_origin
 from teenpatti_env.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL,
@@ -61,7 +58,8 @@ from teenpatti_env.protocol import (
 )
 
 WEB_DIR = Path(__file__).parent / "web"
-WEB_FILES = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
+WEB_FILES = {"index.html": "text/html", "app.js": "text/javascript",
+             "explain.js": "text/javascript", "style.css": "text/css"}
 MAX_CONNECTIONS = 64
 """Connections served at once by default; one more is answered 503 ``busy``."""
 CLIENT_SHARE = 2
@@ -316,6 +314,8 @@ class BotHandler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         try:
             handler = self._handler(method, path)
+            if method == "GET" and self._body():  # read, so it is not taken for a request
+                raise ProtocolError("invalid_request", f"GET {path} takes no body")
             handler()
         except ProtocolError as error:
             self._error(error)
@@ -388,8 +388,10 @@ class BotHandler(BaseHTTPRequestHandler):
                          "act": "/v1/act", "schema": "/v1/schema",
                          "bots": self.server.games.bot_names,
                          "settings": TABLE_SETTINGS, "presets": PRESET_SETTINGS,
+                         "defaults": defaults_info(),
                          "keys": MOVE_KEYS,
-                         "categories": list(CATEGORY_WORDS.values())})
+                         "categories": list(CATEGORY_WORDS.values()),
+                         **bot_guide(self.server.games.bot_names)})
 
     def _file(self, path: str) -> None:
         name = "index.html" if path in ("/", "/index.html") else path[len("/static/"):]

@@ -15,12 +15,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agents import Agent, make_agent
-from interfaces.match import play_missed_turn
-from teenpatti_env.cards.hands import CATEGORIES, value_categories
+from agents.loop import play_missed_turn
+from interfaces.explain import chip_history, final_ranking, limit_notes, played_hand, session_end
+from interfaces.guide import table_guide
+from interfaces.match import ABSENT, seat_players
+from interfaces.story import category_words, hand_story, hand_summary, note_last_action, story_line
 from teenpatti_env.engine import Hand
-from teenpatti_env.engine.pots import side_pots
 from teenpatti_env.environment.aec import raw_env
-from teenpatti_env.environment.render import YOU, describe_event, describe_private_event
+from teenpatti_env.environment.render import YOU
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
@@ -39,37 +41,11 @@ MOVE_KEYS = {
 in the order moves are offered: pack last, away from the first button's focus."""
 MOVE_ORDER = tuple(MOVE_KEYS)
 
-CATEGORY_WORDS = {
-    "trail": "Trail", "pure_sequence": "Pure sequence", "sequence": "Sequence",
-    "colour": "Colour", "pair": "Pair", "high_card": "High card",
-}  # fmt: skip
-END_WORDS = {
-    "showdown": "Showdown", "show": "Show", "last_player": "Everyone else packed",
-    "void": "Void: every seat burst",
-}  # fmt: skip
-
-
 def seat_names(person: str, bots: Sequence[str]) -> list[str]:
     """Names of the seats: the person's, then each bot's spec; a spec that several
     seats play is told apart by its seat (``equity 1``, ``equity 2``)."""
     return [person, *(f"{spec} {seat}" if bots.count(spec) > 1 else spec
                       for seat, spec in enumerate(bots, 1))]
-
-
-def category_words(category: str | None) -> str | None:
-    """A hand category as people say it: ``pure_sequence`` is "Pure sequence"."""
-    return None if category is None else CATEGORY_WORDS[category]
-
-
-def story_line(event: dict[str, Any], names: Sequence[str] | None = None) -> str | None:
-    """One event of a hand as its story tells it (``None``: bookkeeping), seats in
-    ``names`` when given, else as ``seat N``."""
-    return describe_private_event(event, names) or describe_event(event, names)
-
-
-def hand_story(hand: Hand, seat: int, names: Sequence[str] | None = None) -> list[str]:
-    """The hand so far as ``seat`` may know it, one line per event."""
-    return [line for event in hand.events_for(seat) if (line := story_line(event, names))]
 
 
 def bet_sizes(low: int, high: int, step: int) -> list[int]:
@@ -99,7 +75,10 @@ class PlayTable:
     With ``pause_between_hands`` the table stops when a hand the person played ends, so
     its end can be shown, until :meth:`next_hand`. ``turn_seconds`` is the person's turn
     timer, told to frontends (``None``: no timer); a frontend whose timer runs out calls
-    :meth:`time_out`.
+    :meth:`time_out`. With ``stand_in`` (the frontend seated its default bots), a bot
+    that cannot play this table, as a trained policy cannot another seat count or
+    variant, gives its seat to equity (:func:`interfaces.match.seat_players`), with a
+    line in :attr:`notices`.
     """
 
     def __init__(
@@ -111,16 +90,25 @@ class PlayTable:
         name: str = YOU,
         pause_between_hands: bool = False,
         turn_seconds: int | None = None,
+        stand_in: bool = False,
     ) -> None:
         check_bot_count(len(bots))
         table_rules = Rules.of(dict(rules) if isinstance(rules, Mapping) else rules)
         self.rules = table_rules.replace(num_players=len(bots) + 1, max_hands=hands)
-        self.names = seat_names(name, list(bots))
+        specs = list(bots)
+        self.notices: list[str] = []
+        """What the table changed, in a player's words (a bot standing in at a seat)."""
+        if stand_in:
+            seated, self.notices = seat_players([ABSENT, *bots], self.rules)
+            specs = seated[1:]
         self.bots: dict[int, Agent] = {
-            seat: make_agent(spec, seed=seed * 100 + seat) for seat, spec in enumerate(bots, 1)
+            seat: make_agent(spec, seed=seed * 100 + seat) for seat, spec in enumerate(specs, 1)
         }
         for bot in self.bots.values():
             bot.check_rules(self.rules)
+        self.bot_specs = specs
+        """The bot at each seat after the person's, as it sits (a stand-in included)."""
+        self.names = seat_names(name, specs)
         self.pause_between_hands = pause_between_hands
         self.turn_seconds = turn_seconds
         self.missed_turns = 0
@@ -130,7 +118,9 @@ class PlayTable:
         self.steps: list[dict[str, Any]] = []
         """What happened since the person's last move, one entry per move, to replay."""
         self._hand: Hand | None = None  # the hand being told
-        self._told_events = 0  # of ``_hand``'s events for seat 0, those already in steps
+        self._told_events = 0  # the position in ``_hand``'s log told so far
+        self._story: list[str] = []  # ``_hand``'s story so far
+        self._last: list[str | None] = []  # each seat's last move in ``_hand``
         self._finished_hand: Hand | None = None  # the last hand kept in ``finished``
         self._mine: Hand | None = None  # the last hand the person was dealt into
         self._waiting: Hand | None = None  # an ended hand shown until ``next_hand``
@@ -165,7 +155,8 @@ class PlayTable:
             if self.pause_between_hands and old.dealt_in[0] and old is not self._closed:
                 self._waiting = old
                 return False
-        self._hand, self._told_events = hand, 0
+        self._hand, self._told_events, self._story = hand, 0, []
+        self._last = [None] * (hand.num_seats if hand is not None else 0)
         if hand is not None:
             if hand.dealt_in[0]:
                 self._mine = hand
@@ -176,18 +167,22 @@ class PlayTable:
 
     def _tell(self, seat: int | None, missed: bool = False) -> None:
         """Add a step: the told hand's new events after ``seat``'s move (``None``: the
-        deal) and the table as it stands after them."""
+        deal) and the table as it stands after them. Only the events logged since the
+        last step are read, so a move costs the same however long the hand is."""
         hand = self._hand
         if hand is None:
             return
-        events = hand.events_for(0)
-        lines = [line for event in events[self._told_events:]
+        since, self._told_events = self._told_events, hand.event_count
+        lines = [line for event in hand.events_for(0, since)
                  if (line := story_line(event, self.names))]
-        self._told_events = len(events)
+        for event in hand.public_events(since):
+            note_last_action(self._last, event, self.names)
+        self._story += lines
         if not lines:
             return
         if missed:
             lines[0] = f"time ran out: {lines[0]}"
+        active = self.env.table_facts().in_session
         self.steps.append({
             "seat": seat,
             "missed": missed,
@@ -195,23 +190,22 @@ class PlayTable:
             "pot": hand.pot,
             "stake": hand.stake,
             "to_act": hand.to_act,
-            "last_actions": self._last_actions(hand),
+            "last_actions": list(self._last),
             "seats": [{"stack": hand.stacks[s], "chips_in": hand.contributions[s],
                        "seen": hand.seen[s], "packed": hand.packed[s],
-                       "all_in": hand.all_in[s]} for s in range(hand.num_seats)],
+                       "all_in": hand.all_in[s], "blind_bets": hand.blind_bets[s],
+                       "dealt_in": hand.dealt_in[s],
+                       "in_session": hand.dealt_in[s] or active[s]}
+                      for s in range(hand.num_seats)],
         })
 
     def _last_actions(self, hand: Hand) -> list[str | None]:
-        """Each seat's last move of ``hand`` in words, without its name ("bets 4 chaal
-        (stake 2)")."""
+        """Each seat's last move of ``hand`` in words, without its name."""
+        if hand is self._hand:
+            return list(self._last)
         last: list[str | None] = [None] * hand.num_seats
         for event in hand.public_events():
-            seat = event["target"] if event["type"] == "sideshow_result" else event.get("seat")
-            if not isinstance(seat, int) or event["type"] == "deal":
-                continue
-            line = describe_event(event, self.names)
-            if line:
-                last[seat] = line.removeprefix(self.names[seat] + " ")
+            note_last_action(last, event, self.names)
         return last
 
     def _finish(self, hand: Hand) -> None:
@@ -220,7 +214,8 @@ class PlayTable:
         self._finished_hand = hand
         self.finished.append({
             "number": len(self.finished) + 1,
-            "story": hand_story(hand, 0, self.names),
+            "story": list(self._story) if hand is self._hand else hand_story(hand, 0,
+                                                                              self.names),
             "net": list(hand.net or ()),
             "summary": self.hand_summary(hand),
         })
@@ -289,6 +284,19 @@ class PlayTable:
         self._tell(0, missed=True)
         self.advance()
 
+    def turn_deadline(self, deadline: float | None, now: float,
+                      replay_seconds: float = 0.0) -> float | None:
+        """The person's turn deadline after a move, from the one it had (``None``: no
+        turn timer runs): a turn keeps its deadline while nobody else moved (a look), a
+        new turn gets :attr:`turn_seconds` from ``now`` plus ``replay_seconds`` for each
+        bot move a frontend replays first, and no turn of the person's none."""
+        if not (self.your_turn and self.turn_seconds):
+            return None
+        if deadline is None or any(step["seat"] != 0 for step in self.steps):
+            return now + self.turn_seconds + replay_seconds * sum(
+                step["seat"] not in (0, None) for step in self.steps)
+        return deadline
+
     def next_hand(self) -> None:
         """Move on from an ended hand (with ``pause_between_hands``) to the next one."""
         if self._waiting is None or self.over:
@@ -299,59 +307,8 @@ class PlayTable:
         self.advance()
 
     def hand_summary(self, hand: Hand) -> dict[str, Any]:
-        """How ``hand`` ended, as the person may know it: the winners, every shown hand
-        with its category in words, the pot and its side pots, each seat's net change,
-        the sideshows, and what stays hidden and why."""
-        payouts = list(hand.payouts or [0] * hand.num_seats)
-        categories = value_categories(hand.rules)
-        shown = [{"seat": seat, "name": self.names[seat], "cards": list(cards),
-                  "category": category_words(CATEGORIES[categories[hand.hand_value(seat)]])}
-                 for seat, cards in sorted(hand.shown.items())]
-        pots: list[dict[str, Any]] = []
-        if hand.end == "showdown":
-            contenders = sorted(hand.shown)
-            values = [hand.hand_value(s) if s in hand.shown else -1
-                      for s in range(hand.num_seats)]
-            pots = [{"amount": pot.amount, "seats": list(pot.eligible),
-                     "winners": list(pot.winners)}
-                    for pot in side_pots(hand.contributions, contenders, hand.all_in, values,
-                                         hand.seat_order())]
-        elif hand.end != "void":
-            pots = [{"amount": sum(payouts), "seats": [s for s, c in enumerate(payouts) if c],
-                     "winners": [s for s, c in enumerate(payouts) if c]}]
-        sideshows = [self._sideshow_words(hand, event) for event in hand.events_for(0)
-                     if event["type"] == "sideshow_result"]
-        hidden = []
-        if any(hand.packed[s] and hand.dealt_in[s] and s not in hand.shown
-               for s in range(1, hand.num_seats)):
-            hidden.append("Packed hands are never shown.")
-        if hand.end == "last_player":
-            hidden.append("The last player in wins without showing.")
-        if sideshows and hand.rules.sideshow_reveal == "none":
-            hidden.append("Sideshow hands stay hidden: at this table only the two players "
-                          "compare them, and nobody is shown them.")
-        elif sideshows:
-            hidden.append("Only the two players in a sideshow see each other's hands.")
-        return {
-            "end": hand.end,
-            "end_words": END_WORDS.get(hand.end or "", hand.end),
-            "winners": [s for s, c in enumerate(payouts) if c > 0] if hand.end != "void" else [],
-            "shown": shown,
-            "pot": sum(payouts),
-            "pots": pots,
-            "payouts": payouts,
-            "net": list(hand.net or [0] * hand.num_seats),
-            "sideshows": sideshows,
-            "hidden": hidden,
-        }
-
-    def _sideshow_words(self, hand: Hand, event: dict[str, Any]) -> str:
-        asker, target = self.names[event["asker"]], self.names[event["target"]]
-        if not event["accepted"]:
-            return f"{target} refused {asker}'s sideshow."
-        packed = self.names[event["packed"]]
-        winner = asker if event["packed"] == event["target"] else target
-        return f"{winner} won the sideshow between {asker} and {target}; {packed} packed."
+        """How ``hand`` ended, as the person may know it (:func:`hand_summary`)."""
+        return hand_summary(hand, self.names)
 
     def moves(self) -> list[dict[str, Any]]:
         """The person's legal moves in a fixed order, each with its ``key``, ``label``,
@@ -415,7 +372,8 @@ class PlayTable:
         """Everything a frontend draws, as JSON-able values: the person's view (its
         ``legal`` actions when it is to act) and ``moves``, this hand's story, the steps
         since the person's last move, the ended hand's summary (``hand_end``; ``None``
-        while a hand is played), the finished hands and the standings."""
+        while a hand is played), the finished hands, the standings and the ``notices``
+        (a bot standing in at a seat, in a player's words)."""
         env = self.env
         session = env.session
         assert session is not None
@@ -438,12 +396,20 @@ class PlayTable:
             "stacks": list(session.stacks) if self.over else list(hand.stacks),
             "view": view,
             "category_words": category_words(view["category"]),
+            "my_hand": played_hand(hand, 0) if view["category"] is not None else None,
             "moves": [{k: v for k, v in move.items() if k != "entry"}
                       for move in (self._moves_of(view["legal"]) if self.your_turn else [])],
-            "story": hand_story(hand, 0, self.names),
+            "story": list(self._story) if hand is self._hand else hand_story(hand, 0,
+                                                                              self.names),
             "last_actions": self._last_actions(hand),
             "steps": [dict(step) for step in self.steps],
             "hand_end": self.hand_summary(hand) if ended else None,
             "finished": [dict(h) for h in self.finished],
             "standings": self.standings(),
+            "notices": list(self.notices),
+            "chips": chip_history(session),
+            "guide": table_guide(hand.rules),
+            "limits": limit_notes(hand, 0, view["legal"]) if self.your_turn else [],
+            "session_end": session_end(session, 0, self.names) if self.over else None,
+            "ranking": final_ranking(session, self.names) if self.over else None,
         }

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from agents import SCRIPTED_AGENTS
 from interfaces.table import PlayTable, check_bot_count
+from interfaces.table_defaults import TABLE_SETTINGS, table_settings
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.protocol import ProtocolError, decode_json, schema
 from teenpatti_env.rules import Rules
@@ -45,63 +46,11 @@ SECURITY_HEADERS = {
 """Sent with every answer: the page runs only its own files, in no other page's frame."""
 ACTION_FIELDS = frozenset(schema()["$defs"]["action"]["properties"])
 """The fields an action of ``/act`` may have (the bot protocol's action)."""
-TABLE_SETTINGS: dict[str, dict[str, Any]] = {
-    "boot": {"min": 1, "max": 1000},
-    "starting_stack": {"min": 1, "max": 1_000_000, "multiple_of": "boot"},
-    "max_bet": {"min": 2, "max": 1_000_000, "optional": True, "at_least": "2 * boot"},
-    "pot_cap": {"min": 4, "max": 10_000_000, "optional": True, "at_least": "2 * boot * seats"},
-    "sideshow": {"type": "bool"},
-    "turn_seconds": {"min": 5, "max": 600, "optional": True},
-    "hands": {"min": 1, "max": 1000},
-}
-"""The settings a web game takes beside bots, preset, variant and seed, with their
-limits (``GET /v1`` serves them, and the page checks its form with them). Blank
-optional settings take the preset's; a turn timer is off unless given."""
-
-
-def preset_settings(preset: Rules) -> dict[str, Any]:
-    """The settings of :data:`TABLE_SETTINGS` a game under ``preset`` has by default."""
-    return {"boot": preset.boot, "starting_stack": preset.starting_stack,
-            "max_bet": preset.max_bet, "pot_cap": preset.pot_cap, "sideshow": preset.sideshow,
-            "turn_seconds": None, "hands": 10}
-
-
-PRESET_SETTINGS = {name: preset_settings(Rules.preset(name)) for name in Rules.PRESET_NAMES}
-"""Each preset's default settings, for the page's form."""
 GAME_FIELDS = {"bots", "preset", "variant", "seed", "pause", *TABLE_SETTINGS}
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def table_settings(preset: Rules, options: dict[str, Any], seats: int) -> dict[str, Any]:
-    """The settings of :data:`TABLE_SETTINGS` from a new game's ``options``: absent ones
-    are the preset's (no turn timer, 10 hands), ``null`` an optional one turned off; a
-    value out of its limits is a ``ValueError`` naming the setting."""
-    settings = {name: options.get(name, default)
-                for name, default in preset_settings(preset).items()}
-    for name, limits in TABLE_SETTINGS.items():
-        value = settings[name]
-        if limits.get("type") == "bool":
-            if not isinstance(value, bool):
-                raise ValueError(f"{name} must be true or false, got {value!r}")
-        elif not (value is None and limits.get("optional")) and (
-                not _is_int(value) or not limits["min"] <= value <= limits["max"]):
-            blank = " or blank" if limits.get("optional") else ""
-            raise ValueError(f"{name} must be a whole number from {limits['min']} to "
-                             f"{limits['max']}{blank}, got {value!r}")
-    boot = settings["boot"]
-    if settings["starting_stack"] % boot:
-        raise ValueError(f"starting_stack must be a multiple of the boot ({boot}), "
-                         f"got {settings['starting_stack']}")
-    if settings["max_bet"] is not None and settings["max_bet"] < 2 * boot:
-        raise ValueError(f"max_bet must be at least twice the boot ({2 * boot}), "
-                         f"got {settings['max_bet']}")
-    if settings["pot_cap"] is not None and settings["pot_cap"] < 2 * boot * seats:
-        raise ValueError(f"pot_cap must be at least twice the boots of the table "
-                         f"({2 * boot * seats}), got {settings['pot_cap']}")
-    return settings
 
 
 def _is_loopback(host: str) -> bool:
@@ -175,15 +124,9 @@ class _Game:
                 "turn_left": left}
 
     def restart_timer(self, now: float) -> None:
-        """After a move: the person's turn keeps its deadline while nobody else moved
-        (a look), a new turn gets a full one (plus the bot moves' replay), no turn
-        none."""
-        table = self.table
-        if not (table.your_turn and table.turn_seconds):
-            self.deadline = None
-        elif self.deadline is None or any(step["seat"] != 0 for step in table.steps):
-            self.deadline = now + table.turn_seconds + REPLAY_SECONDS * sum(
-                step["seat"] not in (0, None) for step in table.steps)
+        """After a move: the person's turn deadline (:meth:`PlayTable.turn_deadline`),
+        allowing for the page's replay of the bot moves."""
+        self.deadline = self.table.turn_deadline(self.deadline, now, REPLAY_SECONDS)
 
 
 class GameStore:
@@ -216,7 +159,10 @@ class GameStore:
     def create(self, options: Any, client: str = "") -> tuple[str, PlayTable, dict[str, Any]]:
         """A new session of ``client`` from the page's options (a JSON object), and its
         settings with every default filled in (the seed only when the options gave one:
-        a seed the server drew is never told, it would tell every card to come)."""
+        a seed the server drew is never told, it would tell every card to come). Without
+        ``bots``, the default bots sit, and one that cannot play the table (a trained
+        policy at another seat count or variant) gives its seat to equity, with a
+        notice in the state."""
         if not isinstance(options, dict):
             raise ProtocolError("invalid_request", "a new game's options are a JSON object")
         unknown = sorted(set(options) - GAME_FIELDS)
@@ -244,10 +190,11 @@ class GameStore:
                                    sideshow=settings["sideshow"])
             table = PlayTable(bots, rules, hands=settings["hands"], seed=seed,
                               pause_between_hands=pause,
-                              turn_seconds=settings["turn_seconds"])
+                              turn_seconds=settings["turn_seconds"],
+                              stand_in="bots" not in options)
         except ValueError as error:
             raise ProtocolError("invalid_request", str(error)) from None
-        settings.update(bots=list(bots), preset=options.get("preset", "classic"),
+        settings.update(bots=list(table.bot_specs), preset=options.get("preset", "classic"),
                         variant=options.get("variant", "classic"), pause=pause)
         if "seed" in options:
             settings["seed"] = seed

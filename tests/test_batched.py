@@ -7,7 +7,7 @@ import itertools
 
 import numpy as np
 import pytest
-from builders.batched import random_rules, random_stacks
+from builders.batched import random_actions, random_rules, random_stacks
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,18 +17,13 @@ from teenpatti_env.environment.vector import TeenPattiVectorEnv
 from teenpatti_env.rules import Rules
 
 
-def _random_actions(step, rng: np.random.Generator) -> np.ndarray:
-    masks = step.action_masks
-    return (masks + rng.random(masks.shape)).argmax(axis=1)
-
-
 def _trajectory(batch: TableBatch, seed: int, steps: int = 40) -> list[np.ndarray]:
     rng = np.random.default_rng(0)
     step = batch.reset(seed=seed)
     out = []
     for _ in range(steps):
         out.append(step.observations.copy())
-        step = batch.step(_random_actions(step, rng))
+        step = batch.step(random_actions(step, rng))
     return out
 
 
@@ -133,7 +128,7 @@ def test_histories_replay_to_the_batch_state() -> None:
         for _ in range(int(rng.integers(0, 12))):
             if (step.to_act < 0).all():
                 break
-            step = batch.step(_random_actions(step, rng))
+            step = batch.step(random_actions(step, rng))
         for t in range(8):
             result = replay(batch.history(t))
             assert result["stacks"] == batch.stack_chips[t].tolist()
@@ -182,8 +177,6 @@ def test_variant_rules_are_refused_naming_the_variant() -> None:
         TableBatch(2, Rules(variant="muflis"))
     with pytest.raises(ValueError, match="dealer's choice"):
         TableBatch(2, Rules(dealers_choice=("classic", "muflis")))
-    with pytest.raises(ValueError, match="vote_to_end"):
-        TableBatch(2, Rules(vote_to_end=True))
     with pytest.raises(ValueError, match="num_tables"):
         TableBatch(0)
 
@@ -277,7 +270,7 @@ def test_chips_are_conserved_and_hands_end(seed: int) -> None:
         assert (chips == total).all()
         if (step.to_act < 0).all():
             break
-        step = batch.step(_random_actions(step, rng))
+        step = batch.step(random_actions(step, rng))
     assert batch.over.all()
     assert (batch.net.sum(axis=1) == 0).all()
     assert (batch.stack_chips.sum(axis=1) == total).all()

@@ -13,26 +13,12 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from builders.batched import describe, random_rules, random_stacks, twin_env
+from builders.batched import describe, given_deals, random_rules, random_stacks, twin_env
 
-from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.environment.batched import TableBatch
 
 DECISIONS = 100_000
 TABLES = 32
-
-
-def _given_deals(batch: TableBatch, rng: np.random.Generator) -> dict[str, object]:
-    n = batch.num_seats
-    stacks = [random_stacks(batch.rules, rng) for _ in range(batch.num_tables)]
-    cards = np.full((batch.num_tables, n, 3), -1, dtype=np.int64)
-    for t, row in enumerate(stacks):
-        deck = rng.permutation(NUM_CARDS)
-        for s, chips in enumerate(row):
-            if chips >= batch.rules.entry_chips:
-                cards[t, s] = deck[3 * s: 3 * s + 3]
-    dealers = rng.integers(n, size=batch.num_tables)
-    return {"cards": cards, "stacks": stacks, "dealer": dealers}
 
 
 def _compare_running(batch: TableBatch, envs: list, t: int, step: object) -> None:
@@ -68,7 +54,7 @@ def test_batched_engine_agrees_with_the_engine_at_every_decision() -> None:
         rules = random_rules(rng)
         batch = TableBatch(TABLES, rules, autoreset=False,
                            stacks=random_stacks(rules, rng) if rng.random() < 0.5 else None)
-        given = _given_deals(batch, rng) if rng.random() < 0.5 else None
+        given = given_deals(batch, rng) if rng.random() < 0.5 else None
         step = batch.reset(seed=int(rng.integers(2**32)), options=given)
         envs = [twin_env(batch, t) for t in range(TABLES)]
         seen[f"short_stack={rules.short_stack}"] += 1

@@ -104,8 +104,15 @@ def test_every_scripted_agent_served_over_stdio_passes(agent):
     assert not report.unsupported_tables
 
 
-def test_the_shipped_policy_passes_and_names_the_tables_it_does_not_play():
+def test_the_shipped_policy_passes_at_every_table_with_its_fallback():
     report = run_conformance(f"{SERVE} pretrained:classic", time_limit=5, cases=battery())
+    assert report.passed, report.table()
+    assert not report.unsupported_tables
+
+
+def test_the_shipped_policy_without_fallback_passes_and_names_the_tables_it_does_not_play():
+    report = run_conformance(f"{SERVE} pretrained:classic --fallback none", time_limit=5,
+                             cases=battery())
     assert report.passed, report.table()
     assert "classic-4" not in report.unsupported_tables
     assert {"classic-3", "classic-7", "muflis-3", "classic-4+vote"} <= set(

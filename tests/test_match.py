@@ -243,7 +243,7 @@ def test_cli_match_prints_the_table_and_writes_json(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--agents", "equity,nobody,auto"], "unknown agent"),
-    (["--agents", "equity,hard"], "num_players"),
+    (["--agents", "equity,hard", "--players", "2"], "3..7"),
     (["--agents", "equity,hard,auto", "--time-limit", "0"], "seconds"),
     (["--agents", "equity,hard,auto", "--variant", "nope"], "variant"),
     (["--agents", "equity,hard,stdio:"], "needs a command"),

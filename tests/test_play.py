@@ -124,9 +124,11 @@ def test_parse_move_by_key_name_synonym_and_amount():
 
 
 @pytest.mark.parametrize("line, message", [
-    ("", "key or name"), ("1", "not a legal"), ("accept", "not a legal"),
-    ("a", r"type one of .*p \(pack\)"), ("bet two", "one amount"), ("bet 1 2", "one amount"),
-    ("look now", "nothing more"),
+    ("", "key or name"), ("1", "you cannot '1' now"), ("accept", "you cannot 'accept' now"),
+    ("a", r"your moves are l look, .*p pack.* \(\? for help\)"),
+    ("bet two", "type one amount, like bet 1; you can bet 1 or 2 chips"),
+    ("bet 1 2", "one amount"), ("b 9", "^you can bet 1 or 2 chips$"),
+    ("b 0", "^you can bet 1 or 2 chips$"), ("look now", "nothing more"),
 ])
 def test_parse_move_says_what_to_type(line, message):
     with pytest.raises(ValueError, match=message):
@@ -173,7 +175,7 @@ def test_play_session_with_typed_lines():
     written: list[str] = []
     assert play_session(table, read=lambda prompt: next(lines), write=written.append)
     text = "\n".join(written)
-    assert "! 'nonsense' is not a legal move now" in text
+    assert "! you cannot 'nonsense' now; your moves are l look, b blind, p pack" in text
     assert "your moves: [l] look   [b] blind 1/2   [p] pack" in text
     assert "Session over after 2 hands. Standings:" in text
     assert "-- hand 2: " in text and "your net " in text
@@ -196,7 +198,7 @@ def _play(*args, stdin):
 
 def test_cli_play_a_session_in_the_terminal():
     done = _play("--bots", "hard,pretrained:classic,random", "--hands", "2", "--seed", "1",
-                 stdin="look\n" + "p\nr\n" * 300)
+                 stdin="look\n" + "p\nr\n\n" * 300)  # Enter: the next hand
     assert done.returncode == 0, done.stderr
     assert "Session over after 2 hands" in done.stdout
     assert "your moves:" in done.stdout and "pot" in done.stdout
@@ -213,6 +215,12 @@ def test_cli_play_ends_quietly_at_end_of_input():
     (["--bots", ",".join(["hard"] * 7)], "--bots: a table takes 2 to 6 bots"),
     (["--bots", "hard"], "--bots: a table takes 2 to 6 bots"),
     (["--variant", "nope"], "variant"),
+    (["--players", "9"], "--players: a table seats 3 to 7 players, got 9"),
+    (["--players", "3", "--bots", "hard,easy,medium"], "--players 3 seats 2 bots, but --bots"),
+    (["--max-bet", "1"], "--max-bet must be a whole number from 2"),
+    (["--pot-cap", "5", "--players", "5"], "--pot-cap must be at least twice the boots"),
+    (["--turn-seconds", "soon"], "expected a whole number or off"),
+    (["--bots", "pretrained:classic,hard"], "was trained for 4 seats"),
 ])
 def test_cli_play_bad_input_is_one_line(args, message):
     done = _play(*args, stdin="")

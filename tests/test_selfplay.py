@@ -568,8 +568,8 @@ def test_a_league_may_train_searched_rule_exploiters(tmp_path: Path,
         "exploiter_every": 1_000, "exploiter_steps": 500, "exploiter_table_share": 0.5,
         "exploiter_kinds": ("search", "ppo"), "checkpoint_every": 1_000}
     train_selfplay(tiny(tmp_path, timesteps=3_000, **settings), said.append)
-    assert any("training exploiter 1 (a rule strategy searched" in line for line in said), said
-    assert any("training exploiter 2 (500 decisions" in line for line in said), said
+    assert any("training exploiter 1 of 2 (a rule strategy searched" in line for line in said), said
+    assert any("training exploiter 2 of 2 (500 decisions" in line for line in said), said
     state = torch.load(tmp_path / "run" / "checkpoint.pt", weights_only=True)
     kinds = ["rule" if "rule_params" in member else "ppo" for member in state["exploiters"]]
     assert kinds[:2] == ["rule", "ppo"]

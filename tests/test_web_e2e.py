@@ -139,7 +139,7 @@ def test_the_setup_page_offers_the_table_settings(sized: Any, server_url: str) -
                        ("max-bet", "max_bet"), ("pot-cap", "pot_cap")):
         assert by_id(driver, field).get_attribute("value") == str(flash[key])
     assert by_id(driver, "sideshow").is_selected() == flash["sideshow"]
-    assert by_id(driver, "turn-seconds").get_attribute("value") == ""
+    assert by_id(driver, "turn-seconds").get_attribute("value") == str(flash["turn_seconds"])
     # the page checks the form with the server's rules and says what is wrong
     fill(driver, "boot", 3)
     driver.execute_script("document.getElementById('start').click();")
@@ -182,8 +182,13 @@ def test_a_full_hand_ends_with_the_panel(sized: Any, server_url: str) -> None:
         [h["seat"] for h in end["shown"]]
     for node, hand in zip(shown, end["shown"], strict=True):
         assert node.find_element(By.CLASS_NAME, "category").text == hand["category"]
+        # the cards in the order they rank (the three that count first), named in full
         assert [c.get_attribute("data-card") for c in node.find_elements(
-            By.CSS_SELECTOR, ".card")] == hand["cards"]
+            By.CSS_SELECTOR, ".card")] == [p["card"] for p in hand["played"]]
+        assert sorted(p["card"] for p in hand["played"]) == sorted(hand["cards"])
+        assert node.find_element(By.CLASS_NAME, "hand-name").text == hand["hand_name"]
+    if end["reason"]:
+        assert panel.find_element(By.CLASS_NAME, "reason").text == f"Why: {end['reason']}."
     your_net = end["net"][0]
     assert f"Your net this hand: {'+' if your_net > 0 else ''}{your_net} chips." in panel.text
     nets = [int(n.text) for n in panel.find_elements(By.CSS_SELECTOR, ".net-row .net")]
@@ -262,7 +267,7 @@ def test_every_move_button_says_its_cost_and_target(sized: Any, server_url: str)
             move = next(m for m in state["moves"] if m["type"] == button.get_attribute(
                 "data-type"))
             amount = button.get_attribute("data-amount")
-            if amount is not None:
+            if amount is not None and button.get_attribute("data-sizes") is None:
                 assert int(amount) in move["amounts"] and text.endswith(
                     amount if move["type"] == "bet" else f"({amount})")
             if move["type"] in ("show", "sideshow"):
@@ -270,9 +275,16 @@ def test_every_move_button_says_its_cost_and_target(sized: Any, server_url: str)
                 assert button.get_attribute("data-target") == str(move["target"])
             if move["type"] == "show":
                 assert text == f"Show {players[move['target']]} ({move['cost']})"
-        bets = [int(b.get_attribute("data-amount")) for b in moves(driver)
-                if b.get_attribute("data-type") == "bet"]
         bet = next(m for m in state["moves"] if m["type"] == "bet")
+        if driver.execute_script("return window.innerWidth") == PHONE[0] and \
+                len(bet["amounts"]) > 1:
+            # a thumb's bar: one bet button, every legal size in its size picker
+            assert move_types(driver).count("bet") == 1
+            picker = driver.find_element(By.CSS_SELECTOR, 'select.size-select[data-type="bet"]')
+            bets = [int(o.get_attribute("value")) for o in Select(picker).options]
+        else:
+            bets = [int(b.get_attribute("data-amount")) for b in moves(driver)
+                    if b.get_attribute("data-type") == "bet"]
         assert bets == bet["amounts"]  # only legal sizes: seen bets are even
         if state["view"]["seen"]:
             assert all(b % 2 == 0 for b in bets)
@@ -341,10 +353,15 @@ def test_keys_play_and_focus_stays_on_the_controls(driver: Any, server_url: str)
     body.send_keys("l")  # look
     wait_for(driver, lambda d: rev(d) != drawn, "the look")
     settled(driver)
-    view = server_state(server_url, game)["view"]
+    state = server_state(server_url, game)
+    view = state["view"]
     assert view["seen"]
-    assert [c.get_attribute("data-card") for c in driver.find_elements(
-        By.CSS_SELECTOR, "#mine .card")] == view["cards"]
+    # your cards in the order they rank, named in full
+    mine = [c.get_attribute("data-card") for c in driver.find_elements(
+        By.CSS_SELECTOR, "#mine .card")]
+    assert mine == [p["card"] for p in state["my_hand"]["played"]]
+    assert sorted(mine) == sorted(view["cards"])
+    assert by_id(driver, "mine").text.endswith(state["my_hand"]["hand_name"])
     assert by_id(driver, "status").text != before  # the live status changed
     assert by_id(driver, "status").get_attribute("aria-live") == "polite"
     focused = driver.switch_to.active_element
@@ -427,7 +444,7 @@ def test_a_whole_session_by_clicking(driver: Any, server_url: str) -> None:
     assert final.is_displayed() and "Session over" in final.text
     rows = driver.find_elements(By.CSS_SELECTOR, "#final .final-row")
     stacks = [int(r.find_element(By.CLASS_NAME, "final-stack").text) for r in rows]
-    assert stacks == state["stacks"] and sum(stacks) == 300
+    assert stacks == sorted(state["stacks"], reverse=True) and sum(stacks) == 300
     nets = [int(r.find_element(By.CLASS_NAME, "final-net").text) for r in rows]
     assert nets == [s - 100 for s in stacks]
     assert move_types(driver) == []

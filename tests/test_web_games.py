@@ -12,7 +12,7 @@ import pytest
 from builders.server import call_json, running_server
 
 from interfaces.table import PlayTable, bet_sizes, category_words
-from interfaces.web_games import PRESET_SETTINGS, TABLE_SETTINGS
+from interfaces.table_defaults import PRESET_SETTINGS, TABLE_SETTINGS
 from teenpatti_env.cards.hands import hand_category
 from teenpatti_env.errors import IllegalActionError
 
@@ -211,6 +211,28 @@ def test_a_game_with_table_settings_plays_under_them(url: str) -> None:
     assert read["settings"] == created["settings"]  # the page's form after a reload
 
 
+def test_a_table_has_a_chaal_limit_a_pot_limit_and_a_timer_by_default(url: str) -> None:
+    """Issue 29: on unless turned off, scaled to the boot, a preset's own kept."""
+    status, about = call(url, "GET", "/v1")
+    assert about["defaults"] == {"max_bet_boots": 16, "pot_cap_boots": 128,
+                                 "turn_seconds": 30}
+    classic = about["presets"]["classic"]
+    assert (classic["max_bet"], classic["pot_cap"], classic["turn_seconds"]) == (16, 128, 30)
+    assert (about["presets"]["flash"]["max_bet"], about["presets"]["flash"]["pot_cap"]) == \
+        (32, 256)
+    for options, expected in (({}, (16, 128, 30)), ({"boot": 5}, (80, 640, 30)),
+                              ({"preset": "flash", "boot": 4}, (64, 512, 30)),
+                              ({"max_bet": None, "pot_cap": None, "turn_seconds": None},
+                               (None, None, None))):
+        status, created = call(url, "POST", "/v1/games", {"bots": ["hard", "easy"], **options})
+        assert status == 201, created
+        rules, state = created["state"]["view"]["rules"], created["state"]
+        assert (rules["max_bet"], rules["pot_cap"], state["turn_seconds"]) == expected
+        settings = created["settings"]
+        assert (settings["max_bet"], settings["pot_cap"], settings["turn_seconds"]) == expected
+        assert (created["turn_left"] is None) == (expected[2] is None or not state["your_turn"])
+
+
 @pytest.mark.parametrize("options, message", [
     ({"boot": 0}, "boot must be a whole number from 1 to 1000"),
     ({"boot": 2, "starting_stack": 101}, "multiple of the boot"),
@@ -281,7 +303,31 @@ def test_each_seat_shows_its_last_move_without_its_name() -> None:
              if e.get("seat") in (target, asker)]
     assert not later  # found at once: the two seats' last moves are the sideshow's
     assert last[target].startswith(f"{words} the sideshow")
-    assert last[asker].startswith(f"pay{'s' if asker else ''} {asked['amount']} and asks "
+    ask = "asks" if asker else "ask"
+    assert last[asker].startswith(f"pay{'s' if asker else ''} {asked['amount']} and {ask} "
                                   f"{table.names[target]} for a sideshow")
     assert all(line is None or not line.startswith(table.names[seat] + " ")
                for seat, line in enumerate(last))
+
+
+@pytest.mark.parametrize("options", [{"variant": "muflis"}, {"variant": "shared_pair"},
+                                     {"variant": "ak47"}])
+def test_default_seats_the_trained_bot_cannot_play_go_to_equity(options: dict[str, Any]) -> None:
+    """Issue 29 (never a failed Start): the served trained bot fills the default seats;
+    at a table it was not trained for, equity takes them with a notice, while a bot the
+    page names that cannot sit is still refused, naming why."""
+    with running_server("pretrained:classic") as server:
+        status, created = call(server.url, "POST", "/v1/games", options)
+        assert status == 201, created
+        state = created["state"]
+        assert state["players"] == ["you", "equity 1", "equity 2", "equity 3"]
+        assert created["settings"]["bots"] == ["equity"] * 3
+        [notice] = state["notices"]  # the three seats in one line
+        assert notice.startswith("seats 1, 2, 3: pretrained:classic was trained for 4 seats")
+        assert notice.endswith("equity plays in its place")
+        status, answer = call(server.url, "POST", "/v1/games",
+                              {**options, "bots": ["pretrained:classic", "hard", "hard"]})
+        assert status == 400 and "was trained for 4 seats" in answer["error"]["message"]
+        status, created = call(server.url, "POST", "/v1/games", {})  # its own table
+        assert status == 201 and created["state"]["notices"] == []
+        assert created["settings"]["bots"] == ["pretrained:classic"] * 3

@@ -192,6 +192,8 @@ def test_every_route_reads_and_checks_its_body(
     assert call(server, "GET", f"/v1/games/{game}")[1]["state"] == before
     status, answer = call(server, "POST", "/v1/games", {"bots": ["hard", "hard"], "colour": 1})
     assert status == 400 and "unknown fields" in answer["error"]["message"]
+    status, answer = call(server, "POST", "/v1/games", b'{"bots": ["hard", "hard"]')
+    assert (status, answer["error"]["code"]) == (400, "malformed_json")
 
 
 def test_every_answer_carries_the_security_headers(server: BotServer) -> None:
@@ -205,3 +207,25 @@ def test_every_answer_carries_the_security_headers(server: BotServer) -> None:
         assert "frame-ancestors 'none'" in headers["content-security-policy"]
         assert headers["x-frame-options"] == "DENY"
         assert headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path", ["/v1", "/v1/games/GAME", "/"])
+def test_a_get_with_a_body_is_refused_and_its_body_is_not_a_request(
+    server: BotServer, path: str
+) -> None:
+    game = new(server)["game"]
+    host, port = server.server_address[:2]
+    connection = http.client.HTTPConnection(host, port, timeout=30)
+    try:
+        smuggled = f"POST /v1/games/{game}/act HTTP/1.1\r\nContent-Length: 0\r\n\r\n"
+        connection.request("GET", path.replace("GAME", game), body=smuggled,
+                           headers={"Content-Type": "application/json"})
+        response = connection.getresponse()
+        answer = json.loads(response.read())
+        assert response.status == 400 and "takes no body" in answer["error"]["message"]
+        connection.request("GET", f"/v1/games/{game}")  # the same connection goes on
+        response = connection.getresponse()
+        assert response.status == 200
+        assert json.loads(response.read())["state"]["hands_played"] == 0
+    finally:
+        connection.close()

@@ -167,8 +167,8 @@ EXPLOITER_KINDS = ("ppo", "search")
 
 @dataclass
 class SelfPlayConfig:
-    """Everything a self-play run depends on; the same config gives the same run on the
-    same machine (``torch`` threads aside)."""
+    """Everything a self-play run depends on; the same config gives the same weights with
+    the same torch on the same kind of CPU (docs/selfplay.md says what else varies)."""
 
     preset: str = "classic"
     players: int | None = None
@@ -215,8 +215,10 @@ class SelfPlayConfig:
     seed: int = 0
     device: str = "auto"
     """``auto`` (CUDA where there is one), ``cpu``, ``cuda`` or ``cuda:N``."""
-    threads: int | None = None
-    """torch threads on the CPU (default: every core)."""
+    threads: int | None = 1
+    """torch threads on the CPU (``None``: one per core). One thread is the default: it
+    loses least when another process shares the cores (``benchmarks/bench_train.py``), and
+    the weights depend on the thread count (docs/selfplay.md)."""
     out: str = "training-runs/selfplay"
     checkpoint_every: int = 5_000_000
     progress: bool = True

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from agents import SCRIPTED_AGENTS
 from agents.arena import HeadToHeadReport, head_to_head
@@ -31,6 +34,33 @@ class Evaluation:
                  "harder to exploit):"]
         lines += [f"  {report.summary()}" for report in self.exploitability]
         return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Both reports in one JSON-ready object."""
+        return {"format": "teenpatti-evaluation/1",
+                "head_to_head": self.head_to_head.to_dict(),
+                "exploitability": [report.to_dict() for report in self.exploitability]}
+
+    def markdown(self) -> str:
+        """The report as markdown: the head-to-head table, then one row per target of the
+        approximate exploitability."""
+        lines = ["# Evaluation", "", "## Head to head", "", "```", self.head_to_head.table(),
+                 "```", "", "## Approximate exploitability", "",
+                 "Boots per hand a best response wins; lower is harder to exploit.", "",
+                 "| agent | boots per hand | 95% interval | best response | hands |",
+                 "|---|---:|---|---:|---:|"]
+        lines += [f"| `{r.agent}` | {r.mean:+.3f} | [{r.low:+.3f}, {r.high:+.3f}] | "
+                  f"{r.budget_steps:,} decisions | {r.hands:,} |" for r in self.exploitability]
+        return "\n".join(lines) + "\n"
+
+    def write(self, folder: str | Path) -> list[Path]:
+        """``evaluation.md`` and ``evaluation.json`` in ``folder``; returns their paths."""
+        out = Path(folder)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = [out / "evaluation.md", out / "evaluation.json"]
+        paths[0].write_text(self.markdown(), encoding="utf-8")
+        paths[1].write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        return paths
 
 
 def evaluate_policy(

@@ -592,11 +592,13 @@ def learn(learner: Learner, decisions: int, learning_rate: Callable[[int], float
 
 
 def train_exploiter(main: ActorCritic, config: SelfPlayConfig, device: torch.device,
-                    seed: int) -> tuple[ActorCritic, float]:
+                    seed: int, on_round: Callable[[int], None] | None = None,
+                    ) -> tuple[ActorCritic, float]:
     """A best response to the frozen ``main`` played greedily, as its export plays in the
     arena (a copy of it that learns against it in every other seat, the way
     :mod:`training.exploit` measures a policy); returns it and what it won per hand in
-    its last rounds."""
+    its last rounds. ``main`` and torch's global random state are left as they were;
+    ``on_round`` receives the decisions of each of the exploiter's rounds."""
     exploiter = copy.deepcopy(main)
     rules = config.rules
     settings = dataclasses.replace(config, self_play_share=0.0, anneal_lr=False)
@@ -607,6 +609,8 @@ def train_exploiter(main: ActorCritic, config: SelfPlayConfig, device: torch.dev
 
     def record(count: int, stats: RolloutStats, losses: dict[str, float]) -> None:
         recent.append((stats.versus_hands, stats.versus_reward_sum))
+        if on_round is not None:
+            on_round(count)
 
     learn(learner, config.exploiter_steps, lambda made: config.exploiter_learning_rate,
           record)
@@ -648,8 +652,35 @@ class RunLog:
             self.writer.close()
 
 
+def exploiter_count(config: SelfPlayConfig) -> int:
+    """How many exploiters a run trains at most: one at each multiple of
+    ``exploiter_every`` below ``timesteps`` (none at the end, where no update follows)."""
+    if not config.exploiter_every:
+        return 0
+    return (config.timesteps - 1) // config.exploiter_every
+
+
+def exploiters_before(config: SelfPlayConfig, decisions: int) -> int:
+    """The exploiters a run has trained by ``decisions`` learner decisions."""
+    if not config.exploiter_every:
+        return 0
+    return min(decisions // config.exploiter_every, exploiter_count(config))
+
+
+def _progress_bar(config: SelfPlayConfig, decisions: int) -> Any:
+    """A bar in decisions, the main policy's and the exploiters' budgets together, so its
+    estimate of the time left counts the exploiters' training too."""
+    from tqdm import tqdm
+
+    per_exploiter = config.exploiter_steps
+    total = config.timesteps + exploiter_count(config) * per_exploiter
+    initial = decisions + exploiters_before(config, decisions) * per_exploiter
+    return tqdm(total=total, initial=initial, unit="decision", unit_scale=True,
+                disable=not config.progress, dynamic_ncols=True, desc="main policy")
+
+
 def progress_bar(total: int, initial: int, enabled: bool) -> Any:
-    """A tqdm bar of training decisions (off unless ``enabled``)."""
+    """A tqdm bar of training decisions (off unless ``enabled``): a best response's."""
     from tqdm import tqdm
 
     return tqdm(total=total, initial=initial, unit="decision", unit_scale=True,
@@ -705,8 +736,7 @@ def train_selfplay(config: SelfPlayConfig,
     next_exploiter = ((decisions // config.exploiter_every + 1) * config.exploiter_every
                       if config.exploiter_every else None)
     next_checkpoint = (decisions // config.checkpoint_every + 1) * config.checkpoint_every
-    bar = progress_bar(config.timesteps, decisions, config.progress)
-    trained = len(exploiters)  # exploiters trained so far (the kinds take turns)
+    bar = _progress_bar(config, decisions)
     try:
         while decisions < config.timesteps:
             fraction = decisions / config.timesteps if config.anneal_lr else 0.0
@@ -736,33 +766,39 @@ def train_selfplay(config: SelfPlayConfig,
                 model.to_numpy_policy(rules, trained_by="teenpatti selfplay",
                                       decisions=decisions).save(
                     out / "snapshots" / f"step_{decisions}.npz")
-            if next_exploiter is not None and decisions >= next_exploiter:
+            # An exploiter after the last update would teach the main policy nothing.
+            if (next_exploiter is not None and decisions >= next_exploiter
+                    and decisions < config.timesteps):
+                number = next_exploiter // config.exploiter_every
                 next_exploiter += config.exploiter_every
-                kind = config.exploiter_kinds[trained % len(config.exploiter_kinds)]
-                trained += 1
-                tell(f"{decisions:,} decisions: training exploiter {trained} "
+                label = f"exploiter {number} of {exploiter_count(config)}"
+                kind = config.exploiter_kinds[(number - 1) % len(config.exploiter_kinds)]
+                tell(f"{decisions:,} decisions: training {label} "
                      + (f"({config.exploiter_steps:,} decisions against the current policy)"
                         if kind == "ppo" else "(a rule strategy searched against the "
                         "current policy)"))
                 exploit_started = time.perf_counter()
                 exploiter: Exploiter
                 if kind == "ppo":
-                    exploiter, edge = train_exploiter(model, config, device,
-                                                      config.seed + 1000 + updates)
-                else:
+                    exploiter, edge = _train_exploiter_on_bar(model, config, device,
+                                                              config.seed + 1000 + updates,
+                                                              bar, label)
+                else:  # a search makes no learner decisions: none on the bar
                     exploiter, edge = search_exploiter(model, rules,
                                                        config.seed + 1000 + updates)
+                    bar.total -= config.exploiter_steps
                 exploiting += time.perf_counter() - exploit_started
                 exploiters.append(exploiter)
                 del exploiters[:-config.max_exploiters]
                 refresh_pool()
-                tell(f"exploiter joined the pool: it won {edge:+.3f} boots per hand from "
+                tell(f"{label} joined the pool: it won {edge:+.3f} boots per hand from "
                      "the policy it trained against; back to the main policy")
                 log.write({"decisions": decisions, "exploiter_edge": edge})
             if decisions >= next_checkpoint or decisions >= config.timesteps:
                 next_checkpoint += config.checkpoint_every
                 _save_checkpoint(out / "checkpoint.pt", learner, snapshots, exploiters,
                                  config, decisions, updates)
+        bar.total = bar.n  # the last update may pass --timesteps: the bar ends full
     finally:
         bar.close()
         log.close()
@@ -776,6 +812,25 @@ def train_selfplay(config: SelfPlayConfig,
                "steps_per_second": decisions / max(learning, 1e-9)}
     (out / "run.json").write_text(json.dumps(summary, indent=2) + "\n")
     return SelfPlayResult(out, policy, decisions, updates, seconds, learning, exploiting)
+
+
+def _train_exploiter_on_bar(main: ActorCritic, config: SelfPlayConfig,
+                            device: torch.device, seed: int, bar: Any,
+                            label: str) -> tuple[ActorCritic, float]:
+    """:func:`train_exploiter`, its decisions counted on the run's progress bar (whose
+    total is corrected by what the exploiter made beyond its budget)."""
+    made = 0
+
+    def advance(count: int) -> None:
+        nonlocal made
+        made += count
+        bar.update(count)
+
+    bar.set_description(label)
+    result = train_exploiter(main, config, device, seed, advance)
+    bar.total += made - config.exploiter_steps
+    bar.set_description("main policy")
+    return result
 
 
 CHECKPOINT_FORMAT = "teenpatti-selfplay-checkpoint/1"

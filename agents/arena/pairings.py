@@ -7,9 +7,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.arena.report import ArenaReport, p_text, plot_intervals, setting, write_json
+from agents.arena.report import (
+    ArenaReport,
+    estimator_lines,
+    factor_notes,
+    p_text,
+    pilot_dict,
+    plot_intervals,
+    setting,
+    write_json,
+)
 from agents.arena.seating import CONFIDENCE, ArenaConfig
-from agents.stats import Interval
+from agents.stats import Interval, finite_or_none
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,16 @@ class HeadToHead:
         return self.result.high
 
     @property
+    def variance_reduction(self) -> float:
+        """Variance of the plain per-hand mean / of the row's, on the same hands."""
+        return self.report.agents[self.agent].variance_reduction
+
+    @property
+    def aivat_gain(self) -> float:
+        """With AIVAT: variance with duplicate dealing alone / with AIVAT, same hands."""
+        return self.report.agents[self.agent].aivat_gain
+
+    @property
     def significant(self) -> bool:
         """Whether the edge (either way) holds after the adjustment, at a family-wise 5%."""
         return self.adjusted_p_value < 1 - CONFIDENCE
@@ -50,6 +69,8 @@ class HeadToHead:
             "opponent": self.opponent,
             "table": self.table,
             "boots_per_hand": self.result.to_dict(),
+            "variance_reduction": finite_or_none(self.variance_reduction),
+            "aivat_over_duplicate": finite_or_none(self.aivat_gain),
             "p_value": self.p_value,
             "holm_p_value": self.adjusted_p_value,
             "significant": self.significant,
@@ -92,8 +113,10 @@ class HeadToHeadReport:
             "rules": config.rules.to_dict(),
             "seed": config.seed,
             "duplicate": config.duplicate,
+            "variance_reduction": config.variance_reduction,
             "hands": self.hands,
             "deals": config.deals,
+            **pilot_dict(self.rows[0].report.pilot),
             "confidence": CONFIDENCE,
             "unit": "boots per hand won by the agent, per seat it held",
             "comparisons": self.comparisons,
@@ -116,20 +139,26 @@ class HeadToHeadReport:
             + f"), {config.players} seats, seed {config.seed}; boots per hand won by the "
             "agent, per seat it held, 95% CI",
             *(f"table: {description}" for description in descriptions.values()),
+            *estimator_lines(config, self.rows[0].report.pilot),
             "",
             f"{'agent':<{width}} {'opponent':<{versus}} {'table':<6} {'boots/hand':>10} "
-            f"{'95% CI':>19} {'p':>8} {'Holm p':>8}",
+            f"{'95% CI':>19} {'var/':>6}" + (f" {'dup/':>6}" if config.aivat else "")
+            + f" {'p':>8} {'Holm p':>8}",
         ]
         for row in self.rows:
             ci = f"[{row.low:+.3f}, {row.high:+.3f}]"
             star = " *" if row.significant else ""
+            factors = (f"{row.variance_reduction:>6.1f}" if config.duplicate else f"{'-':>6}")
+            if config.aivat:
+                factors += f" {row.aivat_gain:>6.1f}"
             lines.append(
                 f"{row.agent:<{width}} {row.opponent:<{versus}} {row.table:<6} "
-                f"{row.mean:>+10.3f} {ci:>19} {p_text(row.p_value):>8} "
+                f"{row.mean:>+10.3f} {ci:>19} {factors} {p_text(row.p_value):>8} "
                 f"{p_text(row.adjusted_p_value):>8}{star}"
             )
         lines += [
             "",
+            *(factor_notes(config) if config.duplicate else []),
             f"{self.comparisons} comparison{'s' if self.comparisons > 1 else ''}; "
             "Holm p: the p-value after the Holm-Bonferroni adjustment over all of them;",
             "* = the edge holds after it (at most a 5% chance of any false claim in the "

@@ -10,8 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from agents.arena.seating import CONFIDENCE, TRACKED_ACTIONS, ArenaConfig, Deals
 from agents.arena.summary import AgentResult
+from agents.loop import MISSED_TURNS
 from agents.stats import Interval, holm_adjusted, two_sided_p_value
 
 
@@ -27,6 +31,10 @@ class ArenaReport:
     """Results of the same agents over as many independent deals (``compare_plain``)."""
     deals: Deals | None = field(default=None, repr=False, compare=False)
     """The raw results the report was made from (not part of its JSON)."""
+    pilot: ArenaConfig | None = None
+    """With AIVAT: the pilot the value function was fitted on (separate deals)."""
+    corrections: NDArray[np.float64] | None = field(default=None, repr=False, compare=False)
+    """With AIVAT: every ``[deal, rotation, seat]``'s correction in boots (not in the JSON)."""
 
     @property
     def hands(self) -> int:
@@ -63,11 +71,14 @@ class ArenaReport:
             "format": "teenpatti-arena/1",
             "table": config.table.name,
             "agents": list(config.agents),
+            "remote": [name for name in config.agents if name in config.remote],
             "rules": config.rules.to_dict(),
             "seed": config.seed,
             "duplicate": config.duplicate,
+            "variance_reduction": config.variance_reduction,
             "hands": self.hands,
             "deals": config.deals,
+            **pilot_dict(self.pilot),
             "confidence": CONFIDENCE,
             "unit": "boots per hand",
             "results": {name: self.agents[name].to_dict() for name in self.ranking()},
@@ -96,24 +107,25 @@ class ArenaReport:
             + (f" x {config.rotations} seatings" if config.duplicate else "")
             + f"), {config.players} seats, seed {config.seed}; boots per hand, 95% CI",
             f"table: {config.table.describe()}",
+            *estimator_lines(config, self.pilot),
             "",
             f"{'agent':<{width}} {'boots/hand':>10} {'95% CI':>19} {'win':>6} {'look':>6} "
-            f"{'pack':>6} {'show':>6} {'side':>6} {'rating':>7} {'var/':>6}",
+            f"{'pack':>6} {'show':>6} {'side':>6} {'rating':>7} {'var/':>6}"
+            + (f" {'dup/':>6}" if config.aivat else ""),
         ]
         for name in self.ranking():
             r = self.agents[name]
             ci = f"[{r.result.low:+.3f}, {r.result.high:+.3f}]"
             rates = " ".join(f"{r.rates[k]:>6.1%}" for k in TRACKED_ACTIONS)
             reduction = f"{r.variance_reduction:>6.1f}" if config.duplicate else f"{'-':>6}"
+            gain = f" {r.aivat_gain:>6.1f}" if config.aivat else ""
             lines.append(
                 f"{name:<{width}} {r.result.mean:>+10.3f} {ci:>19} {r.win_rate:>6.1%} {rates} "
-                f"{r.rating.get('strength', math.nan):>+7.2f} {reduction}"
+                f"{r.rating.get('strength', math.nan):>+7.2f} {reduction}{gain}"
             )
         if config.duplicate:
-            lines += [
-                "",
-                "var/: variance of the mean with independent deals / with duplicate dealing.",
-            ]
+            lines += ["", *factor_notes(config)]
+        lines += self._missed_lines(width)
         lines += [
             "",
             "Pairwise: row minus column, boots per hand at the tables they shared "
@@ -148,6 +160,20 @@ class ArenaReport:
                 )
         return "\n".join(lines)
 
+    def _missed_lines(self, width: int) -> list[str]:
+        """The remote bots' missed turns by kind (each played as a missed turn is)."""
+        remote = [name for name in self.ranking() if name in self.config.remote]
+        if not remote:
+            return []
+        lines = ["", "Remote bots' missed turns (each played as missed: pack, refuse, "
+                 "continue):",
+                 f"{'agent':<{width}} " + " ".join(f"{kind:>8}" for kind in MISSED_TURNS)]
+        for name in remote:
+            missed = self.agents[name].missed
+            lines.append(f"{name:<{width}} "
+                         + " ".join(f"{missed.get(kind, 0):>8}" for kind in MISSED_TURNS))
+        return lines
+
     def plot(self, path: str | Path) -> None:
         """A PNG of every agent's result with its 95% interval."""
         order = self.ranking()[::-1]
@@ -162,7 +188,34 @@ def setting(config: ArenaConfig) -> str:
     """The rules, seats and dealing of a run, for a plot's title."""
     preset = config.rules.preset_name or "custom rules"
     dealing = "duplicate" if config.duplicate else "independent"
-    return f"{preset}, {config.players} seats, {dealing} deals"
+    return (f"{preset}, {config.players} seats, {dealing} deals"
+            + (" + AIVAT" if config.aivat else ""))
+
+
+def estimator_lines(config: ArenaConfig, pilot: ArenaConfig | None) -> list[str]:
+    """The report's line saying how luck was taken out of the figures."""
+    if not config.aivat or pilot is None:
+        return [f"variance reduction: {config.variance_reduction}"]
+    return [f"variance reduction: aivat on duplicate dealing (the luck of the deal "
+            f"subtracted with a value function fitted on a pilot of {pilot.hands} hands of "
+            "separate deals)"]
+
+
+def factor_notes(config: ArenaConfig) -> list[str]:
+    """What the variance factor columns mean."""
+    notes = ["var/: variance of the plain per-hand mean (every hand as if dealt "
+             "independently) / of the reported one, on the same hands."]
+    if config.aivat:
+        notes.append("dup/: variance with duplicate dealing alone / with AIVAT on it, on "
+                     "the same hands.")
+    return notes
+
+
+def pilot_dict(pilot: ArenaConfig | None) -> dict[str, Any]:
+    """The JSON fields of an AIVAT pilot."""
+    if pilot is None:
+        return {}
+    return {"pilot": {"hands": pilot.hands, "deals": pilot.deals}}
 
 
 def plot_intervals(
@@ -193,11 +246,15 @@ def write_json(data: dict[str, Any], path: str | Path) -> None:
 
 
 def short_label(name: str) -> str:
-    """A column label: a policy file's name without its folders."""
+    """A column label: a policy file's name without its folders; a long name (a remote
+    bot's command) cut to :data:`LABEL_WIDTH` characters."""
     kind, _, where = name.partition(":")
     if kind == "ppo" and where:
         return f"ppo:{Path(where).stem}"
-    return name
+    return name if len(name) <= LABEL_WIDTH else name[:LABEL_WIDTH - 3] + "..."
+
+
+LABEL_WIDTH = 24
 
 
 def p_text(p: float) -> str:

@@ -11,10 +11,18 @@ from dataclasses import replace
 from typing import Any, Literal, overload
 
 from agents import make_agent
+from agents.arena.aivat import aivat_corrections, check_supported, pilot_config, resolve
 from agents.arena.batched import batch_policies
 from agents.arena.pairings import HeadToHead, HeadToHeadReport
 from agents.arena.report import ArenaReport
-from agents.arena.seating import ENGINES, FIELD, ArenaConfig, Composition, parse_table
+from agents.arena.seating import (
+    ENGINES,
+    FIELD,
+    ArenaConfig,
+    Composition,
+    Seats,
+    parse_table,
+)
 from agents.arena.summary import summarize
 from agents.arena.workers import play, ray_connection
 from agents.batch_scripted import BatchForm
@@ -25,24 +33,45 @@ from teenpatti_env.rules import Rules
 RulesLike = Rules | str | dict[str, Any] | None
 
 
-def check_pool(agents: Sequence[str]) -> tuple[str, ...]:
-    """``agents`` as a pool: at least one, distinct, every name known to ``make_agent``."""
+def check_pool(agents: Sequence[str], seats: Seats | None = None) -> tuple[str, ...]:
+    """``agents`` as a pool: at least one, distinct, every name known to ``make_agent``
+    or a remote bot of ``seats``."""
     pool = tuple(agents)
     if len(pool) < 1:
         raise ValueError("the arena needs at least one agent")
     if len(set(pool)) != len(pool):
         raise ValueError(f"agent names must be distinct, got {list(pool)}")
-    for name in pool:
-        make_agent(name)  # an unknown name fails here, before any play
+    for name in pool:  # an unknown name fails here, before any play
+        make_agent(name) if seats is None else seats.make(name, None)
     return pool
+
+
+def check_remote(pool: Sequence[str], seats: Seats | None, workers: int | None,
+                 ray_address: str | None) -> frozenset[str]:
+    """The remote bots of ``pool``; they play in this process, so more workers or a Ray
+    cluster with them is a ``ValueError``."""
+    remote = frozenset(name for name in pool if seats is not None and name in seats.remote)
+    if not remote:
+        return remote
+    names = ", ".join(name for name in pool if name in remote)
+    if ray_address is not None:
+        raise ValueError(f"remote bots ({names}) play in this process, not on a Ray "
+                         "cluster: leave out ray_address")
+    if workers not in (None, 1):
+        raise ValueError(f"remote bots ({names}) play in one process, over one connection "
+                         f"each: leave out workers (or give 1), got {workers}")
+    return remote
 
 
 def check_settings(
     hands: int, seed: int, duplicate: bool, compare_plain: bool, engine: str,
-    ray_address: str | None,
+    ray_address: str | None, pilot_hands: int | None = None,
 ) -> None:
     if not isinstance(hands, int) or isinstance(hands, bool) or hands < 1:
         raise ValueError(f"hands must be a positive int, got {hands!r}")
+    if pilot_hands is not None and (not isinstance(pilot_hands, int)
+                                    or isinstance(pilot_hands, bool) or pilot_hands < 1):
+        raise ValueError(f"pilot_hands must be a positive int, got {pilot_hands!r}")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"seed must be an int >= 0, got {seed!r}")
     if compare_plain and not duplicate:
@@ -65,8 +94,12 @@ def _engine_policies(
     config: ArenaConfig, engine: str, ray_address: str | None
 ) -> list[BatchForm] | None:
     """The batched forms ``config`` is played with, or ``None`` for the per-table path."""
+    if config.remote and engine == "batched":
+        raise ValueError(f"remote bots ({', '.join(sorted(config.remote))}) play on the "
+                         "per-table engine, not the batched one: use engine 'per_table' or "
+                         "'auto'")
     # Without numba the batched kernels run as plain Python: slower than per table.
-    skip = engine == "per_table" or ray_address is not None or (
+    skip = bool(config.remote) or engine == "per_table" or ray_address is not None or (
         engine == "auto" and not HAVE_NUMBA)
     policies = None if skip else batch_policies(config)
     if engine == "batched" and policies is None:
@@ -83,16 +116,21 @@ def _play_reports(
     workers: int | None,
     progress: bool,
     ray_address: str | None,
+    seats: Seats | None = None,
+    pilot_hands: int | None = None,
 ) -> list[ArenaReport]:
     """One arena report per config, played in order under one progress bar (every engine
-    choice is checked before the first hand)."""
+    choice is checked before the first hand); a config with remote bots is played with
+    ``seats``; a config with AIVAT plays its pilot first."""
     policies = [_engine_policies(config, engine, ray_address) for config in configs]
     runs = [[config] for config in configs]
     if compare_plain:
         for config, run in zip(configs, runs, strict=True):
             run.append(replace(config, hands=config.deals * config.rotations,
-                               duplicate=False))
-    total = sum(c.deals * c.rotations for run in runs for c in run)
+                               duplicate=False, aivat=False))
+    pilots = [pilot_config(config, pilot_hands) if config.aivat else None
+              for config in configs]
+    total = sum(c.deals * c.rotations for c in [*itertools.chain(*runs), *pilots] if c)
     bar = _progress_bar(total) if progress else None
     update = None if bar is None else bar.update
     reports = []
@@ -101,15 +139,20 @@ def _play_reports(
         nullcontext() if ray_address is None else ray_connection(ray_address))
     try:
         with connection:
-            for run, batch in zip(runs, policies, strict=True):
-                results = [play(config, workers, update, batch, ray_address) for config in run]
-                agent_results, pairwise = summarize(run[0], results[0])
+            for run, batch, pilot in zip(runs, policies, pilots, strict=True):
+                pilot_deals = (None if pilot is None
+                               else play(pilot, workers, update, batch, ray_address))
+                results = [play(config, workers, update, batch, ray_address, seats)
+                           for config in run]
+                corrections = (None if pilot is None or pilot_deals is None
+                               else aivat_corrections(run[0], results[0], pilot_deals, pilot))
+                agent_results, pairwise = summarize(run[0], results[0], corrections)
                 plain = None
                 if compare_plain:
                     plain = {name: r.result
                              for name, r in summarize(run[1], results[1])[0].items()}
                 reports.append(ArenaReport(run[0], agent_results, pairwise, plain,
-                                           results[0]))
+                                           results[0], pilot, corrections))
     finally:
         if bar is not None:
             bar.close()
@@ -127,12 +170,20 @@ def play_pairings(
     workers: int | None,
     progress: bool,
     ray_address: str | None,
+    seats: Seats | None = None,
+    aivat: bool = False,
+    pilot_hands: int | None = None,
 ) -> HeadToHeadReport:
-    """Play every ``(composition, agent, opponent)`` pairing as its own arena and adjust
-    the pairings' p-values for their number."""
-    configs = [ArenaConfig((agent, opponent), rules, hands, seed, duplicate, composition)
+    """Play every ``(composition, agent, opponent)`` pairing as its own arena (with AIVAT
+    when ``aivat``) and adjust the pairings' p-values for their number."""
+    if aivat:
+        check_supported(rules)
+    remote = frozenset() if seats is None else seats.remote
+    configs = [ArenaConfig((agent, opponent), rules, hands, seed, duplicate, composition,
+                           remote & {agent, opponent}, aivat=aivat)
                for composition, agent, opponent in pairings]
-    reports = _play_reports(configs, engine, compare_plain, workers, progress, ray_address)
+    reports = _play_reports(configs, engine, compare_plain, workers, progress, ray_address,
+                            seats, pilot_hands)
     results = [report.agents[agent].result
                for report, (_, agent, _) in zip(reports, pairings, strict=True)]
     p_values = [two_sided_p_value(result) for result in results]
@@ -149,7 +200,8 @@ def run_arena(
     agents: Sequence[str], hands: int = ..., rules: RulesLike = ..., seed: int = ...,
     players: int | None = ..., duplicate: bool = ..., compare_plain: bool = ...,
     workers: int | None = ..., progress: bool = ..., engine: str = ...,
-    ray_address: str | None = ..., table: Literal["field"] = ...,
+    ray_address: str | None = ..., table: Literal["field"] = ..., seats: Seats | None = ...,
+    variance_reduction: str | None = ..., pilot_hands: int | None = ...,
 ) -> ArenaReport: ...
 
 
@@ -158,7 +210,8 @@ def run_arena(
     agents: Sequence[str], hands: int = ..., rules: RulesLike = ..., seed: int = ...,
     players: int | None = ..., duplicate: bool = ..., compare_plain: bool = ...,
     workers: int | None = ..., progress: bool = ..., engine: str = ...,
-    ray_address: str | None = ..., *, table: str,
+    ray_address: str | None = ..., *, table: str, seats: Seats | None = ...,
+    variance_reduction: str | None = ..., pilot_hands: int | None = ...,
 ) -> ArenaReport | HeadToHeadReport: ...
 
 
@@ -175,6 +228,9 @@ def run_arena(
     engine: str = "auto",
     ray_address: str | None = None,
     table: str = "field",
+    seats: Seats | None = None,
+    variance_reduction: str | None = None,
+    pilot_hands: int | None = None,
 ) -> ArenaReport | HeadToHeadReport:
     """Play ``agents`` (names :func:`agents.make_agent` accepts) head to head.
 
@@ -189,6 +245,16 @@ def run_arena(
     policies), ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it
     can and no Ray cluster is asked for; every path gives the same report for the same seed.
 
+    ``seats`` makes the players (default: :class:`~agents.arena.seating.LocalSeats`, every
+    agent in this process); its remote bots (``interfaces.players.ArenaSeats``) play on the
+    per-table engine in this one process, their missed turns counted in the report.
+
+    ``variance_reduction``: ``"none"`` (independent deals), ``"duplicate"`` or ``"aivat"``
+    (duplicate dealing with the control variates of :mod:`agents.arena.aivat`, fitted on
+    ``pilot_hands`` hands of separate deals, by default a quarter of ``hands``); ``None``
+    follows ``duplicate``. AIVAT's pilot is not played by remote bots: with them it is a
+    ``ValueError``.
+
     ``table`` is the composition (see :func:`parse_table`). The field (the default) gives
     an :class:`ArenaReport`. A pair composition plays every pairing of two agents of the
     pool as its own arena of ``hands`` hands on ``seed`` and gives a
@@ -196,22 +262,31 @@ def run_arena(
     agent listed first as the row's agent; for ``1vN`` (unequal seats) every ordered pair,
     the row's agent holding the ``1`` side.
     """
-    pool = check_pool(agents)
-    check_settings(hands, seed, duplicate, compare_plain, engine, ray_address)
+    pool = check_pool(agents, seats)
+    duplicate, aivat = resolve(variance_reduction, duplicate)
+    check_settings(hands, seed, duplicate, compare_plain, engine, ray_address, pilot_hands)
+    remote = check_remote(pool, seats, workers, ray_address)
+    if aivat and remote:
+        bots = ", ".join(sorted(remote))
+        raise ValueError(f"AIVAT's pilot is not played by remote bots ({bots}): use "
+                         "variance_reduction='duplicate'")
     table_rules = rules_for_table(rules, players)
     composition = parse_table(table, table_rules.num_players)
     if composition.seats is None:
-        config = ArenaConfig(pool, table_rules, hands, seed, duplicate)
+        if aivat:
+            check_supported(table_rules)
+        config = ArenaConfig(pool, table_rules, hands, seed, duplicate, remote=remote,
+                             aivat=aivat)
         return _play_reports([config], engine, compare_plain, workers, progress,
-                             ray_address)[0]
+                             ray_address, seats, pilot_hands)[0]
     if len(pool) < 2:
         raise ValueError(f"the {composition.name} table seats two agents: give at least two, "
                          f"got {list(pool)}")
     pairs = (itertools.combinations(pool, 2) if composition.symmetric
              else itertools.permutations(pool, 2))
     return play_pairings([(composition, a, b) for a, b in pairs], table_rules, hands, seed,
-                         duplicate, engine, compare_plain, workers, progress, ray_address)
-
+                         duplicate, engine, compare_plain, workers, progress, ray_address,
+                         seats, aivat, pilot_hands)
 
 def head_to_head(
     agent: str,
@@ -226,6 +301,8 @@ def head_to_head(
     progress: bool = False,
     engine: str = "auto",
     ray_address: str | None = None,
+    variance_reduction: str | None = None,
+    pilot_hands: int | None = None,
 ) -> HeadToHeadReport:
     """``agent`` against each of ``opponents`` at each of ``tables`` (pair compositions:
     ``2v2``, ``1vN``, ``AvB``; ``agent`` holds the ``A`` side), every pairing its own
@@ -241,7 +318,8 @@ def head_to_head(
     if not opponents:
         raise ValueError("head_to_head needs at least one opponent")
     check_pool((agent, *opponents))
-    check_settings(hands, seed, duplicate, False, engine, ray_address)
+    duplicate, aivat = resolve(variance_reduction, duplicate)
+    check_settings(hands, seed, duplicate, False, engine, ray_address, pilot_hands)
     table_rules = rules_for_table(rules, players)
     if isinstance(tables, str):
         raise ValueError(f"tables must be a list of compositions, got {tables!r}")
@@ -259,7 +337,8 @@ def head_to_head(
     pairings = [(composition, agent, opponent)
                 for composition in compositions for opponent in opponents]
     return play_pairings(pairings, table_rules, hands, seed, duplicate, engine, False,
-                         workers, progress, ray_address)
+                         workers, progress, ray_address, aivat=aivat,
+                         pilot_hands=pilot_hands)
 
 
 def _progress_bar(total: int) -> Any:

@@ -8,11 +8,14 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
+from agents import make_agent
+from agents.base import Agent
+from agents.loop import MISSED_TURNS
 from teenpatti_env.engine import Hand
 from teenpatti_env.rules import Rules
 
@@ -88,10 +91,22 @@ class ArenaConfig:
     duplicate: bool = True
     table: Composition = FIELD
     """Who sits at the tables; a pair composition has a pool of its two agents."""
+    remote: frozenset[str] = frozenset()
+    """The agents of the pool that are remote bots (played per table, in this process,
+    their missed turns counted)."""
+    aivat: bool = False
+    """Whether the results are corrected for the luck of the deal (:mod:`agents.arena.aivat`)."""
+    pilot: bool = False
+    """Whether these are the deals of an AIVAT pilot (a seed stream of their own)."""
 
     @property
     def players(self) -> int:
         return self.rules.num_players
+
+    @property
+    def variance_reduction(self) -> str:
+        """``none`` (independent deals), ``duplicate`` or ``aivat`` (on duplicate)."""
+        return "aivat" if self.aivat else "duplicate" if self.duplicate else "none"
 
     @property
     def rotations(self) -> int:
@@ -113,14 +128,56 @@ class Deals:
     """Chips won (or lost) by each seat."""
     actions: NDArray[np.bool_]
     """``[deal, rotation, seat, k]``: the seat took ``TRACKED_ACTIONS[k]`` in that hand."""
+    missed: NDArray[np.int32] | None = None
+    """``[deal, rotation, seat, k]``: the turns the seat missed as ``MISSED_TURNS[k]``
+    (``None``: no seat missed any, as with local agents only)."""
+
+    def missed_turns(self) -> NDArray[np.int32]:
+        """:attr:`missed`, as zeros where it is ``None``."""
+        if self.missed is not None:
+            return self.missed
+        return np.zeros((*self.net.shape, len(MISSED_TURNS)), dtype=np.int32)
 
     @staticmethod
     def concat(parts: Sequence[Deals]) -> Deals:
+        missed = (None if all(p.missed is None for p in parts)
+                  else np.concatenate([p.missed_turns() for p in parts]))
         return Deals(
             np.concatenate([p.agent for p in parts]),
             np.concatenate([p.net for p in parts]),
             np.concatenate([p.actions for p in parts]),
+            missed,
         )
+
+
+class Seats(Protocol):
+    """Who plays a run's agents: :class:`LocalSeats` makes every agent in this process; the
+    command line passes one that also seats remote bots (``interfaces``), so that the arena
+    plays them without importing the layer they live in. Its local agents are the ones
+    :func:`agents.make_agent` makes (the batched engine plays their batched forms)."""
+
+    remote: frozenset[str]
+    """The specs this seats as remote bots."""
+
+    def make(self, spec: str, seed: int | None) -> Agent:
+        """A new player for ``spec``, seeded with ``seed`` (a remote bot ignores it)."""
+        ...
+
+    def hand_done(self, hand: Hand) -> None:
+        """Called as each hand of the per-table engine ends (a transcript's hook)."""
+        ...
+
+
+class LocalSeats:
+    """Every agent made in this process by :func:`agents.make_agent`."""
+
+    remote: frozenset[str] = frozenset()
+
+    def make(self, spec: str, seed: int | None) -> Agent:
+        return make_agent(spec, seed)
+
+    def hand_done(self, hand: Hand) -> None:
+        """Nothing to record."""
 
 
 def draw_lineup(pool_size: int, players: int, rng: np.random.Generator) -> NDArray[np.int16]:
@@ -144,8 +201,9 @@ def shuffled_lineup(
 
 def deal_seed(config: ArenaConfig, deal: int) -> np.random.Generator:
     """The generator of deal number ``deal`` of a run (duplicate and independent runs
-    with the same seed draw different deals)."""
-    return np.random.default_rng([config.seed, deal, int(config.duplicate)])
+    with the same seed draw different deals, and a pilot's deals are others again)."""
+    stream = [config.seed, deal, int(config.duplicate)]
+    return np.random.default_rng([*stream, 1] if config.pilot else stream)
 
 
 class Deal(NamedTuple):

@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.arena.seating import TRACKED_ACTIONS, ArenaConfig, Deals
+from agents.loop import MISSED_TURNS
 from agents.ratings import Gap, fit_strengths
 from agents.stats import Interval, finite_or_none, ratio_interval
 
@@ -29,15 +30,24 @@ class AgentResult:
     independent_std_error: float
     """The standard error the same number of hands would have with independent deals."""
     rating: dict[str, float] = field(default_factory=dict)
+    missed: dict[str, int] = field(default_factory=dict)
+    """Its turns missed, by kind (:data:`agents.loop.MISSED_TURNS`), over all its seats."""
+    uncorrected: Interval | None = None
+    """With AIVAT: the same hands' result without the corrections (duplicate dealing only)."""
 
     @property
     def variance_reduction(self) -> float:
         """How many times smaller the variance of the mean is than with independent deals
-        (NaN when either error is undefined or zero)."""
-        errors = (self.independent_std_error, self.result.std_error)
-        if not all(math.isfinite(e) and e > 0 for e in errors):
+        (the plain per-hand figure on the same hands; NaN when an error is undefined)."""
+        return variance_ratio(self.independent_std_error, self.result.std_error)
+
+    @property
+    def aivat_gain(self) -> float:
+        """With AIVAT: how many times smaller the variance of the mean is than with
+        duplicate dealing alone, on the same hands (NaN without AIVAT)."""
+        if self.uncorrected is None:
             return math.nan
-        return float((errors[0] / errors[1]) ** 2)
+        return variance_ratio(self.uncorrected.std_error, self.result.std_error)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -47,17 +57,30 @@ class AgentResult:
             "rates": {kind: finite_or_none(rate) for kind, rate in self.rates.items()},
             "independent_std_error": finite_or_none(self.independent_std_error),
             "variance_reduction": finite_or_none(self.variance_reduction),
+            "uncorrected": None if self.uncorrected is None else self.uncorrected.to_dict(),
+            "aivat_over_duplicate": finite_or_none(self.aivat_gain),
             "rating": {key: finite_or_none(value) for key, value in self.rating.items()},
+            "missed_turns": dict(self.missed),
         }
 
 
-def summarize(config: ArenaConfig, deals: Deals) -> tuple[
-    dict[str, AgentResult], dict[str, dict[str, Interval]]
-]:
-    """Per-agent results and the pairwise matrix of a run's raw results."""
-    boot = config.rules.boot
+def variance_ratio(plain_error: float, error: float) -> float:
+    """``(plain_error / error) ** 2``, NaN when either error is undefined or zero."""
+    if not all(math.isfinite(e) and e > 0 for e in (plain_error, error)):
+        return math.nan
+    return float((plain_error / error) ** 2)
+
+
+def summarize(
+    config: ArenaConfig, deals: Deals, corrections: NDArray[np.float64] | None = None
+) -> tuple[dict[str, AgentResult], dict[str, dict[str, Interval]]]:
+    """Per-agent results and the pairwise matrix of a run's raw results; with AIVAT
+    ``corrections`` (boots, ``[deal, rotation, seat]``) the means and the matrix are of
+    the corrected results (:mod:`agents.arena.aivat`)."""
     pool = config.agents
-    result = deals.net / boot  # [deal, rotation, seat]
+    raw = deals.net / config.rules.boot  # [deal, rotation, seat]
+    result = raw if corrections is None else raw - corrections
+    missed = deals.missed_turns()
     agents: dict[str, AgentResult] = {}
     for index, name in enumerate(pool):
         here = deals.agent == index
@@ -65,7 +88,7 @@ def summarize(config: ArenaConfig, deals: Deals) -> tuple[
         counts = here.sum(axis=(1, 2))
         interval = ratio_interval(totals, counts)
         hands = int(counts.sum())
-        mine = result[here]
+        mine = raw[here]
         played = hands or math.nan  # rates of an agent that never sat are undefined
         rates = {
             kind: float(deals.actions[..., k][here].sum() / played)
@@ -73,30 +96,39 @@ def summarize(config: ArenaConfig, deals: Deals) -> tuple[
         }
         # Every hand as its own cluster: what the same hands would give if each had been
         # dealt independently (copies of an agent at one table stay one cluster).
+        # (the plain per-hand figure: the raw results, uncorrected).
         seats = here.sum(axis=2)
-        summed = np.where(here, result, 0.0).sum(axis=2)
+        summed = np.where(here, raw, 0.0).sum(axis=2)
         independent = ratio_interval(summed.ravel(), seats.ravel()).std_error
+        uncorrected = (None if corrections is None
+                       else ratio_interval(np.where(here, raw, 0.0).sum(axis=(1, 2)), counts))
         agents[name] = AgentResult(
             name=name,
             result=interval,
             win_rate=float((mine > 0).sum() / played),
             rates=rates,
             independent_std_error=independent,
+            missed={kind: int(missed[..., k][here].sum())
+                    for k, kind in enumerate(MISSED_TURNS)},
+            uncorrected=uncorrected,
         )
     pairwise: dict[str, dict[str, Interval]] = {name: {} for name in pool}
-    for (a, b), (gaps, counts) in pairwise_sums(config, deals).items():
+    for (a, b), (gaps, counts) in pairwise_sums(config, deals, corrections).items():
         pairwise[a][b] = ratio_interval(gaps, counts)
     _rate(pool, agents, pairwise)
     return agents, pairwise
 
 
-def pairwise_sums(config: ArenaConfig, deals: Deals) -> dict[
-    tuple[str, str], tuple[NDArray[np.float64], NDArray[np.int64]]
-]:
+def pairwise_sums(
+    config: ArenaConfig, deals: Deals, corrections: NDArray[np.float64] | None = None
+) -> dict[tuple[str, str], tuple[NDArray[np.float64], NDArray[np.int64]]]:
     """For every ordered pair ``(a, b)`` of agents that shared a table: per deal, the sum
     over the hands they shared of a's mean result minus b's (copies of an agent averaged,
-    in boots) and the number of those hands; the pairwise matrix is their ratio."""
+    in boots, less any AIVAT ``corrections``) and the number of those hands; the pairwise
+    matrix is their ratio."""
     result = deals.net / config.rules.boot
+    if corrections is not None:
+        result = result - corrections
     means = []
     for index in range(len(config.agents)):
         here = deals.agent == index

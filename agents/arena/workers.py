@@ -11,7 +11,7 @@ from typing import Any
 
 from agents.arena.batched import BATCHED_DEALS, play_deals_batched
 from agents.arena.per_table import play_deals
-from agents.arena.seating import ArenaConfig, Deals
+from agents.arena.seating import ArenaConfig, Deals, Seats
 from agents.batch_scripted import BatchForm
 
 DEALS_PER_TASK = 25
@@ -29,11 +29,14 @@ def play(
     progress: Callable[[int], None] | None = None,
     policies: Sequence[BatchForm] | None = None,
     ray_address: str | None = None,
+    seats: Seats | None = None,
 ) -> Deals:
     """Play every deal of ``config`` on ``workers`` processes (``None``: every core), as
     Ray tasks when ``ray_address`` is given (see :func:`run_arena`), or on the batched
     engine in this process when ``policies`` (every agent's batched form) are given;
-    ``progress(hands)`` is called as hands finish."""
+    ``progress(hands)`` is called as hands finish. ``seats`` makes the players in this
+    process (worker processes make local agents with ``make_agent``); with remote bots in
+    ``config``, every deal is played in this process (the bots' connections are here)."""
     if policies is not None:
         parts_batched = []
         for first in range(0, config.deals, BATCHED_DEALS):
@@ -45,11 +48,11 @@ def play(
     tasks = list(_tasks(config.deals))
     if ray_address is not None:
         return _play_on_ray(config, tasks, ray_address, progress)
-    workers = min(workers or os.cpu_count() or 1, len(tasks))
+    workers = 1 if config.remote else min(workers or os.cpu_count() or 1, len(tasks))
     parts: dict[int, Deals] = {}
     if workers <= 1:
         for first, count in tasks:
-            parts[first] = play_deals(config, first, count)
+            parts[first] = play_deals(config, first, count, seats)
             if progress:
                 progress(count * config.rotations)
     else:

@@ -13,38 +13,66 @@ from interfaces.cli.common import (
     add_rules_options,
     non_negative_int,
     positive_int,
+    positive_seconds,
     variant_spec,
     writable_folder,
 )
 from teenpatti_env.rules import Rules
 
 
+def _variance_reduction(args: argparse.Namespace, rules: Rules, remote: bool) -> str:
+    """The estimator asked for: ``--variance-reduction``, ``none`` with
+    ``--independent``, else AIVAT on duplicate dealing where it covers the rules and no
+    remote bot plays (its pilot is played by local agents only)."""
+    from agents.arena.aivat import supported
+
+    asked = args.variance_reduction
+    if args.independent:
+        if asked not in (None, "none"):
+            raise CommandError(f"--independent deals without duplicate dealing: it cannot go "
+                               f"with --variance-reduction {asked}")
+        return "none"
+    if asked is not None:
+        return str(asked)
+    return "aivat" if supported(rules) and not remote else "duplicate"
+
+
 def _command_arena(args: argparse.Namespace) -> None:
     from agents.arena import run_arena
+    from interfaces.players import ArenaSeats, is_remote
 
     names = [name.strip() for name in args.agents.split(",") if name.strip()]
     json_path = os.path.join(args.out, "arena.json")
     plot_path = os.path.join(args.out, "arena.png")
     markdown_path = os.path.join(args.out, "arena.md")
     writable_folder(args.out)  # find an unwritable folder before playing, not after
+    remote = any(is_remote(name) for name in names)
     try:
         rules = Rules.preset(args.preset, variant=variant_spec(args.variant))
-        report = run_arena(
-            names,
-            hands=args.hands,
-            rules=rules,
-            seed=args.seed,
-            players=args.players,
-            duplicate=not args.independent,
-            compare_plain=args.compare_plain,
-            workers=args.workers,
-            progress=not args.quiet,
-            engine=args.engine.replace("-", "_"),
-            ray_address=args.ray,
-            table=args.table,
-        )
+        start = {"rules": rules.to_dict(), "hands": args.hands, "seed": args.seed}
+        # a transcript of the remote bots' requests and answers and every hand's history
+        with ArenaSeats(names, args.time_limit, args.out if remote else None, start,
+                        send_clock=not args.no_clock) as seats:
+            report = run_arena(
+                names,
+                hands=args.hands,
+                rules=rules,
+                seed=args.seed,
+                players=args.players,
+                variance_reduction=_variance_reduction(args, rules, remote),
+                pilot_hands=args.pilot_hands,
+                compare_plain=args.compare_plain,
+                workers=args.workers,
+                progress=not args.quiet,
+                engine=args.engine.replace("-", "_"),
+                ray_address=args.ray,
+                table=args.table,
+                seats=seats,
+            )
     except ValueError as error:
         raise CommandError(str(error)) from error
+    except OSError as error:
+        raise CommandError(f"cannot write the transcript: {error.strerror or error}") from error
     print(report.table())
     try:
         report.to_json(json_path)
@@ -91,8 +119,13 @@ def add_parsers(commands: Any) -> None:
         "--agents",
         default="random,auto,easy,medium,hard,equity",
         help="comma-separated agents: scripted agent names, ppo:PATH (an exported policy), "
-             "pretrained:NAME",
+             "pretrained:NAME, and remote bots http://HOST:PORT or stdio:COMMAND (played on "
+             "the per-table engine in one process; their transcript goes to --out)",
     )
+    arena.add_argument("--time-limit", type=positive_seconds, default=5.0,
+                       help="seconds a remote bot has per turn")
+    arena.add_argument("--no-clock", action="store_true",
+                       help="send remote bots no clock field (for bots written before it)")
     arena.add_argument("--hands", type=positive_int, default=20_000,
                        help="hands in total, rounded up to whole deals")
     add_rules_options(arena, players="seats per table, 3..7 (default: the preset's)")
@@ -108,7 +141,20 @@ def add_parsers(commands: Any) -> None:
              "cluster Ray finds, else a new local instance); needs the ray extra",
     )
     arena.add_argument(
-        "--independent", action="store_true", help="independent deals, no duplicate dealing"
+        "--independent", action="store_true",
+        help="independent deals, no duplicate dealing (--variance-reduction none)"
+    )
+    arena.add_argument(
+        "--variance-reduction", choices=("none", "duplicate", "aivat"), default=None,
+        help="how luck is taken out: none (independent deals), duplicate (duplicate "
+             "dealing), aivat (duplicate dealing and control variates on the deal, fitted on "
+             "a pilot of separate deals; classic-family rules). Default: aivat where the "
+             "rules allow it, else duplicate",
+    )
+    arena.add_argument(
+        "--pilot-hands", type=positive_int, default=None,
+        help="hands of the aivat pilot, played on separate deals before the run (default: "
+             "a quarter of --hands)",
     )
     arena.add_argument(
         "--compare-plain",
@@ -132,7 +178,9 @@ def add_parsers(commands: Any) -> None:
              "against B, A + B = --players). Pairs are reported with a Holm-Bonferroni "
              "adjustment over their number",
     )
-    arena.add_argument("--out", default="arena-results", help="folder for arena.json/png")
+    arena.add_argument("--out", default="arena-results",
+                       help="folder for arena.json/md/png (and, with remote bots, "
+                            "transcript.jsonl and hands/)")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(run=_command_arena)
 

@@ -166,7 +166,8 @@ SELFPLAY_HELP = {
                            "policy in every other",
     "seed": "seeds the network, the deals and the seat plans",
     "device": "auto (CUDA when torch sees one), cpu, cuda or cuda:N",
-    "threads": "torch threads on the CPU (default: every core)",
+    "threads": "torch threads on the CPU; 1 holds up best beside other processes, and the "
+               "weights depend on it (docs/selfplay.md)",
     "out": "output folder",
     "checkpoint_every": "decisions between checkpoints",
     "resume": "a checkpoint.pt to continue from",
@@ -243,22 +244,51 @@ def _command_selfplay(args: argparse.Namespace) -> None:
               f"({result.steps_per_second:,.0f} learner steps/s); wrote {policy} "
               f"(arena: ppo:{policy})", flush=True)
         if args.evaluate:
-            from training.evaluation import evaluate_policy
-
-            evaluation = evaluate_policy(
-                f"ppo:{policy}", preset=config.preset, players=config.players,
-                hands=args.eval_hands, exploit_budget=args.exploit_budget,
-                exploit_hands=args.eval_hands, device=config.device, threads=config.threads,
-                say=say,
-                curve_path=str(result.out / "exploitability.png"))
-            print()
-            print(evaluation.text())
-            print(f"\nwrote the best-response curves to {result.out / 'exploitability.png'}")
+            _evaluate(args, config, result.out, say)
+        print("\n" + "\n".join(next_steps(policy, config.preset, config.players)))
     except ValueError as error:
         raise CommandError(str(error).splitlines()[0]) from error
     except OSError as error:
         where = error.filename or config.out
         raise CommandError(f"cannot write to {where}: {error.strerror or error}") from error
+
+
+def _evaluate(args: argparse.Namespace, config: Any, out: Any,
+              say: Any) -> None:
+    """``--evaluate``: print the evaluation and write it to the run folder."""
+    from training.evaluation import evaluate_policy
+
+    evaluation = evaluate_policy(
+        f"ppo:{out / 'policy.npz'}", preset=config.preset, players=config.players,
+        hands=args.eval_hands, exploit_budget=args.exploit_budget,
+        exploit_hands=args.eval_hands, device=config.device, threads=config.threads,
+        say=say, curve_path=str(out / "exploitability.png"))
+    print()
+    print(evaluation.text())
+    markdown, report = evaluation.write(out)
+    print(f"\nwrote the report to {markdown} and {report}, the best-response curves to "
+          f"{out / 'exploitability.png'}")
+
+
+def next_steps(policy: Any, preset: str, players: int | None) -> list[str]:
+    """The literal commands that evaluate, serve and play the trained ``policy`` (at the
+    table it was trained for)."""
+    import shlex
+
+    agent = shlex.quote(f"ppo:{policy}")
+    chosen = f" --preset {preset}" if preset != "classic" else ""
+    table = chosen + (f" --players {players}" if players is not None else "")
+    seats = Rules.preset(preset, **({} if players is None else
+                                    {"num_players": players})).num_players
+    others = ",".join(["hard", "equity", "medium", "easy", "random", "auto"][:seats - 2])
+    return [
+        "next steps with this policy:",
+        f"  evaluate: teenpatti arena --agents {agent},hard,equity --hands 2000{table}",
+        f"            teenpatti exploit --agent {agent} --threads 1{table}",
+        f"  serve:    teenpatti serve --agent {agent}   (it answers POST "
+        "http://127.0.0.1:8000/v1/act)",
+        f"  play:     teenpatti play --bots {agent},{others}{chosen}",  # a seat per bot
+    ]
 
 
 def add_parsers(commands: Any) -> None:

@@ -23,20 +23,23 @@
  *   #hand-end        dialog at a hand's end: .winner, .shown-hand[data-seat] (cards and
  *                    .category), .pot-row, .net-row[data-seat] (.net), #next-hand
  *   #sideshow-dialog dialog when a bot asks you for a sideshow (accept / refuse)
- *   #final           the session's end with .final-row[data-seat] (.final-stack/.final-net)
+ *   #final           the session's end: .session-end (why), .final-row[data-seat] ranked
+ *                    (.place, .crown on the winners, .final-stack/.final-net),
+ *                    #play-again, #chip-chart (svg, one polyline[data-seat] per player)
+ *   #hand-list       this session's hands, li[data-hand] with .result and
+ *                    button.replay-hand; #past-hand the dialog that replays one
+ *   .played-card     a card of a shown hand: .counts (one of the three that count),
+ *                    data-as (what a wild or imaginary card became)
+ *   .reason          why a shown hand won; .sideshow-hands the sideshow's two hands
+ *   #variant-rules   the variant's rules on the table; #limits a limit that took a move
+ *   #table-notice    a default seat given to another bot; #fit-notice the same in the form
+ *   #howto           "How to play" dialog (#howto-open); #preset-words, #variant-words
  *   #standings       the standings table, one tr[data-seat] per player
  * <body data-busy="1"> while a request is in flight, data-replaying="1" during a replay.
  */
 "use strict";
 
 (function () {
-  const VARIANTS = [
-    "classic", "muflis", "imagine_one", "personal_joker", "all_open", "joker_galore",
-    "shared_pair", "ak47", "joker", "seven_joker", "one_open_card", "two_burst",
-    "seven_joker_two_burst", "open_joker", "two_cards_open", "middle_jokers",
-    "colour_jokers", "four_card", "rotating_jokers", "buy_a_joker", "joker_thresholds",
-    "discard_one", "shopping", "passing_cards",
-  ];
   const REPLAY_MS = 500;
   const SUITS = { s: ["\u2660", "spades"], h: ["\u2665", "hearts"],
     d: ["\u2666", "diamonds"], c: ["\u2663", "clubs"] };
@@ -57,6 +60,11 @@
   let busy = false;
   let timer = null; // {id, deadline} of the running countdown
   let replaying = false;
+  let paused = null; // ms left on the turn timer while the setup is open over a game
+  let notice = ""; // why a default seat went to another bot, shown on the table
+  const PHONE_QUERY = "(max-width: 700px)";
+  const phone = () => window.matchMedia(PHONE_QUERY).matches;
+  let explain = null; // explain.js's drawing, built once the helpers below exist
 
   class ApiError extends Error {
     constructor(code, message) {
@@ -172,8 +180,16 @@
     for (let seat = 1; seat <= 6; seat += 1) {
       const select = el("select", { id: "bot-" + seat, className: "bot",
         "aria-label": "Bot at seat " + seat });
-      for (const name of about.bots) select.append(el("option", { value: name, text: name }));
+      for (const name of about.bots) {
+        select.append(el("option", { value: name, text: name,
+          title: about.bot_guide[name].words }));
+      }
       select.value = about.bots[0];
+      // A seat the player picked keeps its bot; a default seat may fall back.
+      select.addEventListener("change", () => {
+        select.dataset.chosen = "1";
+        checkFits();
+      });
       box.append(el("label", { className: "bot-choice", "data-seat": seat },
         el("span", { text: "Seat " + seat }), select));
     }
@@ -182,22 +198,66 @@
       count.append(el("option", { value: players, text: players + " players" }));
     }
     count.value = "4";
-    count.addEventListener("change", showBotChoices);
+    count.addEventListener("change", () => { showBotChoices(); checkFits(); });
     showBotChoices();
     for (const name of Object.keys(about.presets)) {
       $("preset").append(el("option", { value: name, text: name }));
     }
     $("preset").value = "classic";
-    $("preset").addEventListener("change", () => fillPreset($("preset").value));
-    for (const name of VARIANTS) $("variant").append(el("option", { value: name, text: name }));
+    $("preset").addEventListener("change", () => { fillPreset($("preset").value); checkFits(); });
+    for (const name of about.variants) {
+      $("variant").append(el("option", { value: name, text: name.replace(/_/g, " ") }));
+    }
     $("variant").value = "classic";
+    $("variant").addEventListener("change", checkFits);
     fillPreset("classic");
+    const order = $("bot-order");
+    about.bot_order.forEach((name) => order.append(el("li", {},
+      el("b", { text: name }), " \u2014 " + about.bot_guide[name].words)));
+    checkFits();
     $("replay").checked = localStorage.getItem("teenpatti.replay") !== "0";
     $("replay-now").checked = $("replay").checked;
     for (const box of [$("replay"), $("replay-now")]) {
       box.addEventListener("change", () => setReplay(box.checked));
     }
     $("start").disabled = false;
+  }
+
+  /** Whether ``bot`` can sit at a table of ``players`` under the form's preset and variant. */
+  function fits(bot, players) {
+    const tables = about.bot_guide[bot] && about.bot_guide[bot].tables;
+    if (!tables) return true;
+    const preset = $("preset").value;
+    const variant = $("variant").value;
+    return tables.some(([p, v, n]) => p === preset && v === variant && n === players);
+  }
+
+  /** Grey out the bots that cannot sit at the table the form describes, with the reason,
+   * and give a default seat whose bot cannot sit there to the strongest bot that can. */
+  function checkFits() {
+    const players = Number($("seat-count").value);
+    const fallback = about.fallback_bot;
+    const moved = new Set();
+    for (const select of $("bots").querySelectorAll("select.bot")) {
+      for (const option of select.options) {
+        const ok = fits(option.value, players);
+        option.disabled = !ok;
+        option.textContent = ok ? option.value : option.value + " (not at this table)";
+      }
+      if (select.dataset.chosen) continue;
+      const wanted = about.bots[0];
+      select.value = fits(wanted, players) ? wanted : fallback;
+      if (select.value !== wanted && !select.disabled) moved.add(wanted);
+    }
+    const words = [...moved].map((bot) => bot + " cannot sit at this table (" +
+      about.bot_guide[bot].fits + "), so " + fallback +
+      ", the strongest bot that can, takes its seats.");
+    notice = words.join(" ");
+    $("fit-notice").textContent = notice;
+    $("preset-words").textContent = about.preset_words[$("preset").value] || "";
+    const variantWords = about.variant_words[$("variant").value] || "";
+    $("variant-words").textContent = variantWords.charAt(0).toUpperCase() +
+      variantWords.slice(1) + ".";
   }
 
   function setReplay(on) {
@@ -246,6 +306,12 @@
     }
     $("sideshow").checked = !!settings.sideshow;
     $("seed").value = settings.seed === undefined ? "" : String(settings.seed);
+    // A seat on another bot than the default was picked; a default seat may still fall back.
+    for (const select of $("bots").querySelectorAll("select.bot")) {
+      if (select.value !== about.bots[0]) select.dataset.chosen = "1";
+      else delete select.dataset.chosen;
+    }
+    checkFits();
   }
 
   /** The form as the server's options; a value the server would refuse is an ApiError. */
@@ -253,6 +319,12 @@
     const players = Number($("seat-count").value);
     const bots = [];
     for (let seat = 1; seat < players; seat += 1) bots.push($("bot-" + seat).value);
+    for (const bot of bots) {
+      if (!fits(bot, players)) {
+        throw new ApiError("client", bot + " cannot sit at this table (" +
+          about.bot_guide[bot].fits + "). Pick another bot for its seat.");
+      }
+    }
     const options = { bots, preset: $("preset").value, variant: $("variant").value,
       sideshow: $("sideshow").checked, pause: true };
     const words = { boot: "The boot", starting_stack: "The starting stack",
@@ -324,7 +396,11 @@
       const answer = await api("POST", "/v1/games", options);
       showError($("error"), null);
       history.replaceState(null, "", "#game=" + answer.game);
+      paused = null;
+      $("table-notice").textContent = notice && options.bots.includes(about.fallback_bot) ?
+        notice : "";
       foldSetup(true);
+      showYourSeat();
       await play(answer);
     } catch (error) {
       showError($("error"), error);
@@ -334,11 +410,29 @@
     if (current) focusMoves();
   }
 
+  /** Fold the setup away (back to the game: its timer goes on from where it paused), or
+   * open it over a running game (its timer pauses, its bar steps aside). */
   function foldSetup(folded) {
     $("setup").hidden = folded;
+    document.body.dataset.setup = folded ? "0" : "1";
     $("new-game").hidden = !folded || !current;
     $("setup-cancel").hidden = folded || !current;
-    if (!folded) $("seat-count").focus();
+    if (!folded) {
+      if (timer) paused = Math.max(0, timer.deadline - Date.now());
+      stopTimer();
+      window.scrollTo({ top: 0 });
+      $("seat-count").focus({ preventScroll: true });
+    } else if (paused !== null && current && current.state.your_turn) {
+      startTimer(current.state, Date.now() + paused);
+      paused = null;
+    }
+  }
+
+  /** After Start: the top of the table, your seat in view. */
+  function showYourSeat() {
+    window.scrollTo({ top: 0 });
+    const mine = document.querySelector("#seats .seat.you");
+    if (mine) mine.scrollIntoView({ block: "nearest" });
   }
 
   async function loadGame(game) {
@@ -412,6 +506,7 @@
     $("table").hidden = false;
     $("pot").textContent = $("bar-pot").textContent = String(step.pot);
     $("stake").textContent = $("bar-stake").textContent = String(step.stake);
+    $("boot-now").textContent = String((state.view || {}).boot ?? "");
     drawSeats(state, step);
     for (const line of step.lines) $("story").append(el("li", { text: line }));
     setStatus(step.lines.join(". ") + ".", "replay");
@@ -452,9 +547,11 @@
     drawSeats(state, null);
     drawMine(state, view);
     drawActions(state, view);
+    explain.drawGuide(state);
     drawStory(state);
     drawStandings(state);
-    drawFinal(state);
+    explain.drawHandList(state);
+    explain.drawFinal(state, answer.settings);
     drawStatus(state, view);
     const missed = (state.steps || []).find((step) => step.missed);
     if (missed) {
@@ -539,8 +636,8 @@
           (seat.in_session === false ? " is-out" : ""),
         "data-seat": index, "aria-current": acting === index ? "true" : null,
       },
-      el("div", { className: "seat-head" }, el("span", { className: "name", text: name }),
-        badges),
+      el("div", { className: "seat-head" }, el("span", { className: "name", text: name,
+        title: name }), badges),
       cardBox,
       el("div", { className: "numbers" },
         el("span", {}, "Stack ", el("b", { className: "stack", text: String(stack ?? "") })),
@@ -554,9 +651,15 @@
     const box = $("mine");
     box.textContent = "";
     if (view.cards && !state.over) {
-      box.append(el("span", { className: "label", text: "Your cards" }), cardsNode(view.cards));
+      // Seen: your cards in the order they rank, the three that count outlined, wild
+      // cards marked, and your hand named in full.
+      box.append(el("span", { className: "label", text: "Your cards" }),
+        state.my_hand ? explain.playedNode(state.my_hand) : cardsNode(view.cards));
       if (state.category_words) {
         box.append(el("span", { className: "category", text: state.category_words }));
+      }
+      if (state.my_hand) {
+        box.append(el("span", { className: "my-hand-name", text: state.my_hand.hand_name }));
       }
     } else if (view.seen === false && !state.over && !state.between_hands) {
       box.append(el("span", { className: "hint", text: "You are playing blind." }));
@@ -628,6 +731,7 @@
 
   function buttonsFor(move, entry, players) {
     const type = move.type;
+    if (move.amounts && move.amounts.length > 1 && phone()) return sizedButton(move, players);
     if (move.amounts) {
       return move.amounts.map((amount) => button(move, moveText(move, players, amount),
         () => ({ type, amount }), { "data-amount": amount, "data-cost": amount }));
@@ -657,6 +761,28 @@
     return [button(move, moveText(move, players), () => ({ type }))];
   }
 
+  /** On a phone: one button for a bet or sideshow, its size picked beside it (every legal
+   * size stays reachable). */
+  function sizedButton(move, players) {
+    const first = move.amounts[0];
+    const what = move.type === "bet" ? move.label : "Sideshow";
+    const select = el("select", { className: "size-select", "data-type": move.type,
+      "aria-label": what + " amount" });
+    for (const amount of move.amounts) {
+      select.append(el("option", { value: amount, text: String(amount) }));
+    }
+    let node = null;
+    node = button(move, moveText(move, players, first),
+      () => ({ type: move.type, amount: Number(select.value) }),
+      { "data-amount": first, "data-cost": first, "data-sizes": move.amounts.join(" ") });
+    select.addEventListener("change", () => {
+      const amount = Number(select.value);
+      node.dataset.amount = node.dataset.cost = String(amount);
+      node.textContent = moveText(move, players, amount);
+    });
+    return [el("span", { className: "sized" }, node, select)];
+  }
+
   /** Keep the keyboard on the controls: an open dialog's first button, or the moves. */
   function focusMoves() {
     const scope = document.querySelector("dialog[open]") || $("actions");
@@ -683,22 +809,15 @@
     }
   }
 
-  function drawFinal(state) {
-    const box = $("final");
-    box.textContent = "";
-    box.hidden = !state.over;
-    if (!state.over) return;
-    box.append(el("h2", { text: "Session over" }));
-    box.append(el("p", { text: "Hands played: " + state.hands_played + "." }));
-    const rows = (state.standings || []).map((row) => el("tr", {
-      className: "final-row", "data-seat": row.seat,
-    }, el("th", { scope: "row", text: row.name }),
-    el("td", { className: "final-stack", text: String(row.stack) }),
-    el("td", { className: "final-net", text: signed(row.net) })));
-    box.append(el("table", { className: "standings" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Player" }),
-        el("th", { scope: "col", text: "Chips" }), el("th", { scope: "col", text: "Change" }))),
-      el("tbody", {}, ...rows)));
+  function playAgain(settings) {
+    if (busy || !settings) return;
+    const options = {};
+    for (const key of ["bots", "preset", "variant", "seed", "pause", "boot", "starting_stack",
+      "max_bet", "pot_cap", "sideshow", "turn_seconds", "hands"]) {
+      if (settings[key] !== undefined) options[key] = settings[key];
+    }
+    fillForm(settings);
+    startGame(options);
   }
 
   function drawStatus(state, view) {
@@ -720,12 +839,18 @@
           "sideshow");
       } else {
         setStatus("Your turn, hand " + (state.hands_played + 1) + ". " +
-          (last ? last.charAt(0).toUpperCase() + last.slice(1) + ". " : "") +
+          (last ? sentence(last, players) + ". " : "") +
           "Pot " + view.pot + ", stake " + view.stake + ".", "your-turn");
       }
     } else {
       setStatus("The bots are playing\u2026", "waiting");
     }
+  }
+
+  /** A story line as a sentence: "you" gets its capital, a bot's name keeps its own. */
+  function sentence(line, players) {
+    return players.some((name) => name !== "you" && line.startsWith(name)) ? line :
+      line.charAt(0).toUpperCase() + line.slice(1);
   }
 
   function winnerText(end, players) {
@@ -747,30 +872,7 @@
     $("hand-end-title").textContent = "Hand " + state.hands_played + ": " + end.end_words;
     const body = $("hand-end-body");
     body.textContent = "";
-    body.append(el("p", { className: "winner", text: winnerText(end, players) + "." }));
-    if (end.shown.length) {
-      body.append(el("ul", { className: "shown" }, ...end.shown.map((hand) => el("li", {
-        className: "shown-hand" + (end.winners.includes(hand.seat) ? " won" : ""),
-        "data-seat": hand.seat,
-      }, el("span", { className: "who", text: hand.name }), cardsNode(hand.cards),
-      el("span", { className: "category", text: hand.category })))));
-    }
-    if (end.pots.length) {
-      body.append(el("ul", { className: "pots" }, ...end.pots.map((pot, index) => el("li", {
-        className: "pot-row",
-        text: (end.pots.length === 1 ? "Pot " : index === 0 ? "Main pot " : "Side pot " +
-          index + " ") + pot.amount + ": " + pot.winners.map((s) => players[s]).join(", "),
-      }))));
-    }
-    const net = end.net;
-    body.append(el("p", { className: "your-net", text: "Your net this hand: " +
-      signed(net[state.seat]) + " chips." }));
-    body.append(el("ul", { className: "nets" }, ...net.map((value, seat) => el("li", {
-      className: "net-row", "data-seat": seat,
-    }, players[seat] + " ", el("b", { className: "net", text: signed(value) })))));
-    for (const text of [...end.sideshows, ...end.hidden]) {
-      body.append(el("p", { className: "hint", text }));
-    }
+    explain.handEndBody(body, end, players, state.seat);
     const next = $("next-hand");
     next.textContent = state.over ? "See the standings" : "Next hand";
     if (!dialog.open) dialog.showModal();
@@ -848,7 +950,13 @@
     }
     const scope = open || $("actions");
     let found = null;
-    if (/^[1-9]$/.test(key)) {
+    const sizes = scope.querySelector('select.size-select[data-type="bet"]');
+    if (/^[1-9]$/.test(key) && sizes) {
+      if (Number(key) > sizes.options.length) return;
+      sizes.selectedIndex = Number(key) - 1;
+      sizes.dispatchEvent(new Event("change"));
+      found = scope.querySelector('button[data-type="bet"]');
+    } else if (/^[1-9]$/.test(key)) {
       found = scope.querySelectorAll('button[data-type="bet"]')[Number(key) - 1];
     } else if (/^[a-z]$/.test(key)) {
       found = scope.querySelector('button[data-key="' + key + '"], button[data-type="' +
@@ -880,11 +988,20 @@
       refuse: "Refuse a sideshow", all_in: "All-in", draw: "Draw", keep: "Keep",
       discard: "Discard", pass: "Pass cards", buy_joker: "Buy a joker",
       choose_variant: "Choose the variant", vote_end: "Vote to end", continue: "Continue" };
-    const rows = [...Object.entries(about.keys).map(([type, key]) => [key, names[type] || type]),
-      ["1\u20136", "Bet sizes, smallest first"], ["n / Enter", "Next hand"],
-      ["?", "Hand rankings"], ["Tab", "Move between the buttons"]];
+    // Moves only some variants or tables have are listed apart; "n" once.
+    const some = ["draw", "keep", "discard", "pass", "buy_joker", "choose_variant", "vote_end"];
+    const entries = Object.entries(about.keys).filter(([type]) => type !== "continue");
+    const rows = [...entries.filter(([type]) => !some.includes(type))
+      .map(([type, key]) => [key, names[type] || type]),
+    ["1\u20136", "Bet sizes, smallest first"],
+    ["n / Enter", "Next hand (at a vote-to-end table, between hands: continue)"],
+    ["?", "Hand rankings"], ["Tab", "Move between the buttons"]];
     for (const [key, what] of rows) keys.append(el("dt", {}, el("kbd", { text: key })),
       el("dd", { text: what }));
+    for (const [type, key] of entries.filter(([kind]) => some.includes(kind))) {
+      $("variant-key-list").append(el("dt", {}, el("kbd", { text: key })),
+        el("dd", { text: names[type] || type }));
+    }
     for (const dialog of document.querySelectorAll("dialog")) {
       for (const close of dialog.querySelectorAll("[data-close]")) {
         close.addEventListener("click", () => dialog.close());
@@ -895,11 +1012,14 @@
   // ---- start -------------------------------------------------------------------------
 
   async function init() {
+    explain = window.TeenPattiExplain({ el, cardNode, signed, winnerText, SUITS, RANKS,
+      REPLAY_MS, openDialog, playAgain, current: () => current, about: () => about });
     $("setup").addEventListener("submit", onSubmit);
     $("new-game").addEventListener("click", () => foldSetup(false));
     $("setup-cancel").addEventListener("click", () => { foldSetup(true); focusMoves(); });
     $("confirm-no").addEventListener("click", () => $("confirm-new").close());
     $("help-open").addEventListener("click", () => openDialog("help"));
+    $("howto-open").addEventListener("click", () => explain.openHowTo());
     $("keys-open").addEventListener("click", () => openDialog("keys"));
     $("next-hand").addEventListener("click", () => {
       if (current && current.state.over) {

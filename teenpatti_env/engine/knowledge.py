@@ -25,24 +25,38 @@ class Knowledge(HandState):
         if event["type"] in CARD_EVENTS:
             self._card_log.append((audience, event))
 
-    def events_for(self, seat: int) -> list[Event]:
-        """The log as ``seat`` may know it: public events plus its own private ones.
+    @property
+    def event_count(self) -> int:
+        """Events logged so far, private ones included: a position in the log to read
+        on from with ``since`` (:meth:`events_for`, :meth:`public_events`)."""
+        return len(self._log)
+
+    def events_for(self, seat: int, since: int = 0) -> list[Event]:
+        """The log as ``seat`` may know it: public events plus its own private ones,
+        from position ``since`` of the whole log on (an earlier :attr:`event_count`), so
+        that reading on costs only the new events.
 
         The events are copies: changing them changes nothing in the hand.
         """
         self._seat(seat)
-        return copy.deepcopy(
-            [e for audience, e in self._log if audience is None or seat in audience]
-        )
+        return copy.deepcopy([e for audience, e in self._log[self._since(since):]
+                              if audience is None or seat in audience])
 
     def all_events(self) -> list[Event]:
         """Every event, private ones included (copies): the omniscient log that hand
         histories are written from. Not a seat's view."""
         return copy.deepcopy([event for _, event in self._log])
 
-    def public_events(self) -> list[Event]:
-        """What the whole table knows (copies): no private card ever appears here."""
-        return copy.deepcopy([event for audience, event in self._log if audience is None])
+    def public_events(self, since: int = 0) -> list[Event]:
+        """What the whole table knows (copies): no private card ever appears here. From
+        position ``since`` of the whole log on, as :meth:`events_for`."""
+        return copy.deepcopy([event for audience, event in self._log[self._since(since):]
+                              if audience is None])
+
+    def _since(self, since: int) -> int:
+        if not isinstance(since, int) or isinstance(since, bool) or since < 0:
+            raise ValueError(f"since must be an int >= 0, got {since!r}")
+        return since
 
     def known_cards(self, viewer: int | None) -> dict[int, list[str]]:
         """Every seat's cards that ``viewer`` has seen (``None``: the public table).

@@ -25,6 +25,8 @@ from teenpatti_env.engine.history import DEAL_FIELDS, play, play_of, rng_from_st
 from teenpatti_env.rules import Rules
 
 _STATE_VERSION = 2
+EPISODES = ("hand", "session")
+"""What an environment's episode may be: one hand, or one session of hands."""
 
 
 class Session:

@@ -85,6 +85,15 @@ class Valuation(Knowledge):
             self._seat_values[seat] = value
         return value
 
+    def usable_cards(self, seat: int) -> tuple[list[int], list[bool]]:
+        """The cards ``seat``'s hand is valued from (its own and the community cards) and
+        which of them are wild for it now."""
+        cards = self.hands[seat]
+        assert cards is not None
+        if self._classic:
+            return list(cards), [False] * len(cards)
+        return self.variant_deal.usable_cards(cards, self.rotating_rank(seat), self.bought[seat])
+
     def rotating_rank(self, seat: int) -> int | None:
         """``seat``'s wild rank under rotating jokers now (R2: the starting lowest rank of
         the seat ``rotations`` places to its right in the ring of seats dealt in; S1: of

@@ -25,14 +25,13 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from teenpatti_env.cards import CardLike
 from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand, validate_table
-from teenpatti_env.engine.session import Session
+from teenpatti_env.engine.session import EPISODES, Session
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.observation import ObservationLayout, TableFacts
 from teenpatti_env.environment.render import render_table
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
 
-EPISODES = ("hand", "session")
 LegalEntry = tuple[list[dict[str, Any]], NDArray[np.int8], frozenset[int]]
 """An agent's legal engine actions, their (shared, read-only) mask and its set indices."""
 RESET_OPTIONS = ("dealer", "stacks", "cards", *TABLE_CARD_FIELDS)

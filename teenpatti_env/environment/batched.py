@@ -1,7 +1,8 @@
 """The batched engine: thousands of classic tables held as arrays and stepped in lockstep.
 
 :class:`TableBatch` plays ``N`` tables of one rule set of the classic family (every
-setting of the rules and the four presets; no variant) one hand an episode. One
+setting of the rules and the four presets; no variant), one hand an episode or, with
+``episode="session"``, one session an episode (RULES.md section 7). One
 :meth:`TableBatch.step` applies one action per table that waits for a decision and gives,
 for every table, the seat to act, its observation vector and action mask (bit for bit
 those of ``teenpatti_env.env()`` in the same state, from the same
@@ -36,15 +37,15 @@ from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.cards.hands import value_categories, value_strengths
 from teenpatti_env.engine import Hand, validate_table
 from teenpatti_env.engine.history import history_of
+from teenpatti_env.engine.session import EPISODES
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.batch_options import BATCH_OPTIONS, check_entry, given_deals
+from teenpatti_env.environment.batch_views import BatchViews
 from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
 from teenpatti_env.rules.variants import value_table
-
-BATCH_OPTIONS = ("cards", "dealer", "stacks")
-"""What ``reset(options=...)`` reads: the first hand's deal at every table."""
 
 
 class BatchStep(NamedTuple):
@@ -61,21 +62,19 @@ class BatchStep(NamedTuple):
     action_masks: NDArray[np.int8]
     """``[N, A]``: the action mask of the seat to act (zeros where none)."""
     rewards: NDArray[np.float64]
-    """``[N, n]``: every seat's net result in boots of a hand that ended in this call
-    (zeros elsewhere)."""
+    """``[N, n]``: every seat's net result in boots of the hands that ended in this call
+    (zeros elsewhere; in a session, the sum over the hands settled in the call)."""
     finished: NDArray[np.bool_]
-    """``[N]``: a hand ended at this table in this call."""
+    """``[N]``: the episode ended at this table in this call (its hand, or in
+    ``episode="session"`` its session)."""
 
 
 def classic_family(rules: Rules) -> Rules:
     """``rules`` if the batched engine plays them, else a ``ValueError`` naming what it
-    does not play (variants, dealer's choice and voting need the per-table engine)."""
+    does not play (variants and dealer's choice need the per-table engine)."""
     if rules.dealers_choice is not None:
         raise ValueError("the batched engine plays the classic family only: dealer's choice "
                          "needs the per-table engine (teenpatti_env.env)")
-    if rules.vote_to_end:
-        raise ValueError("the batched engine plays hand episodes: vote_to_end needs the "
-                         "per-table engine (teenpatti_env.env)")
     if not rules.spec.is_classic or rules.variant != "classic":
         name = rules.spec.name
         raise ValueError(f"the batched engine plays the classic family only, not the variant "
@@ -83,22 +82,15 @@ def classic_family(rules: Rules) -> Rules:
     return rules
 
 
-class BatchArrays(NamedTuple):
-    """The engine's own state arrays, laid out as :mod:`batch_kernels` describes: read
-    them, never write them."""
-
-    params: NDArray[np.int64]
-    tab: NDArray[np.int64]
-    seat: NDArray[np.int64]
-    known: NDArray[np.uint8]
-
-
-class TableBatch:
-    """``num_tables`` tables of one rule set, one hand an episode, stepped together.
+class TableBatch(BatchViews):
+    """``num_tables`` tables of one rule set, stepped together.
 
     Keyword arguments as :func:`teenpatti_env.env` takes them: ``rules`` (a ``Rules``,
-    preset name or dict), ``num_players``, ``bet_levels``, ``stacks`` (every seat's chips
-    at the start of every hand; default the starting stack) and ``Rules`` overrides.
+    preset name or dict), ``num_players``, ``episode`` (``"hand"``: one hand an episode;
+    ``"session"``: hands until the session ends, stacks carried from hand to hand, the
+    deal passing left, busted seats sitting out, ``max_hands``), ``bet_levels``, ``stacks``
+    (every seat's chips at the start of every episode; default the starting stack) and
+    ``Rules`` overrides.
     ``autoreset`` (default on): a table whose hand ended is dealt a new hand in the same
     call, so every table always waits for a decision unless a deal ends at once.
     ``seed``: the first :meth:`reset`'s seed (tables draw from independent streams
@@ -111,6 +103,7 @@ class TableBatch:
         rules: Rules | str | dict[str, Any] | None = None,
         *,
         num_players: int | None = None,
+        episode: str = "hand",
         bet_levels: int | None = None,
         stacks: Sequence[int] | None = None,
         autoreset: bool = True,
@@ -123,10 +116,13 @@ class TableBatch:
         if num_players is not None:
             settings["num_players"] = num_players
         self.rules = classic_family(base.replace(**settings) if settings else base)
+        if episode not in EPISODES:
+            raise ValueError(f"episode must be 'hand' or 'session', got {episode!r}")
+        self.episode = episode
         n = self.num_seats = self.rules.num_players
         validate_table(self.rules, stacks, 0, n)
         self.stacks = [self.rules.starting_stack] * n if stacks is None else list(stacks)
-        _check_entry(self.rules, self.stacks)  # here, not first at reset()
+        check_entry(self.rules, self.stacks)  # here, not first at reset()
         self.num_tables = num_tables
         self.autoreset = bool(autoreset)
         self.layout = ActionLayout(self.rules, bet_levels)
@@ -155,6 +151,9 @@ class TableBatch:
         params[k.P_SHORT] = ("all_in", "pack", "showdown").index(rules.short_stack)
         params[k.P_ENTRY] = rules.entry_chips
         params[k.P_BET_LEVELS] = self.layout.bet_levels
+        params[k.P_SESSION] = self.episode == "session"
+        params[k.P_MAX_HANDS] = k.NONE if rules.max_hands is None else rules.max_hands
+        params[k.P_VOTE] = rules.vote_to_end and self.episode == "session"
         self._params = params
         # The action table and the observation slots, read from the layouts themselves.
         kinds = self.layout.kinds
@@ -172,6 +171,7 @@ class TableBatch:
             dtype=np.int64,
         )
         self._category_at = int(offsets["my_category"])
+        params[k.P_VOTE_AT] = offsets.get("vote_now", k.NONE)
         self._cards_at = np.array([offsets[f"seat{j}.cards"] for j in range(n)], dtype=np.int64)
         self._values = np.asarray(value_table(rules), dtype=np.int64)
         self._categories = np.asarray(value_categories(rules), dtype=np.int64)
@@ -191,6 +191,7 @@ class TableBatch:
         self._mask = np.zeros((size, self.action_size), dtype=np.int8)
         self._rewards = np.zeros((size, n), dtype=np.float64)
         self._chips = np.zeros((size, n), dtype=np.int64)
+        self._session_start = np.zeros((size, n), dtype=np.int64)
         self._finished = np.zeros(size, dtype=np.bool_)
         self._everyone = np.ones(size, dtype=np.bool_)  # never written
         self._seeded = False
@@ -200,7 +201,8 @@ class TableBatch:
     def reset(
         self, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> BatchStep:
-        """Deal a new hand at every table and return the first decisions.
+        """Start a new episode (a hand, or a session) at every table and return the first
+        decisions.
 
         ``seed`` restarts every table's random stream (tables draw from independent
         streams spawned from it); without one, the streams go on (or start from fresh
@@ -218,7 +220,8 @@ class TableBatch:
         if unknown:
             raise ValueError(f"unknown reset options {unknown}: it reads "
                              f"{', '.join(BATCH_OPTIONS)}")
-        given = self._given_deals(options)  # checked before anything changes
+        # checked before anything changes
+        given = given_deals(self.rules, self.num_tables, options, self.stacks)
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or seed < 0):
             raise ValueError(f"seed must be an int >= 0 or None, got {seed!r}")
@@ -231,8 +234,8 @@ class TableBatch:
             )
             self._deck[:] = np.arange(NUM_CARDS)  # the shuffle goes on from the last deck
             self._seeded = True
-        self._seat[:, k.START_STACK, :] = given["stacks"]
         everyone = self._everyone
+        self._start_episodes(everyone, given["stacks"])
         if given["cards"] is None:
             k.deal_tables(self._params, self._tab, self._seat, self._known, self._deck,
                           self._rng, self._values, everyone)
@@ -241,100 +244,14 @@ class TableBatch:
             self._tab[:, k.DEALER] = given["dealer"]
             k.start_tables(self._params, self._tab, self._seat, self._known, self._rng,
                            self._values, everyone)
+        if self.episode == "hand":  # the later hands: the table's stacks
+            self._seat[:, k.START_STACK, :] = self.stacks
         self._reported[:] = False
-        self._seat[:, k.START_STACK, :] = self.stacks  # later hands: the table's stacks
         self._chips[:] = 0
         self._finished[:] = False
         self._observe(everyone)
         return self._result()
 
-    def _given_deals(self, options: dict[str, Any]) -> dict[str, Any]:
-        """The stacks ``[N, n]`` and, when given, the cards ``[N, n, 3]`` and dealers of
-        the first hand, each table checked by the engine itself."""
-        size, n = self.num_tables, self.num_seats
-        stacks = self._per_table(options.get("stacks", self.stacks))
-        cards = options.get("cards")
-        dealers = options.get("dealer")
-        if cards is None:
-            if dealers is not None:
-                raise ValueError("reset option 'dealer' needs 'cards' (without cards the "
-                                 "dealer is drawn with the deal)")
-            return {"stacks": np.array(stacks, dtype=np.int64), "cards": None}
-        if isinstance(cards, np.ndarray):
-            if cards.shape != (size, n, 3) or not np.issubdtype(cards.dtype, np.integer):
-                raise ValueError(f"cards as an array must be ints of shape {(size, n, 3)}, "
-                                 f"got {cards.dtype} {cards.shape}")
-            if _plain_dealers(dealers, size):
-                return self._given_array(cards, dealers, stacks)
-            cards = [[None if row[0] < 0 else [int(c) for c in row] for row in table]
-                     for table in cards]
-        if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or len(
-                cards) != size:
-            raise ValueError(f"reset option 'cards' needs one deal per table ({size})")
-        if dealers is None:
-            dealers = [None] * size
-        elif isinstance(dealers, (int, np.integer)) and not isinstance(dealers, bool):
-            dealers = [int(dealers)] * size
-        elif isinstance(dealers, (str, bytes)) or not isinstance(
-                dealers, (Sequence, np.ndarray)) or len(dealers) != size:
-            raise ValueError(f"reset option 'dealer' must be an int or one per table ({size})")
-        out = np.full((size, n, 3), k.NONE, dtype=np.int64)
-        chosen = np.full(size, k.NONE, dtype=np.int64)  # NONE: drawn as the deal starts
-        for t in range(size):
-            dealer = dealers[t]
-            if isinstance(dealer, np.integer):
-                dealer = int(dealer)
-            hand = _check_table(t, lambda t=t, d=dealer: Hand(
-                self.rules, cards[t], stacks[t], 0 if d is None else d))
-            for s, dealt in enumerate(hand.cards):
-                if dealt is not None:
-                    out[t, s] = dealt
-            if dealer is not None:
-                chosen[t] = dealer
-        return {"stacks": np.array(stacks, dtype=np.int64), "cards": out, "dealer": chosen}
-
-    def _given_array(self, cards: NDArray[Any], dealers: Any, stacks: list[list[int]]
-                     ) -> dict[str, Any]:
-        """:meth:`_given_deals` for cards given as an array: the engine checks each
-        distinct table (cards, stacks, dealer) once (a search replays few deals at many
-        tables)."""
-        size, n = self.num_tables, self.num_seats
-        chosen = np.full(size, k.NONE if dealers is None else 0, dtype=np.int64)
-        if dealers is not None:
-            chosen[:] = dealers
-        stack_array = np.array(stacks, dtype=np.int64)
-        keys = np.concatenate([cards.reshape(size, -1).astype(np.int64), stack_array,
-                               chosen[:, None]], axis=1)
-        _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-        dealt = np.full((len(first), n, 3), k.NONE, dtype=np.int64)
-        for row in np.argsort(first).tolist():  # tables in order: the first bad one named
-            t = int(first[row])
-            table = [None if seat[0] < 0 else [int(c) for c in seat] for seat in cards[t]]
-            dealer = int(chosen[t])
-            hand = _check_table(t, lambda t=t, table=table, d=dealer: Hand(
-                self.rules, table, stacks[t], 0 if d == k.NONE else d))
-            for s, held in enumerate(hand.cards):
-                if held is not None:
-                    dealt[row, s] = held
-        return {"stacks": stack_array, "cards": dealt[inverse.reshape(-1)], "dealer": chosen}
-
-    def _per_table(self, stacks: Any) -> list[list[int]]:
-        """One stack list per table from one list for all or one per table, each checked
-        (a list shared by every table once)."""
-        size, n = self.num_tables, self.num_seats
-        if isinstance(stacks, np.ndarray):
-            stacks = stacks.tolist()
-        if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Sequence) or not stacks:
-            raise ValueError(f"reset option 'stacks' must be a list of {n} ints or one such "
-                             f"list per table, got {stacks!r}")
-        per_table = all(isinstance(row, (list, tuple)) for row in stacks)
-        if per_table and len(stacks) != size:
-            raise ValueError(f"reset option 'stacks' lists {len(stacks)} tables, not {size}")
-        rows = [list(row) for row in stacks] if per_table else [list(stacks)] * size
-        for t, row in enumerate(rows if per_table else rows[:1]):
-            _check_table(t, lambda row=row: validate_table(self.rules, row, 0, n))
-            _check_table(t, lambda row=row: _check_entry(self.rules, row))
-        return rows
 
     def step(
         self, actions: Any, tables: NDArray[np.bool_] | None = None
@@ -358,9 +275,9 @@ class TableBatch:
             self._history = grown
         self._chips[:] = 0
         self._finished[:] = False
-        k.step_tables(self._params, self._tab, self._seat, self._known, self._history, chosen,
-                      active, self._kind_of, self._level_of, self._chips, self._finished,
-                      self._reported)
+        k.step_tables(self._params, self._tab, self._seat, self._known, self._deck, self._rng,
+                      self._values, self._history, chosen, active, self._kind_of,
+                      self._level_of, self._chips, self._finished, self._reported)
         changed = active if tables is None else active | self._finished
         if self.autoreset and self._finished.any():
             self._redeal(self._finished)
@@ -368,7 +285,8 @@ class TableBatch:
         return self._result()
 
     def redeal(self, tables: NDArray[np.bool_]) -> BatchStep:
-        """Deal a new hand at every table with ``tables[t]`` (for ``autoreset=False``)."""
+        """Start a new episode (a hand, or a session) at every table with ``tables[t]``
+        (for ``autoreset=False``)."""
         which = self._checked_tables(tables)
         self._chips[:] = 0
         self._finished[:] = False
@@ -377,9 +295,25 @@ class TableBatch:
         return self._result()
 
     def _redeal(self, which: NDArray[np.bool_]) -> None:
+        if self.episode == "session":  # a hand episode's stacks stay set from reset()
+            self._start_episodes(which, self.stacks)
         k.deal_tables(self._params, self._tab, self._seat, self._known, self._deck, self._rng,
                       self._values, which)
         self._reported[which] = False
+
+    def _start_episodes(self, which: NDArray[np.bool_], stacks: Any) -> None:
+        """Set every seat's chips at the start of the tables ``which``'s episodes: the
+        stacks of the next hand, and in a session the session's chips (a seat that
+        cannot enter sits out with its chips kept)."""
+        seat = self._seat
+        chips = np.broadcast_to(np.asarray(stacks, dtype=np.int64), (self.num_tables,
+                                                                      self.num_seats))[which]
+        if self.episode == "session":
+            seat[which, k.CHIPS, :] = chips
+            self._session_start[which] = chips
+            self._tab[which, k.HANDS] = 0
+            chips = np.where(chips >= self.rules.entry_chips, chips, 0)
+        seat[which, k.START_STACK, :] = chips
 
     def _checked_tables(self, tables: Any) -> NDArray[np.bool_]:
         array = np.asarray(tables)
@@ -400,6 +334,10 @@ class TableBatch:
         if not 0 <= action < self.action_size:
             return (f"table {t}, seat {seat}: action {action} is not in the action table "
                     f"(0..{self.action_size - 1}); no table was changed")
+        if self._tab[t, k.END] != k.RUNNING:  # a vote between a session's hands
+            return (f"table {t}, seat {seat} cannot take action {action} "
+                    f"({self.layout.names[action]}): between hands only vote_end or "
+                    "continue; no table was changed")
         hand = self.hand(t)
         reason = hand.illegal_reason(self.layout.decode(hand, seat, action))
         return (f"table {t}, seat {seat} cannot take action {action} "
@@ -437,80 +375,6 @@ class TableBatch:
         self._observe_into(np.ones(self.num_tables, dtype=np.bool_), chosen, obs, mask)
         return obs
 
-    @property
-    def arrays(self) -> BatchArrays:
-        """The live state arrays (no copy), for agents that decide from the whole table
-        (the scripted agents' batched forms, ``agents.batch_scripted``)."""
-        return BatchArrays(self._params, self._tab, self._seat, self._known)
-
-    @property
-    def to_act(self) -> NDArray[np.int64]:
-        """The seat to act at every table (``-1``: none)."""
-        return self._tab[:, k.TO_ACT].copy()
-
-    @property
-    def pot(self) -> NDArray[np.int64]:
-        """Chips in every table's pot."""
-        return self._tab[:, k.POT].copy()
-
-    @property
-    def stake(self) -> NDArray[np.int64]:
-        """Every table's stake ``S``."""
-        return self._tab[:, k.STAKE].copy()
-
-    @property
-    def dealer(self) -> NDArray[np.int64]:
-        """Every table's dealer."""
-        return self._tab[:, k.DEALER].copy()
-
-    @property
-    def stack_chips(self) -> NDArray[np.int64]:
-        """``[N, n]``: every seat's chips behind."""
-        return self._seat[:, k.STACK, :].copy()
-
-    @property
-    def dealt_in(self) -> NDArray[np.bool_]:
-        """``[N, n]``: the seats dealt into this hand."""
-        dealt: NDArray[np.bool_] = self._seat[:, k.DEALT, :] == 1
-        return dealt
-
-    @property
-    def hand_stacks(self) -> NDArray[np.int64]:
-        """``[N, n]``: every seat's chips when this hand was dealt (before the boot)."""
-        seat = self._seat
-        return seat[:, k.STACK, :] + seat[:, k.CONTRIB, :] - seat[:, k.PAYOUT, :]
-
-    @property
-    def contributions(self) -> NDArray[np.int64]:
-        """``[N, n]``: chips every seat put into this hand."""
-        return self._seat[:, k.CONTRIB, :].copy()
-
-    @property
-    def net(self) -> NDArray[np.int64]:
-        """``[N, n]``: every seat's chips won or lost in its ended hand (zeros while the
-        hand runs)."""
-        seat = self._seat
-        ended = (self._tab[:, k.END] != k.RUNNING)[:, None]
-        net: NDArray[np.int64] = np.where(ended, seat[:, k.PAYOUT, :] - seat[:, k.CONTRIB, :], 0)
-        return net
-
-    @property
-    def shown(self) -> NDArray[np.bool_]:
-        """``[N, n]``: the seats whose hands were turned up for the table (show, showdown)."""
-        shown: NDArray[np.bool_] = self._seat[:, k.SHOWN, :] == 1
-        return shown
-
-    @property
-    def over(self) -> NDArray[np.bool_]:
-        """Whether every table's hand has ended."""
-        over: NDArray[np.bool_] = self._tab[:, k.END] != k.RUNNING
-        return over
-
-    @property
-    def hands_dealt(self) -> NDArray[np.int64]:
-        """Hands dealt at every table since the batch was made."""
-        return self._tab[:, k.DEALS].copy()
-
     def hand(self, table: int) -> Hand:
         """Table ``table``'s hand rebuilt as the per-table engine's ``Hand`` (its deal and
         every action so far replayed)."""
@@ -541,28 +405,3 @@ class TableBatch:
             raise ValueError(f"no table {table!r}: tables are 0..{self.num_tables - 1}")
         return table
 
-
-def _check_entry(rules: Rules, stacks: Sequence[int]) -> None:
-    """A ``ValueError`` unless two seats or more hold the chips to enter a hand."""
-    if sum(chips >= rules.entry_chips for chips in stacks) < 2:
-        raise ValueError(f"fewer than two seats hold the {rules.entry_chips} chips needed "
-                         "to enter")
-
-
-def _plain_dealers(dealers: Any, size: int) -> bool:
-    """``dealers`` is ``None``, one seat for every table or an int array of one per table
-    (no seat left to be drawn, none negative)."""
-    if dealers is None:
-        return True
-    if isinstance(dealers, (int, np.integer)) and not isinstance(dealers, bool):
-        return int(dealers) >= 0
-    return (isinstance(dealers, np.ndarray) and dealers.shape == (size,)
-            and np.issubdtype(dealers.dtype, np.integer) and bool((dealers >= 0).all()))
-
-
-def _check_table(table: int, check: Any) -> Any:
-    """``check()``, its ``ValueError`` prefixed with the table."""
-    try:
-        return check()
-    except ValueError as error:
-        raise ValueError(f"table {table}: {error}") from None

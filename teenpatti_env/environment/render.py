@@ -29,20 +29,33 @@ class _Narrator:
         return f"seat {seat}" if self.names is None else self.names[seat]
 
     def names_of(self, seats: Sequence[int]) -> str:
-        return ", ".join(self.name(seat) for seat in seats)
+        """The seats' names as a list in words: "you, hard and equity"."""
+        named = [self.name(seat) for seat in seats]
+        return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+    def verb(self, seat: int, verb: str) -> str:
+        """``verb`` (third person) as ``seat``'s: "bets" for a bot, "bet" for you."""
+        if self.name(seat) != YOU:
+            return verb
+        return _PLAIN_VERBS.get(verb) or (verb[:-2] if verb.endswith("sses") else verb[:-1])
 
     def says(self, seat: int, verb: str) -> str:
         """``seat`` and ``verb`` (third person) in agreement: "hard bets", "you bet"."""
-        name = self.name(seat)
-        if name != YOU:
-            return f"{name} {verb}"
-        plain = _PLAIN_VERBS.get(verb) or (verb[:-2] if verb.endswith("sses") else verb[:-1])
-        return f"{name} {plain}"
+        return f"{self.name(seat)} {self.verb(seat, verb)}"
+
+    def whose(self, seat: int) -> str:
+        """``seat``'s possessive: "hard's", "your"."""
+        return possessive(self.name(seat))
 
 
 YOU = "you"
 """The name that reads as the person at the table: its verbs take the plain form."""
 _PLAIN_VERBS = {"is": "are", "has": "have"}
+
+
+def possessive(name: str) -> str:
+    """A name's possessive: "hard's", "your" for :data:`YOU`."""
+    return "your" if name == YOU else f"{name}'s"
 
 
 def describe_event(event: dict[str, Any], names: Sequence[str] | None = None) -> str | None:
@@ -52,8 +65,8 @@ def describe_event(event: dict[str, Any], names: Sequence[str] | None = None) ->
     kind = event["type"]
     seat: Any = event.get("seat")
     if kind == "deal":
-        return (f"{say.says(event['dealer'], 'deals')} to {say.names_of(event['seats'])}; "
-                f"boot {event['boot']}")
+        return (f"{say.says(event['dealer'], 'deals')}; {say.names_of(event['seats'])} "
+                f"put in a boot of {event['boot']}")
     if kind == "look":
         return say.says(seat, "looks")
     if kind == "pack":
@@ -66,7 +79,7 @@ def describe_event(event: dict[str, Any], names: Sequence[str] | None = None) ->
     if kind == "show":
         return f"{say.says(seat, 'pays')} {event['amount']} for a show"
     if kind == "sideshow":
-        return (f"{say.says(seat, 'pays')} {event['amount']} and asks "
+        return (f"{say.says(seat, 'pays')} {event['amount']} and {say.verb(seat, 'asks')} "
                 f"{say.name(event['target'])} for a sideshow")
     if kind == "sideshow_result":
         if not event["accepted"]:
@@ -95,7 +108,10 @@ def describe_event(event: dict[str, Any], names: Sequence[str] | None = None) ->
     if kind == "open_cards":
         return f"{say.says(seat, 'has')} {' '.join(event['cards'])} face up"
     if kind == "burst":
-        return f"burst: {say.names_of(event['seats'])} packed at once"
+        seats = event["seats"]
+        if len(seats) == 1:
+            return f"burst: {say.says(seats[0], 'packs')}"
+        return f"burst: {say.names_of(seats)} pack at once"
     return _describe_part_two(kind, seat, event, say)
 
 
@@ -139,13 +155,14 @@ def _describe_part_two(
     if kind == "phase":
         return f"{event['phase'].replace('_', ' ')} phase, {say.name(event['to_act'])} first"
     if kind == "draw":
-        return f"{say.says(seat, 'pays')} {event['amount']} and draws a card"
+        return f"{say.says(seat, 'pays')} {event['amount']} and {say.verb(seat, 'draws')} a card"
     if kind == "pass":
         to = event["to"]
         return f"{say.says(seat, 'passes')} three cards " + (
             "out of play" if to is None else f"to {say.name(to)}")
     if kind == "buy_joker":
-        return f"{say.says(seat, 'pays')} {event['amount']} and buys a joker"
+        return (f"{say.says(seat, 'pays')} {event['amount']} and "
+                f"{say.verb(seat, 'buys')} a joker")
     if kind == "indicators_up":
         return f"indicator{'s' if len(event['cards']) > 1 else ''} turned up: " + " ".join(
             event["cards"]

@@ -400,15 +400,19 @@ def make_request(
 
 
 def make_response(
-    action: Mapping[str, Any], id: str | int | None = None, name: str | None = None
+    action: Mapping[str, Any], id: str | int | None = None, name: str | None = None,
+    notice: str | None = None,
 ) -> dict[str, Any]:
-    """The answer carrying ``action`` (a hand-history action; its seat is dropped)."""
+    """The answer carrying ``action`` (a hand-history action; its seat is dropped), with
+    a ``notice`` for the table when the bot has one (another agent answered for it)."""
     response: dict[str, Any] = {"protocol": PROTOCOL}
     if id is not None:
         response["id"] = id
     response["action"] = {k: v for k, v in action.items() if k not in ("seat", "timeout")}
     if name is not None:
         response["name"] = name
+    if notice is not None:
+        response["notice"] = notice
     return response
 
 

@@ -689,6 +689,14 @@ class Deal:
             public = self._wild_card
             flags = (public[a], public[b], public[c])
             return three_card_value(a, b, c, flags, best_sequence, lowball)
+        usable, flags_of = self.usable_cards(private, own_rank, bought)
+        return trusted_value(usable, flags_of, self.spec.imagined_card, best_sequence, lowball)
+
+    def usable_cards(self, private: Sequence[int], own_rank: int | None = None,
+                     bought: int | None = None) -> tuple[list[int], list[bool]]:
+        """The cards a seat holding ``private`` may use (its own, then the community
+        cards) and which of them are wild for it (``own_rank``, ``bought``: as in
+        :meth:`value`)."""
         usable = [*private, *self.community]
         personal = self.personal_rank(private)
         if own_rank is not None and own_rank != self.burst_rank:  # B2
@@ -696,7 +704,7 @@ class Deal:
         flags_of = self.wild_flags(usable, personal)
         if bought is not None:
             flags_of = [flag or card == bought for flag, card in zip(flags_of, usable, strict=True)]
-        return trusted_value(usable, flags_of, self.spec.imagined_card, best_sequence, lowball)
+        return usable, flags_of
 
     def to_json(self) -> dict[str, Any]:
         """The hand-history fields of this deal (``community``, ``indicators``, ``chosen``)."""

@@ -1,6 +1,7 @@
 """Shared builders for the batched-engine tests: random rule sets of the classic family,
-random stacks, a per-table twin that follows the batch step by step, and a nudged copy
-of the shipped policy (another agent with a batched form)."""
+random stacks and deals, a per-table twin that follows the batch step by step (a hand,
+or a whole session), and a nudged copy of the shipped policy (another agent with a
+batched form)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,11 @@ from typing import Any
 import numpy as np
 
 from agents.policy import NumpyPolicy, load_policy, pretrained_path
+from teenpatti_env.cards import NUM_CARDS
+from teenpatti_env.engine import Hand
+from teenpatti_env.engine.session import Session
+from teenpatti_env.environment import aec
+from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import PRESETS, Rules
@@ -60,6 +66,88 @@ def random_stacks(rules: Rules, rng: np.random.Generator) -> list[int]:
             stacks = [int(x) for x in rng.integers(0, top, size=n)]
         if sum(chips >= rules.entry_chips for chips in stacks) >= 2:
             return stacks
+
+
+def random_actions(step: Any, rng: np.random.Generator) -> Any:
+    """A random legal action at every table waiting for one (any index elsewhere)."""
+    masks = step.action_masks
+    return (masks + rng.random(masks.shape)).argmax(axis=1)
+
+
+def given_deals(batch: TableBatch, rng: np.random.Generator) -> dict[str, Any]:
+    """Reset options for every table of ``batch``: random stacks, cards and dealers."""
+    n = batch.num_seats
+    stacks = [random_stacks(batch.rules, rng) for _ in range(batch.num_tables)]
+    cards = np.full((batch.num_tables, n, 3), -1, dtype=np.int64)
+    for t, row in enumerate(stacks):
+        deck = rng.permutation(NUM_CARDS)
+        for s, chips in enumerate(row):
+            if chips >= batch.rules.entry_chips:
+                cards[t, s] = deck[3 * s: 3 * s + 3]
+    dealers = rng.integers(n, size=batch.num_tables)
+    return {"cards": cards, "stacks": stacks, "dealer": dealers}
+
+
+class ShadowDeck:
+    """A copy of one table's random stream and deck, taken right after the batch dealt
+    the session's first hand: it deals the session's later hands card for card as the
+    batch will (the batch's own dealing kernel on the copy), for whichever dealer and
+    seats the per-table ``Session`` decides."""
+
+    def __init__(self, batch: TableBatch, table: int) -> None:
+        self.params = batch.arrays.params
+        self.rng = batch._rng[table:table + 1].copy()
+        self.deck = batch._deck[table:table + 1].copy()
+        self.tab = np.zeros((1, k.TAB_FIELDS), dtype=np.int64)
+        self.seat = np.zeros((1, k.SEAT_FIELDS, batch.num_seats), dtype=np.int64)
+
+    def deal(self, dealer: int, stacks: list[int]) -> list[list[int] | None]:
+        self.tab[0, k.DEALER] = dealer
+        self.seat[0, k.START_STACK] = stacks
+        k.deal_cards(self.params, self.tab, self.seat, self.deck, self.rng, 0)
+        return [None if self.seat[0, k.CARD0, s] == k.NONE
+                else [int(c) for c in self.seat[0, k.CARD0:k.CARD0 + 3, s]]
+                for s in range(len(stacks))]
+
+
+class ShadowSession(Session):
+    """A ``Session`` whose later hands come from a :class:`ShadowDeck`; the session
+    itself passes the deal on, and it must pass it to the seat the rules name."""
+
+    shadow: ShadowDeck
+
+    def new_hand(self, cards: Any = None, dealer: int | None = None, **table_cards: Any) -> Hand:
+        if cards is not None:
+            return super().new_hand(cards, dealer, **table_cards)
+        n, active = self.num_seats, self.active
+        assert self.dealer is not None
+        expected = next((self.dealer + step) % n for step in range(1, n + 1)
+                        if active[(self.dealer + step) % n])
+        stacks = [chips if active[s] else 0 for s, chips in enumerate(self.stacks)]
+        hand = super().new_hand(self.shadow.deal(expected, stacks))
+        assert hand.dealer == expected
+        return hand
+
+
+def session_twin(batch: TableBatch, table: int, start: list[int]) -> Any:
+    """A ``raw_env(episode="session")`` playing ``table``'s session from ``start``
+    stacks: its first hand the batch's (call right after the batch's reset), its later
+    hands dealt as the batch deals them."""
+    hand = batch.hand(table)
+    shadow = ShadowDeck(batch, table)
+    env = raw_env(rules=batch.rules, episode="session", bet_levels=batch.layout.bet_levels)
+
+    def make(*args: Any, **kwargs: Any) -> Session:
+        session = ShadowSession(*args, **kwargs)
+        session.shadow = shadow
+        return session
+
+    plain, aec.Session = aec.Session, make  # type: ignore[assignment, misc]
+    try:
+        env.reset(options={"cards": hand.cards, "dealer": hand.dealer, "stacks": start})
+    finally:
+        aec.Session = plain  # type: ignore[misc]
+    return env
 
 
 def twin_env(batch: TableBatch, table: int) -> Any:

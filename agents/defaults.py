@@ -1,0 +1,41 @@
+"""The agent the frontends seat by default, and the one that takes a seat a trained policy
+cannot play (another seat count, a variant, dealer's choice): a frontend never fails to
+start for want of a bot, it says which seat changed hands in one line.
+
+>>> from teenpatti_env.rules import Rules
+>>> fitting_agent(DEFAULT_AGENT, Rules(num_players=4))
+('pretrained:classic', None)
+>>> spec, notice = fitting_agent(DEFAULT_AGENT, Rules(num_players=5))
+>>> spec, notice.endswith("equity plays in its place")
+('equity', True)
+"""
+
+from __future__ import annotations
+
+from agents import make_agent
+from teenpatti_env.rules import Rules
+
+DEFAULT_AGENT = "pretrained:classic"
+"""The trained policy the frontends (``serve``, ``match``) seat by default."""
+FALLBACK_AGENT = "equity"
+"""The scripted agent that plays a table a trained policy cannot: it plays every table."""
+
+
+def unfit_reason(spec: str, rules: Rules) -> str | None:
+    """Why the agent ``spec`` cannot play a table under ``rules`` (the agent's own
+    ``check_rules``), or ``None`` when it can."""
+    try:
+        make_agent(spec).check_rules(rules)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+def fitting_agent(spec: str, rules: Rules,
+                  fallback: str = FALLBACK_AGENT) -> tuple[str, str | None]:
+    """``(spec, None)`` when ``spec`` can play ``rules``, else ``(fallback, notice)`` with
+    a one-line notice saying why the fallback plays in its place."""
+    reason = unfit_reason(spec, rules)
+    if reason is None:
+        return spec, None
+    return fallback, f"{reason}: {fallback} plays in its place"

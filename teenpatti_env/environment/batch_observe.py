@@ -1,0 +1,100 @@
+"""The batched engine's observation vectors and action masks, slot for slot those of
+:class:`~teenpatti_env.environment.observation.ObservationLayout`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from teenpatti_env.environment.batch_play import in_session
+from teenpatti_env.environment.batch_rules import *  # noqa: F403
+from teenpatti_env.environment.batch_state import *  # noqa: F403
+
+# ----------------------------------------------------------------- observation and mask
+
+
+@jit
+def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: Any,
+           global_at: Any, seat_at: Any, category_at: int, cards_at: Any, categories: Any,
+           strengths: Any) -> None:
+    """Write seat ``me``'s observation vector into the zeroed row ``obs[t]``, slot for
+    slot as :meth:`ObservationLayout.encode` builds it (a hand episode's or a session's)."""
+    n = params[P_SEATS]
+    per_boot = 1.0 / params[P_BOOT]
+    running = tab[t, END] == RUNNING
+    asker = tab[t, ASKER]
+    to_act = tab[t, TO_ACT] if running else NONE  # between hands: the voter, not to act
+    dealer = tab[t, DEALER]
+    if known[t, me, me] == 1:
+        value = seat[t, VALUE, me]
+        obs[t, global_at[G_STRENGTH]] = strengths[value]
+        obs[t, category_at + categories[value]] = 1.0
+    if running and asker == NONE and can_bet(seat, t, me) and not at_blind_limit(
+            params, seat, t, me):
+        low, high = bet_range(params, tab, seat, t, me, 0)
+        if low <= high:
+            obs[t, global_at[G_MIN_BET]] = low * per_boot
+            obs[t, global_at[G_MAX_BET]] = high * per_boot
+    my_turn = running & (to_act == me)
+    obs[t, global_at[G_POT]] = tab[t, POT] * per_boot
+    obs[t, global_at[G_STAKE]] = tab[t, STAKE] * per_boot
+    obs[t, global_at[G_MY_TURN]] = my_turn
+    obs[t, global_at[G_ASKED]] = my_turn & (asker != NONE)
+    obs[t, global_at[G_OVER]] = not running
+    session = params[P_SESSION] == 1
+    if session:
+        played = tab[t, HANDS]
+        obs[t, global_at[G_PLAYED]] = played
+        if params[P_MAX_HANDS] != NONE:
+            obs[t, global_at[G_REMAINING]] = max(params[P_MAX_HANDS] - played, 0)
+            obs[t, global_at[G_LIMIT]] = 1.0
+        if params[P_VOTE_AT] != NONE:
+            obs[t, params[P_VOTE_AT]] = (not running) & (tab[t, TO_ACT] == me)
+    previous = previous_player(params, seat, t, me, False) if running else NONE
+    # previous, to_act and asker are NONE (never a seat) when unset
+    for j in range(n):
+        other = (me + j) % n
+        dealt = seat[t, DEALT, other]
+        obs[t, seat_at[j, S_IN_SESSION]] = in_session(params, seat, t, other) if session \
+            else dealt
+        obs[t, seat_at[j, S_DEALT]] = dealt
+        obs[t, seat_at[j, S_IN_HAND]] = dealt * (1 - seat[t, PACKED, other])
+        obs[t, seat_at[j, S_PACKED]] = seat[t, PACKED, other]
+        obs[t, seat_at[j, S_ALL_IN]] = seat[t, ALL_IN, other]
+        obs[t, seat_at[j, S_SEEN]] = seat[t, SEEN, other]
+        obs[t, seat_at[j, S_BLIND_BETS]] = seat[t, BLIND_BETS, other]
+        obs[t, seat_at[j, S_STACK]] = seat[t, STACK, other] * per_boot
+        obs[t, seat_at[j, S_CHIPS_IN]] = seat[t, CONTRIB, other] * per_boot
+        obs[t, seat_at[j, S_DEALER]] = other == dealer
+        obs[t, seat_at[j, S_PREVIOUS]] = other == previous
+        obs[t, seat_at[j, S_TO_ACT]] = other == to_act
+        obs[t, seat_at[j, S_ASKER]] = other == asker
+        if known[t, me, other] == 1:
+            for c in range(3):
+                obs[t, cards_at[j] + seat[t, CARD0 + c, other]] = 1.0
+
+
+@jit
+def observe_tables(params: Any, tab: Any, seat: Any, known: Any, which: Any, seats: Any,
+                   obs: Any, mask: Any, kind_of: Any, global_at: Any, seat_at: Any,
+                   category_at: int, cards_at: Any, categories: Any, strengths: Any) -> None:
+    """At every table with ``which[t]``: the observation of ``seats[t]`` (zeros where it
+    is ``NONE``) and the action mask of the seat to act (zeros where it is not that
+    seat)."""
+    legal = np.zeros(KINDS, dtype=np.bool_)
+    for t in range(tab.shape[0]):
+        if not which[t]:
+            continue
+        obs[t, :] = 0.0
+        mask[t, :] = 0
+        me = seats[t]
+        if me == NONE:
+            continue
+        encode(params, tab, seat, known, t, me, obs, global_at, seat_at, category_at,
+               cards_at, categories, strengths)
+        if me == tab[t, TO_ACT]:
+            legal_kinds(params, tab, seat, t, legal)
+            for a in range(kind_of.shape[0]):
+                if legal[kind_of[a]]:
+                    mask[t, a] = 1

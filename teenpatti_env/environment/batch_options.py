@@ -1,0 +1,135 @@
+"""The checks of a :class:`~teenpatti_env.environment.batched.TableBatch`'s stacks and of
+the deals ``reset(options=...)`` gives, every table checked by the engine itself."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from teenpatti_env.engine import Hand, validate_table
+from teenpatti_env.environment import batch_kernels as k
+from teenpatti_env.rules import Rules
+
+BATCH_OPTIONS = ("cards", "dealer", "stacks")
+"""What ``reset(options=...)`` reads: the first hand's deal at every table."""
+
+
+def given_deals(rules: Rules, size: int, options: dict[str, Any],
+                stacks: list[int]) -> dict[str, Any]:
+    """The stacks ``[N, n]`` and, when given, the cards ``[N, n, 3]`` and dealers of
+    the first hand of ``reset(options=...)`` at ``size`` tables (``stacks``: the batch's
+    own), each table checked by the engine itself."""
+    n = rules.num_players
+    per_table = per_table_stacks(rules, size, options.get("stacks", stacks))
+    cards = options.get("cards")
+    dealers = options.get("dealer")
+    if cards is None:
+        if dealers is not None:
+            raise ValueError("reset option 'dealer' needs 'cards' (without cards the "
+                             "dealer is drawn with the deal)")
+        return {"stacks": np.array(per_table, dtype=np.int64), "cards": None}
+    if isinstance(cards, np.ndarray):
+        if cards.shape != (size, n, 3) or not np.issubdtype(cards.dtype, np.integer):
+            raise ValueError(f"cards as an array must be ints of shape {(size, n, 3)}, "
+                             f"got {cards.dtype} {cards.shape}")
+        if _plain_dealers(dealers, size):
+            return _given_array(rules, cards, dealers, per_table)
+        cards = [[None if row[0] < 0 else [int(c) for c in row] for row in table]
+                 for table in cards]
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or len(
+            cards) != size:
+        raise ValueError(f"reset option 'cards' needs one deal per table ({size})")
+    if dealers is None:
+        dealers = [None] * size
+    elif isinstance(dealers, (int, np.integer)) and not isinstance(dealers, bool):
+        dealers = [int(dealers)] * size
+    elif isinstance(dealers, (str, bytes)) or not isinstance(
+            dealers, (Sequence, np.ndarray)) or len(dealers) != size:
+        raise ValueError(f"reset option 'dealer' must be an int or one per table ({size})")
+    out = np.full((size, n, 3), k.NONE, dtype=np.int64)
+    chosen = np.full(size, k.NONE, dtype=np.int64)  # NONE: drawn as the deal starts
+    for t in range(size):
+        dealer = dealers[t]
+        if isinstance(dealer, np.integer):
+            dealer = int(dealer)
+        hand = check_table(t, lambda t=t, d=dealer: Hand(
+            rules, cards[t], per_table[t], 0 if d is None else d))
+        for s, dealt in enumerate(hand.cards):
+            if dealt is not None:
+                out[t, s] = dealt
+        if dealer is not None:
+            chosen[t] = dealer
+    return {"stacks": np.array(per_table, dtype=np.int64), "cards": out, "dealer": chosen}
+
+
+def _given_array(rules: Rules, cards: NDArray[Any], dealers: Any,
+                 stacks: list[list[int]]) -> dict[str, Any]:
+    """:func:`given_deals` for cards given as an array: the engine checks each distinct
+    table (cards, stacks, dealer) once (a search replays few deals at many tables)."""
+    size, n = len(cards), rules.num_players
+    chosen = np.full(size, k.NONE if dealers is None else 0, dtype=np.int64)
+    if dealers is not None:
+        chosen[:] = dealers
+    stack_array = np.array(stacks, dtype=np.int64)
+    keys = np.concatenate([cards.reshape(size, -1).astype(np.int64), stack_array,
+                           chosen[:, None]], axis=1)
+    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    dealt = np.full((len(first), n, 3), k.NONE, dtype=np.int64)
+    for row in np.argsort(first).tolist():  # tables in order: the first bad one named
+        t = int(first[row])
+        table = [None if seat[0] < 0 else [int(c) for c in seat] for seat in cards[t]]
+        dealer = int(chosen[t])
+        hand = check_table(t, lambda t=t, table=table, d=dealer: Hand(
+            rules, table, stacks[t], 0 if d == k.NONE else d))
+        for s, held in enumerate(hand.cards):
+            if held is not None:
+                dealt[row, s] = held
+    return {"stacks": stack_array, "cards": dealt[inverse.reshape(-1)], "dealer": chosen}
+
+
+def _plain_dealers(dealers: Any, size: int) -> bool:
+    """``dealers`` is ``None``, one seat for every table or an int array of one per table
+    (no seat left to be drawn, none negative)."""
+    if dealers is None:
+        return True
+    if isinstance(dealers, (int, np.integer)) and not isinstance(dealers, bool):
+        return int(dealers) >= 0
+    return (isinstance(dealers, np.ndarray) and dealers.shape == (size,)
+            and np.issubdtype(dealers.dtype, np.integer) and bool((dealers >= 0).all()))
+
+
+def per_table_stacks(rules: Rules, size: int, stacks: Any) -> list[list[int]]:
+    """One stack list per table from one list for all or one per table, each checked
+    (a list shared by every table once)."""
+    n = rules.num_players
+    if isinstance(stacks, np.ndarray):
+        stacks = stacks.tolist()
+    if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Sequence) or not stacks:
+        raise ValueError(f"reset option 'stacks' must be a list of {n} ints or one such "
+                         f"list per table, got {stacks!r}")
+    per_table = all(isinstance(row, (list, tuple)) for row in stacks)
+    if per_table and len(stacks) != size:
+        raise ValueError(f"reset option 'stacks' lists {len(stacks)} tables, not {size}")
+    rows = [list(row) for row in stacks] if per_table else [list(stacks)] * size
+    for t, row in enumerate(rows if per_table else rows[:1]):
+        check_table(t, lambda row=row: validate_table(rules, row, 0, n))
+        check_table(t, lambda row=row: check_entry(rules, row))
+    return rows
+
+
+def check_entry(rules: Rules, stacks: Sequence[int]) -> None:
+    """A ``ValueError`` unless two seats or more hold the chips to enter a hand."""
+    if sum(chips >= rules.entry_chips for chips in stacks) < 2:
+        raise ValueError(f"fewer than two seats hold the {rules.entry_chips} chips needed "
+                         "to enter")
+
+
+def check_table(table: int, check: Any) -> Any:
+    """``check()``, its ``ValueError`` prefixed with the table."""
+    try:
+        return check()
+    except ValueError as error:
+        raise ValueError(f"table {table}: {error}") from None

@@ -1,0 +1,401 @@
+"""The batched engine's rules of one hand (RULES.md sections 2-6 and 9): what a seat may
+do, what an action does, what ends the betting, side pots and the odd chip."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from teenpatti_env.environment.batch_state import *  # noqa: F403
+
+# ----------------------------------------------------------------- rule queries
+# Boolean results are combined with ``&``, not ``and``: numba compiles a value-returning
+# ``and`` to a slow generic path (measured at about 20 ns a call against 1-3 ns).
+
+
+@inline
+def in_hand(seat: Any, t: int, s: int) -> bool:
+    return (seat[t, DEALT, s] == 1) & (seat[t, PACKED, s] == 0)
+
+
+@inline
+def can_bet(seat: Any, t: int, s: int) -> bool:
+    return (seat[t, DEALT, s] == 1) & (seat[t, PACKED, s] == 0) & (seat[t, ALL_IN, s] == 0)
+
+
+@inline
+def count_in_hand(seat: Any, t: int, n: int) -> int:
+    count = 0
+    for s in range(n):
+        if in_hand(seat, t, s):
+            count += 1
+    return count
+
+
+@inline
+def count_can_bet(seat: Any, t: int, n: int) -> int:
+    count = 0
+    for s in range(n):
+        if can_bet(seat, t, s):
+            count += 1
+    return count
+
+
+@inline
+def cap_reached(params: Any, tab: Any, t: int) -> bool:
+    return (params[P_POT_CAP] != NONE) & (tab[t, POT] >= params[P_POT_CAP])
+
+
+@jit
+def empty_stack_showdown(params: Any, seat: Any, t: int) -> bool:
+    """``short_stack="showdown"``: a payment left a seat in the hand with no chips."""
+    if params[P_SHORT] != SHORT_SHOWDOWN:
+        return False
+    for s in range(params[P_SEATS]):  # noqa: SIM110 (numba compiles loops, not any())
+        if in_hand(seat, t, s) and seat[t, STACK, s] == 0:
+            return True
+    return False
+
+
+@inline
+def previous_player(params: Any, seat: Any, t: int, s: int, seen_only: bool) -> int:
+    """Nearest seat to the right of ``s`` still in the hand and not all-in."""
+    n = params[P_SEATS]
+    for step in range(1, n):
+        other = (s - step) % n
+        if can_bet(seat, t, other) and (seat[t, SEEN, other] == 1 or not seen_only):
+            return other
+    return NONE
+
+
+@inline
+def at_blind_limit(params: Any, seat: Any, t: int, s: int) -> bool:
+    limit = params[P_MAX_BLIND]
+    return (seat[t, SEEN, s] == 0) & (limit != NONE) & (seat[t, BLIND_BETS, s] >= limit)
+
+
+@inline
+def min_bet(tab: Any, seat: Any, t: int, s: int) -> int:
+    return 2 * tab[t, STAKE] if seat[t, SEEN, s] == 1 else tab[t, STAKE]
+
+
+@inline
+def is_short(tab: Any, seat: Any, t: int, s: int) -> bool:
+    return seat[t, STACK, s] < min_bet(tab, seat, t, s)
+
+
+@inline
+def bet_range(params: Any, tab: Any, seat: Any, t: int, s: int, keep: int) -> tuple[int, int]:
+    """``(low, high)`` of a legal bet leaving ``keep`` chips; ``low > high``: none fits."""
+    stake = tab[t, STAKE]
+    seen = seat[t, SEEN, s] == 1
+    if seen:
+        ceiling = 2 * params[P_RAISE] * stake
+        if params[P_MAX_BET] != NONE:
+            ceiling = min(ceiling, params[P_MAX_BET])
+    else:
+        ceiling = params[P_RAISE] * stake
+        if params[P_MAX_BET] != NONE:
+            ceiling = min(ceiling, params[P_MAX_BET] // 2)
+    if params[P_POT_LIMIT] == 1:
+        ceiling = min(ceiling, tab[t, POT])
+    low = 2 * stake if seen else stake
+    high = min(ceiling, seat[t, STACK, s] - keep)
+    if seen:
+        high -= high & 1
+    return low, high
+
+
+@inline
+def other_in_hand(params: Any, seat: Any, t: int, s: int) -> int:
+    for other in range(params[P_SEATS]):
+        if other != s and in_hand(seat, t, other):
+            return other
+    return NONE
+
+
+@jit
+def show_allowed(params: Any, tab: Any, seat: Any, t: int, s: int, in_hand_count: int) -> bool:
+    if in_hand_count != 2:
+        return False
+    opponent = other_in_hand(params, seat, t, s)
+    if seat[t, ALL_IN, s] == 1 or seat[t, ALL_IN, opponent] == 1:
+        return False
+    if seat[t, SEEN, s] == 1 and seat[t, SEEN, opponent] == 0:
+        return False
+    return seat[t, STACK, s] >= min_bet(tab, seat, t, s)
+
+
+@jit
+def sideshow_target(params: Any, seat: Any, t: int, s: int) -> int:
+    return previous_player(params, seat, t, s, params[P_TARGET_SEEN] == 1)
+
+
+@jit
+def sideshow_allowed(params: Any, tab: Any, seat: Any, t: int, s: int,
+                     in_hand_count: int) -> bool:
+    n = params[P_SEATS]
+    if params[P_SIDESHOW] == 0 or seat[t, SEEN, s] == 0 or in_hand_count < 3:
+        return False
+    if params[P_ALL_SEEN] == 1:
+        for other in range(n):
+            if in_hand(seat, t, other) and seat[t, SEEN, other] == 0:
+                return False
+    target = sideshow_target(params, seat, t, s)
+    if target == NONE or seat[t, SEEN, target] == 0:
+        return False
+    low, high = bet_range(params, tab, seat, t, s, 1)
+    return low <= high
+
+
+@inline
+def all_in_allowed(params: Any, tab: Any, seat: Any, t: int, s: int) -> bool:
+    if params[P_SHORT] != SHORT_ALL_IN or seat[t, STACK, s] == 0:
+        return False
+    return is_short(tab, seat, t, s)
+
+
+@jit
+def legal_kinds(params: Any, tab: Any, seat: Any, t: int, out: Any) -> None:
+    """``out[kind]``: whether the seat to act may take an action of that kind."""
+    out[:] = False
+    s = tab[t, TO_ACT]
+    if s == NONE:
+        return
+    if tab[t, END] != RUNNING:  # between a session's hands: the seat asked votes (C3)
+        out[K_VOTE_END] = True
+        out[K_CONTINUE] = True
+        return
+    if tab[t, ASKER] != NONE:
+        out[K_ACCEPT] = True
+        out[K_REFUSE] = True
+        return
+    # Only the seat to act takes actions here, so look_anytime (off-turn looks) never
+    # matters: a blind seat to act may always look.
+    out[K_LOOK] = seat[t, SEEN, s] == 0
+    out[K_PACK] = True
+    if at_blind_limit(params, seat, t, s):
+        return
+    low, high = bet_range(params, tab, seat, t, s, 0)
+    out[K_BET] = low <= high
+    out[K_ALL_IN] = all_in_allowed(params, tab, seat, t, s)
+    in_hand_count = count_in_hand(seat, t, params[P_SEATS])
+    out[K_SHOW] = show_allowed(params, tab, seat, t, s, in_hand_count)
+    out[K_SIDESHOW] = sideshow_allowed(params, tab, seat, t, s, in_hand_count)
+
+
+@inline
+def bet_amount(low: int, high: int, level: int, levels: int, step: int) -> int:
+    """Bet ``level`` of ``levels`` in ``low..high`` (multiples of ``step`` above ``low``)."""
+    steps = (high - low) // step
+    return low + step * (level * steps // (levels - 1))
+
+
+# ----------------------------------------------------------------- flow
+
+
+@inline
+def pay(tab: Any, seat: Any, t: int, s: int, chips: int) -> None:
+    seat[t, STACK, s] -= chips
+    seat[t, CONTRIB, s] += chips
+    tab[t, POT] += chips
+
+
+@jit
+def reveal(params: Any, seat: Any, known: Any, t: int, s: int) -> None:
+    """Turn ``s``'s cards up for the whole table."""
+    seat[t, SHOWN, s] = 1
+    for viewer in range(params[P_SEATS]):
+        known[t, viewer, s] = 1
+
+
+@jit
+def finish(params: Any, tab: Any, seat: Any, t: int, end: int) -> None:
+    """Pay ``PAYOUT`` into the stacks and close the hand."""
+    for s in range(params[P_SEATS]):
+        seat[t, STACK, s] += seat[t, PAYOUT, s]
+    tab[t, POT] = 0
+    tab[t, END] = end
+    tab[t, TO_ACT] = NONE
+    tab[t, ASKER] = NONE
+    tab[t, TARGET] = NONE
+
+
+@jit
+def win_whole_pot(params: Any, tab: Any, seat: Any, t: int, winner: int, end: int) -> None:
+    seat[t, PAYOUT, winner] = tab[t, POT]
+    finish(params, tab, seat, t, end)
+
+
+@jit
+def last_player_wins(params: Any, tab: Any, seat: Any, t: int) -> None:
+    for s in range(params[P_SEATS]):
+        if in_hand(seat, t, s):
+            win_whole_pot(params, tab, seat, t, s, LAST_PLAYER)
+            return
+
+
+@jit
+def resolve_show(params: Any, tab: Any, seat: Any, known: Any, t: int, asker: int) -> None:
+    opponent = other_in_hand(params, seat, t, asker)
+    reveal(params, seat, known, t, asker)
+    reveal(params, seat, known, t, opponent)
+    # The asker loses a tie (RULES 3.4).
+    winner = asker if seat[t, VALUE, asker] > seat[t, VALUE, opponent] else opponent
+    win_whole_pot(params, tab, seat, t, winner, SHOW)
+
+
+@jit
+def showdown(params: Any, tab: Any, seat: Any, known: Any, t: int) -> None:
+    """Every hand still in is shown; the pot is cut into side pots at the all-in
+    contributions and each slice goes to its best eligible hands (RULES section 5)."""
+    n = params[P_SEATS]
+    dealer = tab[t, DEALER]
+    # Distinct all-in levels of the contenders, ascending, then the top (no level).
+    levels = np.empty(n + 1, dtype=np.int64)
+    count = 0
+    for s in range(n):
+        if in_hand(seat, t, s):
+            reveal(params, seat, known, t, s)
+            if seat[t, ALL_IN, s] == 1:
+                level = seat[t, CONTRIB, s]
+                new = True
+                for k in range(count):
+                    if levels[k] == level:
+                        new = False
+                if new:
+                    levels[count] = level
+                    count += 1
+        seat[t, PAYOUT, s] = 0
+    levels[:count] = np.sort(levels[:count])
+    amounts = np.zeros(count + 1, dtype=np.int64)
+    floor = 0
+    for k in range(count + 1):
+        for s in range(n):
+            chips = seat[t, CONTRIB, s]
+            if k < count:
+                chips = min(chips, levels[k])
+            if chips > floor:
+                amounts[k] += chips - floor
+        if k < count:
+            floor = levels[k]
+    carried = 0
+    for k in range(count, -1, -1):
+        amount = amounts[k] + carried
+        best = NONE
+        winners = 0
+        for s in range(n):
+            if in_hand(seat, t, s) and (
+                seat[t, ALL_IN, s] == 0 or (k < count and seat[t, CONTRIB, s] >= levels[k])
+            ):
+                value = seat[t, VALUE, s]
+                if value > best:
+                    best, winners = value, 1
+                elif value == best:
+                    winners += 1
+        if winners == 0:
+            carried = amount
+            continue
+        carried = 0
+        share = amount // winners
+        odd = amount - share * winners
+        # Odd chips one at a time to the tied winners from the dealer's left.
+        for step in range(1, n + 1):
+            s = (dealer + step) % n
+            if in_hand(seat, t, s) and seat[t, VALUE, s] == best and (
+                seat[t, ALL_IN, s] == 0 or (k < count and seat[t, CONTRIB, s] >= levels[k])
+            ):
+                seat[t, PAYOUT, s] += share
+                if odd > 0:
+                    seat[t, PAYOUT, s] += 1
+                    odd -= 1
+    finish(params, tab, seat, t, SHOWDOWN)
+
+
+@jit
+def pass_turn(params: Any, tab: Any, seat: Any, known: Any, t: int, origin: int) -> None:
+    n = params[P_SEATS]
+    for step in range(1, n + 1):
+        s = (origin + step) % n
+        if can_bet(seat, t, s):
+            tab[t, TO_ACT] = s
+            break
+    # short_stack="showdown": a short seat about to take a betting turn shows at once.
+    if params[P_SHORT] == SHORT_SHOWDOWN and is_short(tab, seat, t, tab[t, TO_ACT]):
+        showdown(params, tab, seat, known, t)
+
+
+@jit
+def after_action(params: Any, tab: Any, seat: Any, known: Any, t: int, actor: int,
+                 show_asker: int) -> None:
+    """RULES section 4: what ends betting, in order, else the turn passes left."""
+    n = params[P_SEATS]
+    if count_in_hand(seat, t, n) == 1:
+        last_player_wins(params, tab, seat, t)
+    elif cap_reached(params, tab, t):
+        showdown(params, tab, seat, known, t)
+    elif show_asker != NONE:
+        resolve_show(params, tab, seat, known, t, show_asker)
+    elif count_can_bet(seat, t, n) <= 1 or empty_stack_showdown(params, seat, t):
+        showdown(params, tab, seat, known, t)
+    else:
+        pass_turn(params, tab, seat, known, t, actor)
+
+
+@jit
+def apply_action(params: Any, tab: Any, seat: Any, known: Any, t: int, kind: int,
+                 level: int) -> None:
+    """Apply a legal action of ``kind`` (bet ``level`` for a bet) for the seat to act."""
+    s = tab[t, TO_ACT]
+    if kind == K_LOOK:
+        seat[t, SEEN, s] = 1
+        known[t, s, s] = 1
+        if params[P_SHORT] == SHORT_SHOWDOWN and is_short(tab, seat, t, s):
+            showdown(params, tab, seat, known, t)
+    elif kind == K_PACK:
+        seat[t, PACKED, s] = 1
+        after_action(params, tab, seat, known, t, s, NONE)
+    elif kind == K_BET:
+        low, high = bet_range(params, tab, seat, t, s, 0)
+        seen = seat[t, SEEN, s] == 1
+        amount = bet_amount(low, high, level, params[P_BET_LEVELS], 2 if seen else 1)
+        if seen:
+            tab[t, STAKE] = amount // 2
+        else:
+            tab[t, STAKE] = amount
+            seat[t, BLIND_BETS, s] += 1
+        pay(tab, seat, t, s, amount)
+        if seat[t, STACK, s] == 0 and params[P_SHORT] != SHORT_PACK:
+            seat[t, ALL_IN, s] = 1
+        after_action(params, tab, seat, known, t, s, NONE)
+    elif kind == K_ALL_IN:
+        pay(tab, seat, t, s, seat[t, STACK, s])
+        seat[t, ALL_IN, s] = 1
+        after_action(params, tab, seat, known, t, s, NONE)
+    elif kind == K_SHOW:
+        pay(tab, seat, t, s, min_bet(tab, seat, t, s))
+        after_action(params, tab, seat, known, t, s, s)
+    elif kind == K_SIDESHOW:
+        amount = bet_range(params, tab, seat, t, s, 1)[0]
+        target = sideshow_target(params, seat, t, s)
+        tab[t, STAKE] = amount // 2
+        pay(tab, seat, t, s, amount)
+        if cap_reached(params, tab, t):
+            showdown(params, tab, seat, known, t)  # RULES 3.5: the request is cancelled
+        else:
+            tab[t, ASKER] = s
+            tab[t, TARGET] = target
+            tab[t, TO_ACT] = target
+    else:  # accept or refuse
+        asker, target = tab[t, ASKER], tab[t, TARGET]
+        tab[t, ASKER] = NONE
+        tab[t, TARGET] = NONE
+        if kind == K_ACCEPT:
+            # On a tie the asker packs.
+            loser = target if seat[t, VALUE, asker] > seat[t, VALUE, target] else asker
+            seat[t, PACKED, loser] = 1
+            if params[P_REVEAL] == 1:
+                known[t, asker, target] = 1
+                known[t, target, asker] = 1
+        after_action(params, tab, seat, known, t, asker, NONE)

@@ -1,0 +1,150 @@
+"""The batched engine's state layout, its compile decorators and each table's random stream.
+
+State layout (``N`` tables, ``n`` seats):
+
+* ``tab[N, TAB_FIELDS]`` int64: the table scalars ``POT`` .. ``HANDS``;
+* ``seat[N, SEAT_FIELDS, n]`` int64: the per-seat fields ``STACK`` .. ``CARD0+2``;
+* ``known[N, n, n]`` uint8: ``known[t, viewer, other]`` is 1 once the viewer has seen that seat's
+  cards (its own once it looked, a show or showdown, a private sideshow reveal).
+* ``params`` int64: the rule settings, indexed by the ``P_*`` constants.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+try:  # numba is optional: without it the kernels run as plain (slow) Python.
+    from numba import njit as _numba_njit
+
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover - exercised only where numba is missing
+    HAVE_NUMBA = False
+
+
+KERNEL_MODULES = ("batch_state", "batch_rules", "batch_play", "batch_observe")
+"""The kernels' modules, which call one another's functions and read these constants."""
+
+
+def drop_stale_cache(folder: Path = Path(__file__).parent) -> bool:
+    """Delete the kernels' numba cache in ``folder/__pycache__`` unless it was compiled
+    from the kernel modules as they are now; whether it deleted anything.
+
+    numba's ``cache=True`` notices a change in a function's own file only, not in the
+    files whose functions and constants it compiled in; the kernels span four files, so
+    their cached code is dropped together whenever any of the four changes.
+    """
+    digest = hashlib.sha256(b"".join(
+        (folder / f"{name}.py").read_bytes() for name in KERNEL_MODULES)).hexdigest()
+    cache = folder / "__pycache__"
+    stamp = cache / "batch_kernels.sources"
+    try:
+        if stamp.read_text() == digest:
+            return False
+    except OSError:
+        pass
+    stale = [path for name in KERNEL_MODULES for path in cache.glob(f"{name}.*.nb[ic]")]
+    try:
+        for path in stale:
+            path.unlink()
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:  # a read-only install: numba caches elsewhere or not at all
+        pass
+    return bool(stale)
+
+
+if HAVE_NUMBA:
+    drop_stale_cache()
+
+
+def jit(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``numba.njit(cache=True)`` when numba is installed, else the function itself."""
+    if HAVE_NUMBA:
+        return _numba_njit(cache=True, nogil=True, error_model="numpy")(function)
+    return function
+
+
+def inline(function: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`jit`, inlined into its callers (the small rule queries of the hot path:
+    a call per query would cost more than the query)."""
+    if HAVE_NUMBA:
+        return _numba_njit(cache=True, nogil=True, error_model="numpy")(function)
+    return function
+
+
+def wrapping(function: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`inline` for arithmetic meant to wrap around 2**64 (the random streams).
+
+    Compiled, uint64 arithmetic wraps silently; as plain Python it is numpy scalar
+    arithmetic, which wraps too but warns of the overflow, so there it runs with
+    numpy's overflow warnings off.
+    """
+    if HAVE_NUMBA:
+        return inline(function)
+    return np.errstate(over="ignore")(function)
+
+
+# Table scalars.
+# HANDS: hands finished in the table's session (episode="session"); VOTES: votes to end
+# cast in this break between hands (vote_to_end). Between hands TO_ACT is the seat asked
+# to vote (END is then not RUNNING).
+POT, STAKE, DEALER, TO_ACT, ASKER, TARGET, END, ACTIONS, DEALS, HANDS, VOTES = range(11)
+TAB_FIELDS = 11
+# END codes.
+RUNNING, LAST_PLAYER, SHOW, SHOWDOWN = range(4)
+# Per-seat fields.
+# CHIPS: the seat's chips in the session (busted seats' included), as of the last hand
+# settled; in hand episodes unused.
+(STACK, CONTRIB, DEALT, PACKED, SEEN, ALL_IN, BLIND_BETS, PAYOUT, START_STACK, VALUE, SHOWN,
+ CHIPS, CARD0) = range(13)
+SEAT_FIELDS = CARD0 + 3
+# Rule settings.
+(P_SEATS, P_BOOT, P_RAISE, P_MAX_BLIND, P_MAX_BET, P_POT_CAP, P_POT_LIMIT, P_SIDESHOW,
+ P_TARGET_SEEN, P_ALL_SEEN, P_REVEAL, P_SHORT, P_ENTRY, P_BET_LEVELS, P_SESSION,
+ P_MAX_HANDS, P_VOTE, P_VOTE_AT) = range(18)
+PARAMS = 18
+"""``P_VOTE``: votes to end between a session's hands (C3); ``P_VOTE_AT``: the offset of
+the observation's ``vote_now`` slot (``NONE`` without one)."""
+NONE = -1
+"""An unset optional setting (``max_bet``, ``pot_cap``, ``max_blind_bets``,
+``max_hands``) or no seat."""
+SHORT_ALL_IN, SHORT_PACK, SHORT_SHOWDOWN = range(3)
+# Action kinds (the engine's action types the action table's indices stand for).
+K_PACK, K_LOOK, K_BET, K_SHOW, K_SIDESHOW, K_ACCEPT, K_REFUSE, K_ALL_IN, K_VOTE_END, K_CONTINUE = (
+    range(10))
+KINDS = 10
+KIND_NAMES = ("pack", "look", "bet", "show", "sideshow", "accept", "refuse", "all_in",
+              "vote_end", "continue")
+# Observation: index of each global scalar in ``global_at`` and of each seat field in
+# the columns of ``seat_at`` (the order of ObservationLayout's GLOBAL_SLOTS/SEAT_SLOTS).
+(G_POT, G_STAKE, G_MIN_BET, G_MAX_BET, G_MY_TURN, G_ASKED, G_OVER, G_PLAYED, G_REMAINING,
+ G_LIMIT, G_STRENGTH) = range(11)
+(S_IN_SESSION, S_DEALT, S_IN_HAND, S_PACKED, S_ALL_IN, S_SEEN, S_BLIND_BETS, S_STACK,
+ S_CHIPS_IN, S_DEALER, S_PREVIOUS, S_TO_ACT, S_ASKER) = range(13)
+
+
+# ----------------------------------------------------------------- random numbers
+
+
+@wrapping
+def next_random(rng: Any, t: int) -> np.uint64:
+    """The next 64 bits of table ``t``'s own stream (splitmix64)."""
+    state = rng[t] + np.uint64(0x9E3779B97F4A7C15)
+    rng[t] = state
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@inline
+def random_below(rng: Any, t: int, bound: int) -> int:
+    """A number in ``0..bound-1`` (multiply-shift of 32 random bits; bias below 2**-26)."""
+    high = next_random(rng, t) >> np.uint64(32)
+    return int((high * np.uint64(bound)) >> np.uint64(32))
+
