@@ -60,8 +60,8 @@ class SearchBudget:
     setting on ``deals`` deals (``deals * seats`` hands) a round; then the ``finalists``
     best compared on ``final_deals`` deals."""
 
-    population: int = 32
-    rounds: int = 7
+    population: int = 48
+    rounds: int = 16
     deals: int = 250
     finalists: int = 4
     final_deals: int = 1_000
