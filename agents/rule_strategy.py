@@ -32,7 +32,7 @@ An intent the mask forbids falls back in a fixed order (a call to the smallest b
 all-in, then a show, then packing; a raise to a call; ...): the legal action with the best
 rank wins. A spec names a setting for :func:`agents.make_agent`:
 ``rule:v0,v1,...,v11`` or ``rule:path/to/params.json`` (a JSON list, or an object with a
-``"params"`` list).
+``"params"`` list or an object of the values by name, as ``rule_search.json`` holds them).
 
 >>> agent = RuleAgent(DEFAULT_PARAMS)
 >>> len(agent.params) == len(PARAMETERS)
@@ -266,6 +266,11 @@ def parse_spec(spec: str) -> NDArray[np.float64]:
         except (OSError, json.JSONDecodeError) as error:
             raise ValueError(f"cannot read rule parameters from {text}: {error}") from None
         values = data.get("params") if isinstance(data, dict) else data
+        if isinstance(values, dict):  # by name, as training.rule_search writes them
+            missing = [name for name, _, _ in PARAMETERS if name not in values]
+            if missing:
+                raise ValueError(f"{text} names no value for {', '.join(missing)}")
+            values = [values[name] for name, _, _ in PARAMETERS]
     else:
         try:
             values = [float(part) for part in text.split(",")]

@@ -3,6 +3,7 @@ response can be worked out by hand it finds exactly that edge."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -198,3 +199,22 @@ def test_a_setting_that_shows_early_still_asks_for_sideshows_where_no_show_is_le
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
         step = batch.step(actions)
     assert found > 0
+
+
+def test_the_search_result_file_names_an_agent(tmp_path: Any) -> None:
+    """``rule:OUT/rule_search.json`` plays the setting a search wrote (values by name)."""
+    from agents import make_agent
+    from agents.rule_strategy import parse_spec, spec_of
+
+    rules = Rules.preset("classic").replace(num_players=3)
+    found = search_rule_response(always_pack(), rules, SearchBudget(
+        population=4, rounds=0, deals=10, finalists=1, final_deals=10, random_rounds=1))
+    path = tmp_path / "rule_search.json"
+    path.write_text(json.dumps(found.to_dict()))
+    assert spec_of(parse_spec(f"rule:{path}")) == found.spec
+    assert make_agent(f"rule:{path}").name == f"rule:{path}"
+    broken = found.to_dict()
+    del broken["params"]["raise_size"]
+    path.write_text(json.dumps(broken))
+    with pytest.raises(ValueError, match="raise_size"):
+        parse_spec(f"rule:{path}")
