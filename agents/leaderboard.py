@@ -47,8 +47,16 @@ TABLES = ("2v2", "1vN")
 
 
 def default_agents() -> list[str]:
-    """Every scripted agent and every shipped policy (``pretrained:<name>``)."""
-    shipped = sorted(path.stem for path in PRETRAINED_DIR.glob("*.npz"))
+    """Every scripted agent and every shipped policy (``pretrained:<name>``), a file that
+    repeats an earlier one byte for byte (``classic-v3`` is today's ``classic`` under a
+    name of its own) seated once, under the earlier name."""
+    seen: set[bytes] = set()
+    shipped = []
+    for path in sorted(PRETRAINED_DIR.glob("*.npz"), key=lambda path: path.stem):
+        content = path.read_bytes()
+        if content not in seen:
+            seen.add(content)
+            shipped.append(path.stem)
     return [*SCRIPTED_AGENTS, *(f"pretrained:{name}" for name in shipped)]
 
 

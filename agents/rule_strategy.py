@@ -21,7 +21,7 @@ knowing their cards). The parameters, in :data:`PARAMETERS` order:
 ``call_at``        seen, it stays in (calls) when ``w >= call_at + call_slope * log2(S)``
 ``call_slope``     how the calling threshold moves as the stake ``S`` (boots) doubles
 ``raise_at``       seen, it raises when ``w >= raise_at``
-``show_at``        heads-up, it asks for a show when ``w >= show_at`` (else calls or packs)
+``show_at``        where a show is legal (heads-up), it asks for one when ``w >= show_at``
 ``sideshow_below`` it asks for a sideshow (when legal) instead of calling when ``w`` is
                    at most this (and it would call)
 ``accept_at``      asked for a sideshow, it accepts when ``w >= accept_at``
@@ -32,7 +32,7 @@ An intent the mask forbids falls back in a fixed order (a call to the smallest b
 all-in, then a show, then packing; a raise to a call; ...): the legal action with the best
 rank wins. A spec names a setting for :func:`agents.make_agent`:
 ``rule:v0,v1,...,v11`` or ``rule:path/to/params.json`` (a JSON list, or an object with a
-``"params"`` list).
+``"params"`` list or an object of the values by name, as ``rule_search.json`` holds them).
 
 >>> agent = RuleAgent(DEFAULT_PARAMS)
 >>> len(agent.params) == len(PARAMETERS)
@@ -75,6 +75,21 @@ HIGH = np.array([high for _, _, high in PARAMETERS])
 DEFAULT_PARAMS = (1.0, 0.0, 4.0, 0.6, 1.0, 0.45, 0.05, 0.85, 0.6, 0.55, 0.6, 1.0)
 """A plain, cautious setting: one blind call, then play the cards."""
 
+STYLES: dict[str, tuple[float, ...]] = {
+    "plain": DEFAULT_PARAMS,
+    "tight": (0.0, 0.0, 1.0, 1.0, 3.0, 0.7, 0.0, 0.9, 0.6, 0.05, 0.7, 0.2),
+    "loose": (0.0, 0.0, 1.0, 0.4, 0.6, 0.2, 0.05, 0.7, 0.4, 0.5, 0.4, 0.6),
+    "blind-heavy": (4.0, 2.0, 20.0, 0.6, 1.0, 0.45, 0.05, 0.85, 0.6, 0.55, 0.6, 1.0),
+    "show-happy": (1.0, 0.0, 4.0, 0.6, 1.0, 0.4, 0.05, 0.9, 0.3, 0.3, 0.4, 0.5),
+    "reads-the-table": (0.0, 0.0, 1.0, 0.05, 2.5, 0.6, 0.0, 0.85, 0.55, 0.05, 0.6, 0.2),
+}
+"""Settings of differently styled players, the seeds of a search: ``tight`` looks at once
+and goes on only with strong cards; ``loose`` plays most hands; ``blind-heavy`` bets blind
+up to four times, raising twice; ``show-happy`` asks for shows and sideshows early;
+``reads-the-table`` fears only the players who have looked (a blind player's bet says
+nothing about its cards), so it plays most hands against blind ones and only strong ones
+against seen ones."""
+
 RULE_PREFIX = "rule:"
 
 # Intents, and each one's fallback order over the action names (best first).
@@ -111,6 +126,7 @@ class RuleLayout:
         index = {name: i for i, name in enumerate(names)}
         levels = sorted((int(name.rsplit("_", 1)[1]), i) for name, i in index.items()
                         if name.startswith("bet_level_"))
+        self.show = index.get("show", -1)
         self.bets = np.array([index["bet_min"], *(i for _, i in levels), index["bet_max"]])
         # ranks[intent, action]: higher is preferred; "raise" stands for the chosen bet.
         size = len(names)
@@ -158,10 +174,12 @@ def decide(
     calls = win >= call_at + call_slope * np.log2(np.maximum(stake, 1.0))
 
     intent = np.where(calls, CALL, PACK)
-    intent = np.where(calls & (win <= sideshow_below), SIDESHOW, intent)
-    intent = np.where(win >= show_at, SHOW, intent)  # only legal heads-up
-    intent = np.where(win >= raise_at, RAISE, intent)
     legal = np.asarray(masks) > 0
+    intent = np.where(calls & (win <= sideshow_below), SIDESHOW, intent)
+    # a show only where one is legal (heads-up), so that it never hides a sideshow
+    show_legal = legal[:, layout.show] if layout.show >= 0 else np.zeros(rows, np.bool_)
+    intent = np.where((win >= show_at) & show_legal, SHOW, intent)
+    intent = np.where(win >= raise_at, RAISE, intent)
     blind_intent = np.where(blind_bets < np.floor(blind_raise), RAISE, CALL)
     stays_blind = (blind_bets < np.floor(look_after)) & (stake < look_stake)
     intent = np.where(seen, intent, np.where(stays_blind, blind_intent, LOOK))
@@ -248,6 +266,11 @@ def parse_spec(spec: str) -> NDArray[np.float64]:
         except (OSError, json.JSONDecodeError) as error:
             raise ValueError(f"cannot read rule parameters from {text}: {error}") from None
         values = data.get("params") if isinstance(data, dict) else data
+        if isinstance(values, dict):  # by name, as training.rule_search writes them
+            missing = [name for name, _, _ in PARAMETERS if name not in values]
+            if missing:
+                raise ValueError(f"{text} names no value for {', '.join(missing)}")
+            values = [values[name] for name, _, _ in PARAMETERS]
     else:
         try:
             values = [float(part) for part in text.split(",")]

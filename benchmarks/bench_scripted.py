@@ -6,9 +6,9 @@ Runs, as ``teenpatti`` would run them:
 
 * ``teenpatti arena --agents pretrained:classic,hard,equity --table 2v2 --hands 20000
   --engine batched`` (three pairings of 20,000 duplicate hands each);
-* ``teenpatti exploit --agent equity --budget-steps 2000000`` (a best response trained on
-  the batched engine against the scripted agent's batched form, then measured on 20,000
-  fresh duplicate hands).
+* ``teenpatti exploit --method ppo --agent equity --budget-steps 2000000`` (a best
+  response trained on the batched engine against the scripted agent's batched form,
+  then measured on 20,000 fresh duplicate hands).
 
 It prints the wall time and the CPU time of this process for each, and the figures each
 run found. ``--quick`` runs a tenth of each (a check that the script works). Wall time

@@ -85,6 +85,30 @@ def test_given_deals_are_played_as_given() -> None:
     assert batch.stack_chips[1].tolist() == [49, 59, 69, 0]
 
 
+def test_deals_given_as_an_array_play_as_the_same_deals_given_as_lists() -> None:
+    """Tables dealt alike are checked once; the result is the list path's, and a bad
+    deal names the first table that holds it."""
+    rng = np.random.default_rng(4)
+    deals = np.argsort(rng.random((3, 52)), axis=1)[:, :12].reshape(3, 4, 3)
+    cards = deals[[0, 1, 0, 2, 1, 0]]
+    dealers = np.array([0, 1, 0, 3, 1, 2])
+    as_array = TableBatch(6, "classic", autoreset=False)
+    step = as_array.reset(options={"cards": cards, "dealer": dealers})
+    as_lists = TableBatch(6, "classic", autoreset=False)
+    listed = [[None if seat[0] < 0 else seat.tolist() for seat in table] for table in cards]
+    again = as_lists.reset(options={"cards": listed, "dealer": dealers.tolist()})
+    assert np.array_equal(step.observations, again.observations)
+    assert np.array_equal(step.to_act, again.to_act)
+    for t in range(6):
+        assert as_array.history(t) == as_lists.history(t)
+    bad = cards.copy()
+    bad[[3, 4], 0, 0] = bad[[3, 4], 1, 0]  # tables 3 and 4 deal one card twice
+    with pytest.raises(ValueError, match="table 3: "):
+        as_array.reset(options={"cards": bad, "dealer": dealers})
+    with pytest.raises(ValueError, match="table 0: dealer"):
+        as_array.reset(options={"cards": cards, "dealer": np.array([9, 0, 0, 0, 0, 0])})
+
+
 def test_later_hands_use_the_tables_stacks() -> None:
     batch = TableBatch(4, stacks=[30, 30, 30, 30], seed=2)
     batch.reset(options={"stacks": [10, 10, 10, 10]})

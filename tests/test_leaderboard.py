@@ -76,3 +76,6 @@ def test_default_agents_are_the_scripted_and_shipped_ones() -> None:
     agents = default_agents()
     assert agents[:6] == ["random", "auto", "easy", "medium", "hard", "equity"]
     assert "pretrained:classic" in agents
+    # classic-v3 names today's classic file: one policy, seated once
+    assert "pretrained:classic-v3" not in agents
+    assert len(agents) == len(set(agents))

@@ -24,3 +24,18 @@ def test_the_shipped_policy_comes_first_in_the_seven_agent_field() -> None:
     results = {name: agent.result.mean for name, agent in report.agents.items()}
     assert max(results, key=results.__getitem__) == POLICY, report.table()
     assert all(gap.mean > 0 for gap in report.pairwise[POLICY].values()), report.table()
+
+
+def test_classic_v3_is_the_classic_policy_of_issue_31() -> None:
+    """``pretrained:classic-v3`` keeps the ``pretrained:classic`` measured in
+    docs/exploitability.md loadable under a name of its own, byte for byte, whichever
+    policy takes the name ``classic`` later."""
+    import hashlib
+
+    from agents import make_agent
+    from agents.policy import pretrained_path
+
+    content = pretrained_path("classic-v3").read_bytes()
+    assert hashlib.sha256(content).hexdigest() == (
+        "37d260616ff677bc5331e20f2f42fdf087aa1a5ba404c8050bb344b8d1eddced")
+    assert make_agent("pretrained:classic-v3").name == "pretrained:classic-v3"

@@ -3,6 +3,7 @@ checkpoints, the command line, and that it learns."""
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 from pathlib import Path
@@ -310,8 +311,9 @@ def test_a_best_response_finds_a_large_edge_against_a_fixed_agent(tmp_path: Path
 def test_a_best_response_beats_random_on_the_batched_engine(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "exploit"
-    code = main(["exploit", "--agent", "random", "--budget-steps", "10000", "--hands", "1000",
-                 "--seed", "2", "--workers", "1", "--out", str(out), "--json"])
+    code = main(["exploit", "--agent", "random", "--method", "ppo", "--budget-steps", "10000",
+                 "--hands", "1000", "--seed", "2", "--workers", "1", "--out", str(out),
+                 "--json"])
     assert code == 0
     report = json.loads(capsys.readouterr().out)
     # random has a batched form, so its best response trains on the batched engine
@@ -548,3 +550,37 @@ def test_the_evaluation_reports_head_to_head_and_exploitability(tmp_path: Path) 
     assert "Approximate exploitability" in evaluation.text()
     assert (tmp_path / "curves.png").is_file() and len(said) == 3
     assert torch.get_num_threads() == 1
+
+
+def test_a_league_may_train_searched_rule_exploiters(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``exploiter_kinds=("search", "ppo")`` the exploiters take turns: the first is
+    the rule setting a search finds against the current policy; it joins the pool, sits at
+    exploiter tables (the only exploiter until the second joins), and a checkpoint keeps
+    it."""
+    from training import league_search
+    from training.rule_search import SearchBudget
+
+    monkeypatch.setattr(league_search, "LEAGUE_SEARCH", SearchBudget(
+        population=4, rounds=1, deals=10, finalists=2, final_deals=20, random_rounds=1))
+    said: list[str] = []
+    settings: dict[str, Any] = {
+        "exploiter_every": 1_000, "exploiter_steps": 500, "exploiter_table_share": 0.5,
+        "exploiter_kinds": ("search", "ppo"), "checkpoint_every": 1_000}
+    train_selfplay(tiny(tmp_path, timesteps=3_000, **settings), said.append)
+    assert any("training exploiter 1 of 2 (a rule strategy searched" in line for line in said), said
+    assert any("training exploiter 2 of 2 (500 decisions" in line for line in said), said
+    state = torch.load(tmp_path / "run" / "checkpoint.pt", weights_only=True)
+    kinds = ["rule" if "rule_params" in member else "ppo" for member in state["exploiters"]]
+    assert kinds[:2] == ["rule", "ppo"]
+    rows = list(csv.DictReader((tmp_path / "run" / "progress.csv").open()))
+    joined = [k for k, row in enumerate(rows) if not row["seconds"]]  # an exploiter's row
+    between = rows[joined[0] + 1:joined[1]]
+    assert between and any(float(row["exploiter_table_win_per_hand"] or 0) != 0.0
+                           for row in between)
+    # a run resumed from the checkpoint seats the rule exploiter again
+    again = tiny(tmp_path, timesteps=3_500, resume=str(tmp_path / "run" / "checkpoint.pt"),
+                 out=str(tmp_path / "again"), **settings)
+    assert train_selfplay(again).decisions >= 3_500
+    with pytest.raises(ValueError, match="exploiter_kinds"):
+        tiny(tmp_path, exploiter_kinds=("genius",))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import POLICY_PREFIXES, make_agent
+from teenpatti_env.rules import Rules
 from training.config import SelfPlayConfig
 from training.exploit import measure_response, train_best_response
 from training.rule_search import SearchBudget, search_rule_response
@@ -44,8 +46,8 @@ STRONGEST_SHIPPED = "pretrained:classic"
 EXPLOITERS = ("scratch", "target", "shipped", "search", "copy")
 
 DEFAULT_PPO_STEPS = 100_000
-"""Decisions each PPO exploiter trains for by default (about two minutes each on two
-cores against a trained policy; the from-target curve is flat by then)."""
+"""Decisions each PPO exploiter trains for by default (10 to 80 s each on the busy 2-core
+machine; docs/exploitability.md says where the curves still rise)."""
 
 DEFAULT_HANDS = 10_000
 """Duplicate hands of the default measurement, per exploiter."""
@@ -111,6 +113,11 @@ class BestResponseReport:
 
     def summary(self) -> str:
         best = self.best
+        if best.name == "copy":
+            return (f"{self.agent}: every exploiter failed (none won from it); the "
+                    f"exploitability's lower bound is 0, what copying it wins "
+                    f"({self.hands:,} duplicate hands, one seat against "
+                    f"{self.players - 1} copies)")
         return (f"{self.agent}: the best of {len(self.exploiters)} exploiters ({best.name}: "
                 f"{best.description}) wins {best.mean:+.3f} boots per hand [{best.low:+.3f}, "
                 f"{best.high:+.3f}] (95% interval, {self.hands:,} duplicate hands, one seat "
@@ -145,18 +152,51 @@ class BestResponseReport:
         return out
 
     def write(self, folder: str | Path) -> list[Path]:
-        """``best_response.json`` and ``best_response.md`` in ``folder``."""
+        """``exploit.json``, ``exploit.md`` and the curves, ``exploit.png``, in
+        ``folder``."""
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
-        paths = [out / "best_response.json", out / "best_response.md"]
+        paths = [out / "exploit.json", out / "exploit.md", out / "exploit.png"]
         paths[0].write_text(json.dumps(self.to_dict(), indent=2))
         paths[1].write_text(self.markdown())
+        self.plot(paths[2])
         return paths
 
+    def plot(self, path: str | Path) -> None:
+        """The curves as a PNG: each PPO exploiter's win per hand in each training round
+        against its decisions, and the search's best score of each round against the
+        hands it played (both on their own training deals)."""
+        import matplotlib
 
-def chosen_exploiters(agent: str, names: Sequence[str] | None) -> list[str]:
-    """The exploiters that apply to ``agent``, in :data:`EXPLOITERS` order, from
-    ``names`` (default: all); a name that is not one is a ``ValueError``."""
+        matplotlib.use("Agg")
+        from matplotlib import pyplot
+
+        figure, (learned, searched) = pyplot.subplots(1, 2, figsize=(11, 4))
+        for result in self.exploiters:
+            if result.curve:
+                axes = searched if result.name == "search" else learned
+                steps, won = zip(*result.curve, strict=True)
+                axes.plot(steps, won, label=f"{result.name} (measured {result.mean:+.2f})")
+        for axes, label in ((learned, "PPO training decisions"),
+                            (searched, "rule search: hands played")):
+            axes.axhline(0.0, color="grey", linewidth=0.8)
+            axes.set_xlabel(label)
+            if axes.lines[1:]:
+                axes.legend()
+        learned.set_ylabel("boots per hand won on training deals")
+        figure.suptitle(f"Best responses against {self.agent}")
+        figure.tight_layout()
+        figure.savefig(path, dpi=120)
+        pyplot.close(figure)
+
+
+def chosen_exploiters(agent: str, names: Sequence[str] | None,
+                      rules: Rules | None = None) -> list[str]:
+    """The exploiters that apply to ``agent`` at ``rules``, in :data:`EXPLOITERS` order,
+    from ``names`` (default: all). ``copy`` is always among them: it is what keeps the
+    figure from going below zero. ``target`` needs a trained policy as the target,
+    ``shipped`` a shipped policy that fits the table and is not the target. A name that
+    is not an exploiter is a ``ValueError``."""
     asked = list(EXPLOITERS if names is None else names)
     unknown = [name for name in asked if name not in EXPLOITERS]
     if unknown or not asked:
@@ -165,9 +205,19 @@ def chosen_exploiters(agent: str, names: Sequence[str] | None) -> list[str]:
     skip = set()
     if not agent.startswith(POLICY_PREFIXES):
         skip.add("target")  # no weights to start from
-    if agent == STRONGEST_SHIPPED:
-        skip.add("shipped")  # the same start as "target"
-    return [name for name in EXPLOITERS if name in asked and name not in skip]
+    if agent == STRONGEST_SHIPPED or (rules is not None and not _fits(STRONGEST_SHIPPED,
+                                                                      rules)):
+        skip.add("shipped")  # the same start as "target", or it cannot sit at the table
+    chosen = {*asked, "copy"} - skip
+    return [name for name in EXPLOITERS if name in chosen]
+
+
+def _fits(agent: str, rules: Rules) -> bool:
+    try:
+        make_agent(agent).check_rules(rules)
+    except ValueError:
+        return False
+    return True
 
 
 def best_response(
@@ -194,14 +244,15 @@ def best_response(
     started = time.perf_counter()
     rules = SelfPlayConfig(preset=preset, players=players).rules
     make_agent(agent).check_rules(rules)
-    names = chosen_exploiters(agent, exploiters)
+    names = chosen_exploiters(agent, exploiters, rules)
     starts = {"scratch": None, "target": agent, "shipped": STRONGEST_SHIPPED}
     results = []
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(out or temporary)
         folder.mkdir(parents=True, exist_ok=True)
-        for offset, name in enumerate(names):
-            own_seed = seed + 101 * offset  # every exploiter on deals of its own
+        for number, name in enumerate(names, 1):
+            # every exploiter on deals of its own, whichever others run
+            own_seed = seed + 101 * (EXPLOITERS.index(name) + 1)
             begun = time.perf_counter()
             if name == "copy":
                 results.append(ExploiterResult(
@@ -209,7 +260,8 @@ def best_response(
                     0.0, 0.0, 0.0, "none", 0.0))
                 continue
             if progress:
-                print(f"exploiter {name}: training", flush=True)
+                print(f"exploiter {number} of {len(names) - 1}: {name}", file=sys.stderr,
+                      flush=True)
             if name == "search":
                 found = search_rule_response(agent, rules, search, own_seed, progress)
                 (folder / "rule_search.json").write_text(json.dumps(found.to_dict(), indent=2))

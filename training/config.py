@@ -161,6 +161,10 @@ def command_line(subcommand: str, config: object, defaults: object, comma_lists:
     return " ".join(shlex.quote(part) for part in parts)
 
 
+EXPLOITER_KINDS = ("ppo", "search")
+"""The kinds of exploiter a self-play league can train."""
+
+
 @dataclass
 class SelfPlayConfig:
     """Everything a self-play run depends on; the same config gives the same weights with
@@ -195,6 +199,10 @@ class SelfPlayConfig:
     """Learner decisions between exploiters (0: no exploiters)."""
     exploiter_steps: int = 150_000
     max_exploiters: int = 4
+    exploiter_kinds: tuple[str, ...] = ("ppo",)
+    """What each exploiter is, in turn: ``ppo`` (a copy of the policy trained against it)
+    or ``search`` (the rule strategy a short search finds against it,
+    :mod:`training.league_search`)."""
     exploiter_learning_rate: float = 1e-3
     """The exploiters' Adam step size, constant (the step size of ``teenpatti exploit``'s
     best responses)."""
@@ -222,6 +230,10 @@ class SelfPlayConfig:
 
     def __post_init__(self) -> None:
         self.hidden = tuple(int(width) for width in self.hidden)
+        self.exploiter_kinds = tuple(self.exploiter_kinds)
+        if not self.exploiter_kinds or not set(self.exploiter_kinds) <= set(EXPLOITER_KINDS):
+            raise ValueError(f"exploiter_kinds must list {' or '.join(EXPLOITER_KINDS)}, "
+                             f"got {self.exploiter_kinds!r}")
         check_ints(self, ("timesteps", "tables", "rollout_steps", "epochs", "minibatch_size",
                           "snapshot_every", "max_snapshots", "exploiter_steps", "max_exploiters",
                           "checkpoint_every"), 1)

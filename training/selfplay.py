@@ -62,6 +62,7 @@ from teenpatti_env.environment.batched import BatchStep, TableBatch
 from teenpatti_env.rules import Rules
 from training.config import SelfPlayConfig
 from training.export import policy_from_linears
+from training.league_search import rule_actor, search_exploiter
 from training.scaling import observation_scale
 
 
@@ -166,6 +167,10 @@ class ActorCritic(nn.Module):
         """The torch-free ``teenpatti-policy/1`` form of the body and the policy head."""
         linears = [m for m in self.body if isinstance(m, nn.Linear)] + [self.policy_head]
         return policy_from_linears(linears, self.scale, self.activation, rules, **extra)
+
+
+Exploiter = ActorCritic | NDArray[np.float64]
+"""A league exploiter: a network (``ppo``) or a rule setting (``search``)."""
 
 
 class FrozenActor:
@@ -674,6 +679,14 @@ def _progress_bar(config: SelfPlayConfig, decisions: int) -> Any:
                 disable=not config.progress, dynamic_ncols=True, desc="main policy")
 
 
+def progress_bar(total: int, initial: int, enabled: bool) -> Any:
+    """A tqdm bar of training decisions (off unless ``enabled``): a best response's."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="decision", unit_scale=True,
+                disable=not enabled, dynamic_ncols=True)
+
+
 def train_selfplay(config: SelfPlayConfig,
                    say: Callable[[str], None] | None = None) -> SelfPlayResult:
     """Train from scratch (or from ``config.resume``) and export ``policy.npz``.
@@ -693,7 +706,7 @@ def train_selfplay(config: SelfPlayConfig,
     batch = TableBatch(config.tables, rules, seed=config.seed)
     learner = Learner(model, batch, config, device, config.seed)
     snapshots: list[ActorCritic] = []
-    exploiters: list[ActorCritic] = []
+    exploiters: list[Exploiter] = []
     decisions = updates = 0
     if config.resume:
         decisions, updates = _load_checkpoint(Path(config.resume), learner, snapshots,
@@ -707,6 +720,7 @@ def train_selfplay(config: SelfPlayConfig,
         members = [("snapshot", m) for m in snapshots] + [(EXPLOITER, m) for m in exploiters]
         # Exploiters play greedily, as the best responses that measure a policy do.
         actors: list[BatchActor] = [
+            rule_actor(m, rules) if isinstance(m, np.ndarray) else
             FrozenActor(m, device, config.seed + 7919 * (k + 1) + updates,
                         greedy=name == EXPLOITER)
             for k, (name, m) in enumerate(members)]
@@ -758,12 +772,21 @@ def train_selfplay(config: SelfPlayConfig,
                 number = next_exploiter // config.exploiter_every
                 next_exploiter += config.exploiter_every
                 label = f"exploiter {number} of {exploiter_count(config)}"
+                kind = config.exploiter_kinds[(number - 1) % len(config.exploiter_kinds)]
                 tell(f"{decisions:,} decisions: training {label} "
-                     f"({config.exploiter_steps:,} decisions against the current policy)")
+                     + (f"({config.exploiter_steps:,} decisions against the current policy)"
+                        if kind == "ppo" else "(a rule strategy searched against the "
+                        "current policy)"))
                 exploit_started = time.perf_counter()
-                exploiter, edge = _train_exploiter_on_bar(model, config, device,
-                                                          config.seed + 1000 + updates,
-                                                          bar, label)
+                exploiter: Exploiter
+                if kind == "ppo":
+                    exploiter, edge = _train_exploiter_on_bar(model, config, device,
+                                                              config.seed + 1000 + updates,
+                                                              bar, label)
+                else:  # a search makes no learner decisions: none on the bar
+                    exploiter, edge = search_exploiter(model, rules,
+                                                       config.seed + 1000 + updates)
+                    bar.total -= config.exploiter_steps
                 exploiting += time.perf_counter() - exploit_started
                 exploiters.append(exploiter)
                 del exploiters[:-config.max_exploiters]
@@ -814,7 +837,7 @@ CHECKPOINT_FORMAT = "teenpatti-selfplay-checkpoint/1"
 
 
 def _save_checkpoint(path: Path, learner: Learner, snapshots: Sequence[ActorCritic],
-                     exploiters: Sequence[ActorCritic], config: SelfPlayConfig,
+                     exploiters: Sequence[Exploiter], config: SelfPlayConfig,
                      decisions: int, updates: int) -> None:
     state = {
         "format": CHECKPOINT_FORMAT,
@@ -822,7 +845,8 @@ def _save_checkpoint(path: Path, learner: Learner, snapshots: Sequence[ActorCrit
         "model": learner.model.state_dict(),
         "optimizer": learner.optimizer.state_dict(),
         "snapshots": [m.state_dict() for m in snapshots],
-        "exploiters": [m.state_dict() for m in exploiters],
+        "exploiters": [{"rule_params": torch.as_tensor(m)} if isinstance(m, np.ndarray)
+                       else m.state_dict() for m in exploiters],
         "decisions": decisions,
         "updates": updates,
     }
@@ -831,8 +855,8 @@ def _save_checkpoint(path: Path, learner: Learner, snapshots: Sequence[ActorCrit
     partial.replace(path)
 
 
-def _load_checkpoint(path: Path, learner: Learner, snapshots: list[ActorCritic],
-                     exploiters: list[ActorCritic], config: SelfPlayConfig, rules: Rules,
+def _load_checkpoint(path: Path, learner: Learner, snapshots: list[Any],
+                     exploiters: list[Exploiter], config: SelfPlayConfig, rules: Rules,
                      device: torch.device) -> tuple[int, int]:
     if not path.is_file():
         raise ValueError(f"no checkpoint at {str(path)!r}")
@@ -855,6 +879,9 @@ def _load_checkpoint(path: Path, learner: Learner, snapshots: list[ActorCritic],
         for target, states in ((snapshots, state["snapshots"]),
                                (exploiters, state["exploiters"])):
             for weights in states:
+                if "rule_params" in weights:  # a searched rule exploiter
+                    target.append(weights["rule_params"].cpu().numpy())
+                    continue
                 member = new_model(config, rules).to(device)
                 member.load_state_dict(weights)
                 target.append(member)

@@ -157,6 +157,8 @@ SELFPLAY_HELP = {
     "exploiter_every": "decisions between exploiters (0: none)",
     "exploiter_steps": "decisions each exploiter trains for",
     "max_exploiters": "exploiters kept in the pool",
+    "exploiter_kinds": "what the exploiters are, in turn: ppo (a copy of the policy trained "
+                       "against it), search (a rule strategy searched against it)",
     "exploiter_learning_rate": "the exploiters' constant step size",
     "exploiter_table_share": "share of hands (once exploiters exist) with one exploiter "
                              "seat and the learner in every other",
@@ -176,7 +178,7 @@ SELFPLAY_HELP = {
 def _add_selfplay_parser(commands: Any) -> None:
     import dataclasses
 
-    from training.config import SelfPlayConfig
+    from training.config import EXPLOITER_KINDS, SelfPlayConfig
 
     defaults = SelfPlayConfig()
     parser = add_command(
@@ -192,6 +194,8 @@ def _add_selfplay_parser(commands: Any) -> None:
         what = f"{SELFPLAY_HELP[item.name]} (default: {default})"
         if isinstance(default, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, help=what)
+        elif isinstance(default, tuple) and isinstance(default[0], str):
+            parser.add_argument(flag, nargs="+", choices=EXPLOITER_KINDS, help=what)
         elif isinstance(default, tuple):
             parser.add_argument(flag, type=positive_int, nargs="+", help=what)
         elif isinstance(default, float):

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from teenpatti_env.engine import Hand, validate_table
 from teenpatti_env.environment import batch_kernels as k
@@ -34,6 +35,8 @@ def given_deals(rules: Rules, size: int, options: dict[str, Any],
         if cards.shape != (size, n, 3) or not np.issubdtype(cards.dtype, np.integer):
             raise ValueError(f"cards as an array must be ints of shape {(size, n, 3)}, "
                              f"got {cards.dtype} {cards.shape}")
+        if _plain_dealers(dealers, size):
+            return _given_array(rules, cards, dealers, per_table)
         cards = [[None if row[0] < 0 else [int(c) for c in row] for row in table]
                  for table in cards]
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or len(
@@ -60,6 +63,42 @@ def given_deals(rules: Rules, size: int, options: dict[str, Any],
         if dealer is not None:
             chosen[t] = dealer
     return {"stacks": np.array(per_table, dtype=np.int64), "cards": out, "dealer": chosen}
+
+
+def _given_array(rules: Rules, cards: NDArray[Any], dealers: Any,
+                 stacks: list[list[int]]) -> dict[str, Any]:
+    """:func:`given_deals` for cards given as an array: the engine checks each distinct
+    table (cards, stacks, dealer) once (a search replays few deals at many tables)."""
+    size, n = len(cards), rules.num_players
+    chosen = np.full(size, k.NONE if dealers is None else 0, dtype=np.int64)
+    if dealers is not None:
+        chosen[:] = dealers
+    stack_array = np.array(stacks, dtype=np.int64)
+    keys = np.concatenate([cards.reshape(size, -1).astype(np.int64), stack_array,
+                           chosen[:, None]], axis=1)
+    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    dealt = np.full((len(first), n, 3), k.NONE, dtype=np.int64)
+    for row in np.argsort(first).tolist():  # tables in order: the first bad one named
+        t = int(first[row])
+        table = [None if seat[0] < 0 else [int(c) for c in seat] for seat in cards[t]]
+        dealer = int(chosen[t])
+        hand = check_table(t, lambda t=t, table=table, d=dealer: Hand(
+            rules, table, stacks[t], 0 if d == k.NONE else d))
+        for s, held in enumerate(hand.cards):
+            if held is not None:
+                dealt[row, s] = held
+    return {"stacks": stack_array, "cards": dealt[inverse.reshape(-1)], "dealer": chosen}
+
+
+def _plain_dealers(dealers: Any, size: int) -> bool:
+    """``dealers`` is ``None``, one seat for every table or an int array of one per table
+    (no seat left to be drawn, none negative)."""
+    if dealers is None:
+        return True
+    if isinstance(dealers, (int, np.integer)) and not isinstance(dealers, bool):
+        return int(dealers) >= 0
+    return (isinstance(dealers, np.ndarray) and dealers.shape == (size,)
+            and np.issubdtype(dealers.dtype, np.integer) and bool((dealers >= 0).all()))
 
 
 def per_table_stacks(rules: Rules, size: int, stacks: Any) -> list[list[int]]:

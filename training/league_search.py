@@ -1,0 +1,44 @@
+"""Searched rule exploiters for the self-play league.
+
+With ``exploiter_kinds`` including ``search`` (:class:`training.config.SelfPlayConfig`),
+some of the league's exploiters are not copies of the policy trained against it but the
+best setting of the rule family (:mod:`agents.rule_strategy`) that a short search
+(:func:`training.rule_search.search_rule_response`) finds against the frozen current
+policy, played greedily: the kind of best response that found the largest leaks of the
+shipped policy (docs/exploitability.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from agents.policy import PolicyAgent
+from agents.rule_strategy import RuleAgent
+from teenpatti_env.rules import Rules
+from training.rule_search import SearchBudget, search_rule_response
+
+LEAGUE_SEARCH = SearchBudget(population=16, rounds=3, deals=100, finalists=2,
+                             final_deals=250, random_rounds=2)
+"""The search of one league exploiter: a random round of 32 settings, three rounds of 16,
+100 deals each, then two finalists of 250 deals (34,000 hands at four seats)."""
+
+
+def search_exploiter(main: Any, rules: Rules, seed: int, budget: SearchBudget | None = None,
+                     ) -> tuple[NDArray[np.float64], float]:
+    """The rule setting found against ``main`` (an ``ActorCritic``, played greedily as its
+    export plays) and what it won per hand on the search's final deals."""
+    target = PolicyAgent(main.to_numpy_policy(rules), name="main")
+    found = search_rule_response(target, rules, budget or LEAGUE_SEARCH, seed)
+    return found.params, found.score
+
+
+def rule_actor(params: NDArray[np.float64], rules: Rules) -> Any:
+    """A rule setting as a pool member: ``actor(observations, masks) -> actions``."""
+    agent = RuleAgent(params)
+    agent.check_rules(rules)
+    policy = agent.batch_policy()
+    assert policy is not None
+    return policy
