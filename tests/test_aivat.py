@@ -125,7 +125,8 @@ def _reports(agents: tuple[str, ...], table: str, seeds: range, hands: int,
     for seed in seeds:
         config = ArenaConfig(agents, CLASSIC, hands, seed, table=parse_table(table, 4),
                              aivat=True)
-        out.extend(_play_reports([config], "batched", False, 1, False, None, pilot_hands))
+        out.extend(_play_reports([config], "batched", False, 1, False, None,
+                                 pilot_hands=pilot_hands))
     return out
 
 

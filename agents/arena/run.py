@@ -116,6 +116,7 @@ def _play_reports(
     workers: int | None,
     progress: bool,
     ray_address: str | None,
+    *,
     seats: Seats | None = None,
     pilot_hands: int | None = None,
 ) -> list[ArenaReport]:
@@ -170,6 +171,7 @@ def play_pairings(
     workers: int | None,
     progress: bool,
     ray_address: str | None,
+    *,
     seats: Seats | None = None,
     aivat: bool = False,
     pilot_hands: int | None = None,
@@ -183,7 +185,7 @@ def play_pairings(
                            remote & {agent, opponent}, aivat=aivat)
                for composition, agent, opponent in pairings]
     reports = _play_reports(configs, engine, compare_plain, workers, progress, ray_address,
-                            seats, pilot_hands)
+                            seats=seats, pilot_hands=pilot_hands)
     results = [report.agents[agent].result
                for report, (_, agent, _) in zip(reports, pairings, strict=True)]
     p_values = [two_sided_p_value(result) for result in results]
@@ -278,7 +280,7 @@ def run_arena(
         config = ArenaConfig(pool, table_rules, hands, seed, duplicate, remote=remote,
                              aivat=aivat)
         return _play_reports([config], engine, compare_plain, workers, progress,
-                             ray_address, seats, pilot_hands)[0]
+                             ray_address, seats=seats, pilot_hands=pilot_hands)[0]
     if len(pool) < 2:
         raise ValueError(f"the {composition.name} table seats two agents: give at least two, "
                          f"got {list(pool)}")
@@ -286,7 +288,7 @@ def run_arena(
              else itertools.permutations(pool, 2))
     return play_pairings([(composition, a, b) for a, b in pairs], table_rules, hands, seed,
                          duplicate, engine, compare_plain, workers, progress, ray_address,
-                         seats, aivat, pilot_hands)
+                         seats=seats, aivat=aivat, pilot_hands=pilot_hands)
 
 def head_to_head(
     agent: str,
