@@ -23,9 +23,10 @@ FALLBACK_AGENT = "equity"
 
 def unfit_reason(spec: str, rules: Rules) -> str | None:
     """Why the agent ``spec`` cannot play a table under ``rules`` (the agent's own
-    ``check_rules``), or ``None`` when it can."""
+    ``check_rules``), or ``None`` when it can; an unknown ``spec`` is a ``ValueError``."""
+    agent = make_agent(spec)  # outside the try: an unknown agent is an error, not unfit
     try:
-        make_agent(spec).check_rules(rules)
+        agent.check_rules(rules)
     except ValueError as error:
         return str(error)
     return None

@@ -169,8 +169,7 @@ def seat_players(players: Sequence[str], rules: Rules) -> tuple[list[str], list[
         if is_remote(spec) or spec == ABSENT:
             seated.append(spec)
             continue
-        make_agent(spec)  # an unknown agent is a ValueError
-        fitting, notice = fitting_agent(spec, rules)
+        fitting, notice = fitting_agent(spec, rules)  # an unknown agent is a ValueError
         seated.append(fitting)
         if notice is not None:
             moved.setdefault(spec, ([], notice))[0].append(number)

@@ -37,6 +37,11 @@ def test_the_default_policy_keeps_its_own_table():
     assert fitting_agent("hard", AWAY[0]) == ("hard", None)  # scripted agents sit anywhere
 
 
+def test_an_unknown_agent_is_an_error_not_a_seat_for_equity():
+    with pytest.raises(ValueError, match="nonesuch"):
+        fitting_agent("nonesuch", HOME)
+
+
 @pytest.mark.parametrize("rules", AWAY, ids=repr)
 def test_a_table_the_policy_cannot_play_gets_equity_with_a_one_line_notice(rules):
     spec, notice = fitting_agent(DEFAULT_AGENT, rules)
