@@ -334,3 +334,36 @@ def test_vector_env_refuses_bad_opponents() -> None:
     env = TeenPattiVectorEnv(16, opponents=floats)
     with pytest.raises(ValueError, match="int actions"):
         env.reset(seed=0)  # some learner is not first to act at sixteen tables
+
+
+@pytest.mark.parametrize("settings", [{"starting_boots": 6},
+                                      {"starting_boots": 30, "max_hands": 4}])
+def test_vector_env_sessions_pay_each_hand_and_end_with_the_session(settings: dict) -> None:
+    """episode="session": the learner keeps its seat for the session, every hand it played
+    is paid as it ends, and an episode's rewards are its chips won in the session."""
+    env = TeenPattiVectorEnv(16, "classic", episode="session", seed=5, **settings)
+    env.reset(seed=5)
+    boot = env.rules.boot
+    start = env.rules.starting_stack / boot
+    stack_slot = next(index for name, index, *_ in env.batch.obs_layout.slots
+                      if name == "seat0.stack")
+    returns = np.zeros(16)
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(400):
+        seats = env.learner.copy()
+        masks = env.action_masks()
+        actions = (masks + rng.random(masks.shape)).argmax(axis=1)
+        _, rewards, terminated, _, infos = env.step(actions)
+        returns += rewards
+        # The learner keeps its seat for as long as its session lasts.
+        assert (env.learner[~terminated] == seats[~terminated]).all()
+        live = ~terminated
+        settled = env.batch.session_net[np.arange(16), env.learner] / boot
+        # Every hand the learner played and that has been settled is already paid.
+        np.testing.assert_allclose(returns[live], settled[live])
+        final = infos["final_obs"][terminated, stack_slot] - start
+        np.testing.assert_allclose(returns[terminated], final)
+        ended += int(terminated.sum())
+        returns[terminated] = 0.0
+    assert ended > 10

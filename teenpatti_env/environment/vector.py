@@ -22,6 +22,13 @@ Conventions (Gymnasium's ``VectorEnv``):
   at the deal) gives no step: it is dealt again, ``infos["redealt"]`` counts such deals
   and ``infos["redealt_reward"]`` sums what they paid the learner (as ``TeenPatti-v0``).
 * ``infos`` always holds the same keys with the same dtypes and shapes.
+
+With ``episode="session"`` an episode is a session (as ``TeenPatti-v0`` plays one): the
+learner keeps its seat, ``(table + session) mod n``, for the whole session; each hand's
+net is its reward on the step whose call ends the hand (hands that end before the
+learner's first decision of the session are added to its first reward); the episode
+terminates when the session ends or when the learner can no longer enter a hand, and the
+table starts a new session in the same step.
 """
 
 from __future__ import annotations
@@ -77,6 +84,9 @@ class TeenPattiVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArr
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.learner = np.zeros(num_envs, dtype=np.int64)
         self._acted = np.zeros(num_envs, dtype=np.bool_)
+        self._sessions = self.batch.episode == "session"
+        self._episodes = np.zeros(num_envs, dtype=np.int64)
+        self._pending = np.zeros(num_envs)  # the learner's chips not yet given as a reward
         self._step: BatchStep | None = None
         self._rows = np.arange(num_envs)
 
@@ -89,6 +99,8 @@ class TeenPattiVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArr
         ``options`` go to :meth:`TableBatch.reset` (the first hand's deals)."""
         super().reset(seed=seed)
         self._step = self.batch.reset(seed=seed, options=options)
+        self._episodes[:] = 0
+        self._pending[:] = 0.0
         self._choose_learners(np.ones(self.num_envs, dtype=np.bool_))
         infos = self._new_infos()
         self._advance(np.zeros(self.num_envs), np.zeros(self.num_envs, dtype=np.bool_), infos)
@@ -133,10 +145,12 @@ class TeenPattiVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArr
         }
 
     def _choose_learners(self, which: NDArray[np.bool_]) -> None:
-        """The learner seat of each new hand: ``(table + hand) mod n``, moved left past
-        seats that sit the hand out."""
+        """The learner seat of each new episode: ``(table + episode) mod n`` (an episode
+        is a hand, or a session), moved left past seats that sit it out."""
         n = self.batch.num_seats
-        seats = (self._rows + self.batch.hands_dealt) % n
+        episodes = self._episodes if self._sessions else self.batch.hands_dealt
+        seats = (self._rows + episodes) % n
+        self._episodes[which] += 1
         dealt = self.batch.dealt_in
         for _ in range(n):
             out = ~dealt[self._rows, seats]
@@ -154,11 +168,11 @@ class TeenPattiVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArr
         assert step is not None
         batch = self.batch
         for _ in range(MAX_REDEALS * 50):
-            done = step.finished.copy()
+            self._pending += step.rewards[self._rows, self.learner]
+            done = step.finished | self._learner_out()
             if done.any():
-                paid = step.rewards[self._rows, self.learner]
                 ended = done & self._acted
-                rewards[ended] += paid[ended]
+                rewards[ended] += self._pending[ended]
                 terminated |= ended
                 if ended.any():
                     final = batch.observe(np.where(ended, self.learner, -1))
@@ -166,7 +180,8 @@ class TeenPattiVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArr
                     infos["_final_obs"] |= ended
                 early = done & ~self._acted
                 infos["redealt"][early] += 1
-                infos["redealt_reward"][early] += paid[early]
+                infos["redealt_reward"][early] += self._pending[early]
+                self._pending[done] = 0.0
                 if (infos["redealt"] >= MAX_REDEALS).any():
                     raise RuntimeError(f"a learner got no decision in {MAX_REDEALS} deals (is "
                                        "it all-in or sitting out at every deal?)")
@@ -183,7 +198,20 @@ class TeenPattiVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArr
         else:  # pragma: no cover - every hand ends within its chips
             raise RuntimeError("opponents did not reach the learners' turns")
         self._step = step
+        # Within a session, hands the learner played are paid as they end; chips of hands
+        # before its first decision wait for that decision's reward.
+        playing = self._acted & ~terminated
+        rewards[playing] += self._pending[playing]
+        self._pending[playing] = 0.0
         infos["learner_seat"][:] = self.learner
+
+    def _learner_out(self) -> NDArray[np.bool_]:
+        """Tables whose learner can no longer enter a hand of its session."""
+        if not self._sessions:
+            return np.zeros(self.num_envs, dtype=np.bool_)
+        chips = self.batch.session_stacks[self._rows, self.learner]
+        out: NDArray[np.bool_] = chips < self.batch.rules.entry_chips
+        return out
 
     def _opponent_actions(self, step: BatchStep, others: NDArray[np.bool_],
                           actions: NDArray[np.int64]) -> None:
