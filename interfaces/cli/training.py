@@ -172,6 +172,8 @@ SELFPLAY_HELP = {
     "checkpoint_every": "decisions between checkpoints",
     "resume": "a checkpoint.pt to continue from",
     "init_from": "a trained policy (ppo:PATH, pretrained:NAME) to start the network from",
+    "table_mix": "single (the --preset table) or general (one teenpatti-policy/2 network "
+                 "for 3-7 seats and every preset, docs/selfplay.md)",
 }
 
 
