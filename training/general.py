@@ -17,7 +17,7 @@ holds one seat against snapshots) and ``<kind>.uniform_per_hand`` (against the u
 policy); a kind no group drew in a round leaves them empty.
 
 The export is a ``teenpatti-policy/2`` file (``input: seat-padded/1``) whose metadata
-lists the mixture.
+lists the mixture; each snapshot is also written as one, ``snapshots/step_N.npz``.
 """
 
 from __future__ import annotations
@@ -330,7 +330,10 @@ def train_general(config: SelfPlayConfig, say: Callable[[str], None] | None = No
                 snapshots.append(copy.deepcopy(model))
                 del snapshots[:-config.max_snapshots]
                 refresh_pool()
-                tell(f"{decisions:,} decisions: snapshot {len(snapshots)} joined the pool")
+                export_general(model, mixture, trained_by="teenpatti selfplay --table-mix "
+                               "general", decisions=decisions).save(
+                    out / "snapshots" / f"step_{decisions}.npz")
+                tell(f"{decisions:,} decisions: a snapshot joined the pool")
     finally:
         bar.close()
         log.close()
