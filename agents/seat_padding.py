@@ -47,6 +47,7 @@ from numpy.typing import NDArray
 
 from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.cards.hands import CATEGORIES
+from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
 from teenpatti_env.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
@@ -118,8 +119,6 @@ def unfit_reason(rules: Rules, action_names: tuple[str, ...] | list[str]) -> str
     layout = ObservationLayout(rules)
     if layout.size != _GLOBAL + rules.num_players * (_SEAT + NUM_CARDS) + _CATEGORY:
         return "its observations carry blocks the padded layout has no place for"
-    from teenpatti_env.environment.actions import ActionLayout
-
     names = ActionLayout(rules).names
     if tuple(names) != tuple(action_names):
         return f"its actions are {len(action_names)} ({', '.join(action_names)}), the table's " \
