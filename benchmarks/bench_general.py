@@ -65,6 +65,11 @@ def beats(report: HeadToHeadReport) -> bool:
     return all(row.low > 0 and row.significant for row in report.rows)
 
 
+def p_text(p: float) -> str:
+    """A p-value in two digits (below 1e-15: ``<1e-15``, the float's floor)."""
+    return "<1e-15" if p < 1e-15 else f"{p:.2g}"
+
+
 def markdown(tables: dict[str, HeadToHeadReport]) -> str:
     """One markdown row per comparison."""
     lines = ["| table | composition | opponent | boots per hand | 95% interval | Holm p |",
@@ -72,7 +77,7 @@ def markdown(tables: dict[str, HeadToHeadReport]) -> str:
     for name, report in tables.items():
         for row in report.rows:
             lines.append(f"| {name} | {row.table} | {row.opponent} | {row.mean:+.3f} | "
-                         f"[{row.low:+.3f}, {row.high:+.3f}] | {row.adjusted_p_value:.2g} |")
+                         f"[{row.low:+.3f}, {row.high:+.3f}] | {p_text(row.adjusted_p_value)} |")
     return "\n".join(lines) + "\n"
 
 
