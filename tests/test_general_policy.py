@@ -266,3 +266,18 @@ def test_a_tiny_general_run_beats_random_at_six_and_seven_seats(tmp_path: Path) 
         report = run_arena([spec, "random"], hands=2_000, seed=54_321, workers=1,
                            rules=preset, players=seats)
         assert report.agents[spec].result.low > 0.0, report.table()  # type: ignore[union-attr]
+
+
+def test_a_general_run_gives_the_same_weights_twice(tmp_path: Path) -> None:
+    """The same settings and seed: the same weights (the mixture's draws, the tables'
+    deals and the seatings all come from the run's seed)."""
+    weights = []
+    for name in ("a", "b"):
+        config = SelfPlayConfig(table_mix="general", timesteps=20_000, tables=64,
+                                rollout_steps=16, minibatch_size=512, snapshot_every=8_000,
+                                exploiter_every=0, threads=1, hidden=(16,),
+                                out=str(tmp_path / name), progress=False, seed=3)
+        weights.append(train_selfplay(config).policy.weights)
+    for first, second in zip(*weights, strict=True):
+        assert np.array_equal(first, second)
+    assert (tmp_path / "a" / "snapshots").is_dir()
