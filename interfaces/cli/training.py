@@ -230,6 +230,9 @@ def _command_selfplay(args: argparse.Namespace) -> None:
         config = SelfPlayConfig(progress=not args.quiet, **options)
     except ValueError as error:
         raise CommandError(str(error)) from error
+    if args.evaluate and config.table_mix == "general":
+        raise CommandError("--evaluate measures a policy at one table; measure a general "
+                           "policy with benchmarks/bench_general.py --agent ppo:PATH")
     try:
         from training.selfplay import train_selfplay
     except ImportError as error:
