@@ -29,6 +29,7 @@ from agents.seat_padding import (
     rule_features,
     seats_of_size,
 )
+from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
 from teenpatti_env.rules import Rules
@@ -295,3 +296,41 @@ def test_cli_selfplay_general_with_evaluate_is_one_line_before_training(tmp_path
     done = subprocess.run([sys.executable, "-m", "teenpatti_env", "selfplay", "--table-mix",
                            "all"], text=True, capture_output=True, timeout=300)
     assert done.returncode == 2 and "table_mix must be one of single, general" in done.stderr
+
+
+def rule_reading_policy(path: Path) -> str:
+    """A one-layer ``/2`` policy that packs at a table without a bet cap and bets the
+    maximum at a table with one: its moves depend on the rules block alone."""
+    from agents.policy import NumpyPolicy, policy_metadata
+    from agents.seat_padding import PADDED_LAYOUT
+    from teenpatti_env.environment.actions import ActionLayout
+
+    names = ActionLayout(Rules()).names
+    weights = np.zeros((PADDED_SIZE, len(names)), np.float32)
+    no_bet_cap = RULES_AT + 5 + 1 + 2  # after the seat one-hot, the stack, the blind limit
+    weights[no_bet_cap, names.index("pack")] = 10.0
+    bias = np.zeros(len(names), np.float32)
+    bias[names.index("bet_max")] = 1.0
+    metadata = policy_metadata(Rules(), names, "tanh", format=GENERAL_POLICY_FORMAT,
+                               input=PADDED_LAYOUT)
+    return f"ppo:{NumpyPolicy([weights], [bias], metadata).save(path)}"
+
+
+def test_both_arena_engines_tell_a_general_policy_the_tables_rules(tmp_path: Path) -> None:
+    """The batched and the per-table arena give the same report for a /2 policy at five
+    tabletop seats: both pass it tabletop's rules (bet cap 10 boots: it bets). Told
+    nothing, it reads classic's (no cap) and packs."""
+    spec = rule_reading_policy(tmp_path / "reader.npz")
+    reports = [run_arena([spec, "hard"], hands=100, rules="tabletop", players=5, seed=8,
+                         engine=engine).agents[spec] for engine in ("batched", "per_table")]
+    assert reports[0].result == reports[1].result
+    tabletop = Rules.preset("tabletop", num_players=5)
+    step = TableBatch(64, tabletop, seed=1).reset()
+    told, guessed = make_agent(spec), make_agent(spec)
+    told.check_rules(tabletop)
+    names = ActionLayout(tabletop).names
+    for agent, move in ((told, "bet_max"), (guessed, "pack")):
+        policy = agent.batch_policy()
+        assert policy is not None
+        chosen = policy(step.observations, step.action_masks)
+        assert (chosen == names.index(move)).all()
