@@ -12,7 +12,6 @@ their hands). Only the agents that draw (``random``, ``easy``, ``medium``) make
 generators, and only for the seats that draw.
 
 >>> from teenpatti_env.environment.batched import TableBatch
-from teenpatti_env.rules import Rules
 >>> batch = TableBatch(4, "classic", autoreset=False)
 >>> step = batch.reset(seed=1)
 >>> hard = batch_agent("hard", batch)
