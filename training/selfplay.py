@@ -76,6 +76,7 @@ from training.selfplay_network import (
     resolve_device,
     starting_policy,
 )
+from training.selfplay_ray import RayRounds
 from training.selfplay_rollout import Rollout, RolloutStats, SeatPlan, Tables
 
 __all__ = [
@@ -99,6 +100,10 @@ class SelfPlayResult:
     learning_seconds: float
     """Seconds in the main policy's rollouts and updates (exploiters and saving left out)."""
     exploiter_seconds: float
+    rollout_seconds: float = 0.0
+    """The mean seconds of one rollout (one worker's, on Ray)."""
+    update_seconds: float = 0.0
+    """The mean seconds of one update."""
 
     @property
     def steps_per_second(self) -> float:
@@ -126,6 +131,11 @@ class Rounds(Protocol):
     def set_pool(self, members: Sequence[tuple[str, Exploiter]], updates: int) -> None:
         """The pool's snapshots and exploiters from now on (``updates``: made so far)."""
 
+    rollout_seconds: list[float]
+    """The seconds of each rollout (each worker's, on Ray)."""
+    update_seconds: list[float]
+    """The seconds of each update."""
+
     def close(self) -> None:
         """Let go of what the rounds hold (workers, connections)."""
 
@@ -144,6 +154,8 @@ class LocalRounds:
         self.optimizer: torch.optim.Optimizer = self.learner.optimizer
         self.uniform: list[BatchActor] = ([UniformActor(config.seed)]
                                           if config.uniform_table_share else [])
+        self.rollout_seconds: list[float] = []
+        self.update_seconds: list[float] = []
 
     @property
     def pool_size(self) -> int:
@@ -151,8 +163,14 @@ class LocalRounds:
         return len(self.learner.pool)
 
     def play(self, learning_rate: float) -> tuple[int, RolloutStats, dict[str, float]]:
-        """One rollout and one update (:func:`ppo_round`)."""
-        return ppo_round(self.learner, learning_rate)
+        """One rollout and one update, as :func:`ppo_round` makes them, each timed."""
+        started = time.perf_counter()
+        stats = self.learner.collect()
+        collected = time.perf_counter()
+        losses = self.learner.update(learning_rate)
+        self.rollout_seconds.append(collected - started)
+        self.update_seconds.append(time.perf_counter() - collected)
+        return self.learner.rollout.size, stats, losses
 
     def set_pool(self, members: Sequence[tuple[str, Exploiter]], updates: int) -> None:
         """The pool's snapshots and exploiters from now on (``updates``: made so far)."""
@@ -181,7 +199,8 @@ def train_selfplay(config: SelfPlayConfig,
     if config.init_from and not config.resume:
         model.load_policy(starting_policy(config.init_from))
     model = model.to(device)
-    rounds = LocalRounds(model, config, device)
+    rounds: Rounds = (LocalRounds(model, config, device) if config.ray is None
+                      else RayRounds(model, config, device, tell))
     snapshots: list[ActorCritic] = []
     exploiters: list[Exploiter] = []
     decisions = updates = 0
@@ -279,7 +298,12 @@ def train_selfplay(config: SelfPlayConfig,
                "learning_seconds": learning, "exploiter_seconds": exploiting,
                "steps_per_second": decisions / max(learning, 1e-9)}
     (out / "run.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return SelfPlayResult(out, policy, decisions, updates, seconds, learning, exploiting)
+    return SelfPlayResult(out, policy, decisions, updates, seconds, learning, exploiting,
+                          _mean(rounds.rollout_seconds), _mean(rounds.update_seconds))
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / max(len(values), 1)
 
 
 def _train_exploiter_on_bar(main: ActorCritic, config: SelfPlayConfig,

@@ -144,9 +144,8 @@ class Samples:
 
     @staticmethod
     def join(parts: Sequence[Samples]) -> Samples:
-        """The decisions of ``parts``, one after the other (one part is kept as it is)."""
-        if len(parts) == 1:
-            return parts[0]
+        """The decisions of ``parts``, one after the other, in arrays of their own (Ray
+        hands over read-only arrays, which torch would warn about)."""
         return Samples(*(np.concatenate([getattr(part, item.name) for part in parts])
                          for item in dataclasses.fields(Samples)))
 
