@@ -10,12 +10,14 @@ CPUs (Ray would wait for them for ever, without a word).
 from __future__ import annotations
 
 import socket
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
 RAY_EXTRA_HINT = "pip install 'teenpatti-env[ray]'"
 _PROBE_SECONDS = 5.0
+_SETTLE_SECONDS = 10.0
 
 
 def import_ray(purpose: str) -> ModuleType:
@@ -74,12 +76,21 @@ def ray_connection(address: str, purpose: str = "this command") -> Iterator[Modu
             ray.shutdown()
 
 
-def require_cpus(ray: ModuleType, wanted: int, what: str) -> None:
+def require_cpus(ray: ModuleType, wanted: int, what: str,
+                 settle_seconds: float = _SETTLE_SECONDS) -> None:
     """A ``ValueError`` if the cluster has fewer than ``wanted`` free CPUs for ``what``
-    (each of its actors takes one): Ray would otherwise wait for them silently."""
-    free = float(ray.available_resources().get("CPU", 0.0))
-    total = float(ray.cluster_resources().get("CPU", 0.0))
-    if wanted > free:
-        raise ValueError(f"{what} need {wanted} CPUs but the Ray cluster has {free:g} free "
-                         f"({total:g} in all): ask for at most {int(free)}, or add machines "
-                         "with `ray start --address`")
+    (each of its actors takes one): Ray would otherwise wait for them silently. Where the
+    cluster has enough CPUs in all, it waits up to ``settle_seconds`` for actors that are
+    stopping to give theirs back."""
+    deadline = time.monotonic() + settle_seconds
+    while True:
+        free = float(ray.available_resources().get("CPU", 0.0))
+        total = float(ray.cluster_resources().get("CPU", 0.0))
+        if wanted <= free:
+            return
+        if wanted > total or time.monotonic() >= deadline:
+            break
+        time.sleep(0.2)
+    raise ValueError(f"{what} need {wanted} CPUs but the Ray cluster has {free:g} free "
+                     f"({total:g} in all): ask for at most {int(free)}, or add machines "
+                     "with `ray start --address`")

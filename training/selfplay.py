@@ -201,6 +201,17 @@ def train_selfplay(config: SelfPlayConfig,
     model = model.to(device)
     rounds: Rounds = (LocalRounds(model, config, device) if config.ray is None
                       else RayRounds(model, config, device, tell))
+    try:
+        return _train(config, model, rounds, device, tell, started)
+    finally:
+        rounds.close()
+
+
+def _train(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, device: torch.device,
+           tell: Callable[[str], None], started: float) -> SelfPlayResult:
+    """The run loop of :func:`train_selfplay`, its rounds played by ``rounds``."""
+    rules = config.rules
+    out = Path(config.out)
     snapshots: list[ActorCritic] = []
     exploiters: list[Exploiter] = []
     decisions = updates = 0
@@ -288,7 +299,6 @@ def train_selfplay(config: SelfPlayConfig,
     finally:
         bar.close()
         log.close()
-        rounds.close()
     policy = model.to_numpy_policy(rules, trained_by="teenpatti selfplay",
                                    decisions=decisions, command=config.command())
     policy.save(out / "policy.npz")

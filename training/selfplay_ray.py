@@ -159,9 +159,15 @@ class RayRounds:
                            member.state_dict().items()})
                          for name, member in members]
         self._updates = updates
+        from ray.exceptions import RayActorError
+
         members_ref = self.ray.put(self._members)
-        self.ray.get([worker.set_pool.remote(members_ref, updates)
-                      for worker in self.workers])
+        sent = [worker.set_pool.remote(members_ref, updates) for worker in self.workers]
+        for index, ref in enumerate(sent):
+            try:
+                self.ray.get(ref)
+            except RayActorError as error:
+                self._restart(index, error)  # started again with the new pool
 
     def _generator_shared(self) -> bool:
         """Whether the update draws from worker 0's generator (both on the CPU)."""
