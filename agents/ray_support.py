@@ -57,10 +57,10 @@ def connect(address: str, purpose: str) -> tuple[ModuleType, bool]:
         ray.init(address=address or None, log_to_driver=False)
     except Exception as error:  # Ray raises many kinds: connection, auth, version
         lines = str(error).strip().splitlines() or [type(error).__name__]
+        hint = (" (with token authentication on, set RAY_AUTH_MODE=token and the token: "
+                "docs/ray.md)") if address else ""
         where = f"at {address}" if address else "(a local instance)"
-        raise ValueError(f"cannot connect to Ray {where}: {lines[0]} (with token "
-                         "authentication on, set RAY_AUTH_MODE=token and the token: "
-                         "docs/ray.md)") from None
+        raise ValueError(f"cannot connect to Ray {where}: {lines[0]}{hint}") from None
     return ray, True
 
 
