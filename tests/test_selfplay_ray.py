@@ -9,6 +9,7 @@ without it unless ``TEENPATTI_REQUIRE_CLIENTS=1``.
 from __future__ import annotations
 
 import csv
+import json
 import re
 import sys
 import types
@@ -129,6 +130,20 @@ def test_a_worker_that_dies_is_started_again_and_the_run_finishes(
     assert [line for line in told if "died" in line] == [
         next(line for line in told if line.startswith("rollout worker 0 died"))]
     assert "started again (1 of 3)" in " ".join(told)
+
+
+def test_the_command_trains_on_ray_and_records_its_flags(
+        ray_instance: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    code = cli.main(["selfplay", "--ray", "--rollout-workers", "2", "--timesteps", "1000",
+                     "--tables", "8", "--hidden", "16", "--exploiter-every", "0",
+                     "--out", str(out), "--quiet"])
+    assert code == 0
+    assert capsys.readouterr().out.startswith("trained ")
+    command = json.loads((out / "run.json").read_text())["command"]
+    assert "--ray '' --rollout-workers 2" in command
+    assert (out / "policy.npz").is_file() and (out / "checkpoint.pt").is_file()
+    assert ray_instance.is_initialized(), "a connected Ray instance is left running"
 
 
 def test_a_worker_that_keeps_dying_stops_the_run_with_one_line(

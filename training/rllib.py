@@ -46,7 +46,7 @@ from ray.tune.registry import register_env
 from torch import nn
 
 from agents.policy import NumpyPolicy, policy_metadata
-from agents.ray_support import require_cpus
+from agents.ray_support import connect, require_cpus
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.rules import Rules
 from training.rllib_masking import MaskedPPOModule
@@ -266,10 +266,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the run")
     parser.add_argument("--out", default="rllib-policy.npz", help="exported policy file")
     args = parser.parse_args(argv)
-    import ray
-
-    ray.init(address=args.address)
     config = selfplay_config({"rules": args.rules}, env_runners=args.runners, seed=args.seed)
+    try:
+        ray, _ = connect(args.address or "", "python -m training.rllib")
+    except ValueError as error:
+        raise SystemExit(f"python -m training.rllib: {error}") from None
     try:
         algorithm = build_selfplay_algo(config)
     except ValueError as error:
