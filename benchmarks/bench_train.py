@@ -4,6 +4,8 @@
                                      [--threads-options 1 2] [--time-to-beat]
                                      [--max-decisions 6000000] [--eval-hands 2000]
                                      [--threads N]
+    python benchmarks/bench_train.py --ray [--decisions 300000] [--ray-workers 1 2]
+                                     [--ray-address HEAD_IP:6379]
 
 Figures, one run (so the ratio compares like with like on a shared machine):
 
@@ -21,6 +23,14 @@ Figures, one run (so the ratio compares like with like on a shared machine):
   tables against each of them (on seeds apart from the training's). The clock stops at
   the first snapshot where both whole 95% intervals are above zero: its training time
   plus the evaluations up to it.
+* with ``--ray`` (instead of the figures above): learner steps per second of the local
+  trainer, then of ``selfplay --ray`` on a local Ray instance with each worker count of
+  ``--ray-workers`` (each worker steps the trainer's default tables), in the same run
+  (on a cluster with ``--ray-address``);
+  with each, the measured seconds of one update (on the driver) and of one rollout (a
+  worker's), and what they say about scaling: a round takes about a rollout (the workers
+  collect side by side) plus an update over every worker's decisions, so the learner is
+  the bottleneck from about ``rollout / update-per-worker`` workers on.
 
 Needs the ``train`` extra (``pip install torch==2.13.0 && pip install -e ".[train]"``).
 """
@@ -51,6 +61,46 @@ def selfplay_rate(decisions: int, seed: int, folder: str,
                             uniform_table_share=0.0, threads=threads)
     result = train_selfplay(config)
     return result.steps_per_second
+
+
+def ray_rates(decisions: int, seed: int, folder: str, threads: int | None,
+              worker_counts: Sequence[int], address: str | None = None,
+              ) -> dict[str, dict[str, float]]:
+    """The local trainer and ``selfplay --ray`` with each worker count, one after the
+    other on a local Ray instance (or the cluster at ``address``): learner steps per
+    second, seconds per update and per rollout."""
+    import ray
+
+    if address:
+        ray.init(address=address, log_to_driver=False)
+    else:
+        ray.init(num_cpus=max(worker_counts), include_dashboard=False, log_to_driver=False)
+    figures: dict[str, dict[str, float]] = {}
+    try:
+        for workers in [0, *worker_counts]:
+            config = SelfPlayConfig(
+                timesteps=decisions, seed=seed, out=f"{folder}/ray-{workers}", progress=False,
+                checkpoint_every=10**12, snapshot_every=10**12, exploiter_every=0,
+                uniform_table_share=0.0, threads=threads, ray="" if workers else None,
+                rollout_workers=max(workers, 1))
+            result = train_selfplay(config)
+            name = f"ray-{workers}" if workers else "local"
+            figures[name] = {"steps_per_second": result.steps_per_second,
+                             "update_seconds": result.update_seconds,
+                             "rollout_seconds": result.rollout_seconds}
+            where = (f"Ray, {workers} rollout worker{'s' if workers > 1 else ''}" if workers
+                     else "local trainer")
+            print(f"  {where}: {result.steps_per_second:,.0f} learner steps/s; one update "
+                  f"{result.update_seconds:.2f} s, one rollout {result.rollout_seconds:.2f} s",
+                  flush=True)
+    finally:
+        ray.shutdown()
+    one = figures[f"ray-{min(worker_counts)}"]
+    per_worker = one["update_seconds"] / min(worker_counts)
+    print(f"  the update costs about {per_worker:.2f} s per worker's rollout, a rollout "
+          f"{one['rollout_seconds']:.2f} s: the learner is the bottleneck from about "
+          f"{one['rollout_seconds'] / per_worker:.1f} workers on (with a free CPU per worker)")
+    return figures
 
 
 @contextlib.contextmanager
@@ -140,7 +190,22 @@ def main() -> None:
                              "(none: skip that measurement)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    parser.add_argument("--ray", action="store_true",
+                        help="measure the local trainer against selfplay --ray instead")
+    parser.add_argument("--ray-workers", type=int, nargs="+", default=[1, 2],
+                        help="rollout worker counts of --ray")
+    parser.add_argument("--ray-address", help="a Ray cluster for --ray (default: a local "
+                        "instance with as many CPUs as the most workers)")
     args = parser.parse_args()
+
+    if args.ray:
+        with tempfile.TemporaryDirectory() as folder:
+            print("the local trainer and selfplay --ray on a local Ray instance:")
+            ray_figures = ray_rates(args.decisions, args.seed, folder, args.threads,
+                                    args.ray_workers, args.ray_address)
+        if args.json:
+            print(json.dumps(ray_figures))
+        return
 
     with tempfile.TemporaryDirectory() as folder:
         batched = selfplay_rate(args.decisions, args.seed, f"{folder}/selfplay", args.threads)

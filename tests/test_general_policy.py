@@ -44,7 +44,8 @@ from training.general import (  # noqa: E402
     export_general,
     general_model,
 )
-from training.selfplay import SeatPlan, train_selfplay  # noqa: E402
+from training.selfplay import train_selfplay  # noqa: E402
+from training.selfplay_rollout import SeatPlan  # noqa: E402
 
 SEAT = len(SEAT_SLOTS)
 GLOBAL = len(GLOBAL_SLOTS)
@@ -247,6 +248,8 @@ def test_a_bad_table_mix_is_a_clear_error() -> None:
         SelfPlayConfig(table_mix="everything")
     with pytest.raises(ValueError, match="does not resume"):
         SelfPlayConfig(table_mix="general", resume="x.pt")
+    with pytest.raises(ValueError, match="not on Ray yet"):
+        SelfPlayConfig(table_mix="general", ray="")
 
 
 def test_a_tiny_general_run_beats_random_at_six_and_seven_seats(tmp_path: Path) -> None:

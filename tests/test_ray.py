@@ -9,7 +9,6 @@ without it unless ``TEENPATTI_REQUIRE_CLIENTS=1``.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 from builders.env import client
+from builders.ray_local import local_ray
 
 from interfaces import cli
 
@@ -25,18 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[Any]:
-    ray = client("ray")
     client("ray.rllib")
-    if ray.is_initialized():
-        ray.shutdown()
-    # Ray's workers import this checkout, whatever is installed elsewhere.
-    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"PYTHONPATH": path}})
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
+    yield from local_ray()
 
 
 @pytest.fixture(scope="module")
@@ -167,11 +157,49 @@ def trained(ray_instance: Any, rllib: Any) -> Iterator[tuple[Any, dict[str, Any]
     """The self-play algorithm after one PPO iteration, and that iteration's result."""
     config = rllib.selfplay_config({"rules": "classic"}, hidden=(32, 32), batch_size=400,
                                    freeze_every=1, seed=1)
-    algorithm = config.build_algo()
+    algorithm = rllib.build_selfplay_algo(config)
     try:
         yield algorithm, algorithm.train()
     finally:
         algorithm.stop()
+
+
+def module_weights(algorithm: Any, module: str) -> dict[str, np.ndarray]:
+    """A module's weights as numpy arrays, by name."""
+    return {key: np.asarray(value) for key, value in
+            algorithm.get_module(module).get_state().items()}
+
+
+def test_the_frozen_opponent_is_a_copy_of_the_policy_from_the_start(
+        ray_instance: Any, rllib: Any) -> None:
+    """Built with ``freeze_every=5``, the frozen module already holds the trained one's
+    weights: a run of fewer than five iterations does not play a separately initialised
+    network (the two modules are initialised apart, so a missed copy shows)."""
+    config = rllib.selfplay_config({"rules": "classic"}, hidden=(16,), batch_size=200,
+                                   freeze_every=5, seed=2)
+    algorithm = rllib.build_selfplay_algo(config)
+    try:
+        from training.rllib_masking import MaskedPPOModule
+
+        assert isinstance(algorithm.get_module(rllib.TRAINED), MaskedPPOModule)
+        trained = module_weights(algorithm, rllib.TRAINED)
+        frozen = module_weights(algorithm, rllib.FROZEN)
+        # What plays: the actor's encoder and the policy head (the value function of a
+        # module that is not trained is never used, nor synced to the env runners).
+        playing = [key for key in trained if key.startswith(("encoder.", "pi."))]
+        assert len(playing) >= 4 and set(playing) <= set(frozen), sorted(trained)
+        for key in playing:
+            np.testing.assert_array_equal(frozen[key], trained[key], err_msg=key)
+    finally:
+        algorithm.stop()
+
+
+def test_more_env_runners_than_free_cpus_is_an_error_not_a_wait(
+        ray_instance: Any, rllib: Any) -> None:
+    config = rllib.selfplay_config({"rules": "classic"}, env_runners=3)
+    with pytest.raises(ValueError, match=r"3 env runners need 3 CPUs but the Ray cluster "
+                                         r"has \d free \(2 in all\): ask for at most"):
+        rllib.build_selfplay_algo(config)
 
 
 def check_episodes(rllib: Any, episodes: list[Any]) -> int:

@@ -464,16 +464,16 @@ def test_the_uniform_actor_draws_every_legal_action_evenly() -> None:
 
 def test_exploiters_train_at_their_own_step_size(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    import training.selfplay as selfplay
+    import training.selfplay_learner as selfplay_learner
 
     used: list[float] = []
-    real = selfplay.learn
+    real = selfplay_learner.learn
 
     def spy(learner: Learner, decisions: int, rate: Any, *args: Any) -> int:
         used.append(rate(0))
         return real(learner, decisions, rate, *args)
 
-    monkeypatch.setattr(selfplay, "learn", spy)
+    monkeypatch.setattr(selfplay_learner, "learn", spy)
     config = tiny(tmp_path, learning_rate=0.0003, exploiter_steps=500)
     model = new_model(config, config.rules)
     for rate in (0.002, 0.0005):

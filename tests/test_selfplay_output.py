@@ -90,7 +90,7 @@ def test_the_progress_bar_counts_the_exploiters_decisions(
     import training.selfplay as selfplay
 
     bars: list[Any] = []
-    real = selfplay._progress_bar
+    real = selfplay.run_progress_bar
 
     def keep(config: SelfPlayConfig, decisions: int) -> Any:
         bars.append(real(config, decisions))
@@ -105,7 +105,7 @@ def test_the_progress_bar_counts_the_exploiters_decisions(
         totals.append(bars[0].total)
         return made
 
-    monkeypatch.setattr(selfplay, "_progress_bar", keep)
+    monkeypatch.setattr(selfplay, "run_progress_bar", keep)
     monkeypatch.setattr(selfplay, "_train_exploiter_on_bar", watch)
     result = train_selfplay(league(tmp_path, progress=True))
     bar = bars[0]

@@ -229,6 +229,11 @@ class SelfPlayConfig:
     init_from: str | None = None
     """A trained policy (``ppo:PATH``, ``pretrained:NAME``) whose weights the network starts
     from (its value head starts fresh); default: from scratch."""
+    ray: str | None = None
+    """Train on Ray (:mod:`training.selfplay_ray`): the cluster's address (``""``: the
+    cluster ``RAY_ADDRESS`` names, else a new local instance); ``None``: in this process."""
+    rollout_workers: int = 1
+    """Ray rollout workers, each stepping its own ``tables`` tables (with ``ray`` only)."""
     table_mix: str = "single"
     """``single``: every table is ``preset`` at ``players`` seats; ``general``: one
     ``teenpatti-policy/2`` network for every classic-family table, each group of tables
@@ -240,6 +245,8 @@ class SelfPlayConfig:
                              f"got {self.table_mix!r}")
         if self.table_mix == "general" and self.resume:
             raise ValueError("table_mix general does not resume from a checkpoint yet")
+        if self.table_mix == "general" and self.ray is not None:
+            raise ValueError("table_mix general trains in this process only, not on Ray yet")
         self.hidden = tuple(int(width) for width in self.hidden)
         self.exploiter_kinds = tuple(self.exploiter_kinds)
         if not self.exploiter_kinds or not set(self.exploiter_kinds) <= set(EXPLOITER_KINDS):
@@ -274,6 +281,10 @@ class SelfPlayConfig:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
         if self.threads is not None and self.threads < 1:
             raise ValueError(f"threads must be positive, got {self.threads!r}")
+        check_ints(self, ("rollout_workers",), 1)
+        if self.rollout_workers > 1 and self.ray is None:
+            raise ValueError("rollout_workers needs ray (--ray [ADDRESS]): without it the "
+                             "run trains in this process")
         _ = self.rules  # an unknown preset or a bad number of seats fails here
         if not re.fullmatch(r"auto|cpu|cuda(:\d+)?", str(self.device)):
             raise ValueError(f"device must be auto, cpu or cuda[:N], got {self.device!r}")

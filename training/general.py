@@ -6,7 +6,7 @@ its inputs) learns at a mixture of table kinds. The run's tables are split into
 mixture (:data:`GENERAL_MIXTURE`: every seat count 3..7 under each of the four presets,
 and the ``classic`` preset with other limit and sideshow settings), so every rollout
 holds several kinds. The rollouts of all groups go through the network in one batch and
-one merged PPO update (:class:`training.selfplay.Learner` plays :class:`MixedTables` as it
+one merged PPO update (:class:`training.selfplay_learner.Learner` plays :class:`MixedTables` as it
 plays one :class:`TableBatch`). The league is shared by every kind: the frozen snapshots
 and the uniform random policy sit at any table (they read the same padded input). The
 league's exploiters are not trained in this mode yet (``exploiter_every`` is not used).
@@ -42,20 +42,18 @@ from teenpatti_env.rules import MIN_PLAYERS, Rules
 from teenpatti_env.rules.variants import PRESET_NAMES
 from training.config import SelfPlayConfig
 from training.scaling import padded_observation_scale
-from training.selfplay import (
+from training.selfplay import SelfPlayResult
+from training.selfplay_files import RunLog, progress_bar
+from training.selfplay_learner import Learner, ppo_round
+from training.selfplay_network import (
     UNIFORM,
     ActorCritic,
     FrozenActor,
-    Learner,
-    RunLog,
-    SeatPlan,
-    SelfPlayResult,
     UniformActor,
     configure_torch,
-    ppo_round,
-    progress_bar,
     starting_policy,
 )
+from training.selfplay_rollout import SeatPlan
 
 GROUPS = 8
 """Groups of tables, each drawing its own table kind before every round."""
@@ -100,7 +98,7 @@ def mixture_names(mixture: Sequence[TableKind]) -> list[str]:
 
 class MixedTables:
     """Groups of :class:`TableBatch` of different kinds as one batch of seven-seat
-    tables with the padded input: what a :class:`~training.selfplay.Learner` plays at.
+    tables with the padded input: what a :class:`~training.selfplay_learner.Learner` plays at.
 
     Seats beyond a table's own count never act; their rewards are zero. :meth:`redraw`
     gives every group a new kind (and fresh tables) from the mixture."""

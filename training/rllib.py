@@ -2,7 +2,8 @@
 
 :class:`TeenPattiMultiAgentEnv` plays one hand an episode over :class:`raw_env` with
 RLlib's action-masking conventions: each observation is ``{"observations": vector,
-"action_mask": float32 0/1 vector}`` (what ``ActionMaskingTorchRLModule`` reads), and
+"action_mask": float32 0/1 vector}`` (what :class:`~training.rllib_masking.MaskedPPOModule`
+reads), and
 only the seat to act gets an observation. Every seat's result is delivered, so the
 returns of an episode sum to zero: RLlib keeps no reward for an agent that never acted,
 so a seat whose hand ended before its first turn (the others packed) gets one *closing*
@@ -14,7 +15,9 @@ comes in that step, so no seat may be terminated while a closing seat is still u
 
 :func:`selfplay_config` builds a PPO configuration for self-play: one shared masked
 policy (``"main"``, trained) in half the seats of every hand and a frozen copy of it
-(``"frozen"``, refreshed every ``freeze_every`` iterations) in the others.
+(``"frozen"``, copied from it when the algorithm is built and every ``freeze_every``
+iterations) in the others; :func:`build_selfplay_algo` builds it after checking that its
+env runners fit the cluster's CPUs.
 :func:`export_module` turns a trained module into a ``teenpatti-policy/1`` file's policy
 that the arena plays as ``ppo:FILE``. ``python -m training.rllib`` trains and exports,
 on a local Ray instance or on a cluster (``--address``); ``docs/ray.md`` says how.
@@ -39,15 +42,14 @@ from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
-    ActionMaskingTorchRLModule,
-)
 from ray.tune.registry import register_env
 from torch import nn
 
 from agents.policy import NumpyPolicy, policy_metadata
+from agents.ray_support import connect, require_cpus
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.rules import Rules
+from training.rllib_masking import MaskedPPOModule
 
 ENV_NAME = "teenpatti_v0"
 """The name :func:`selfplay_config` registers the environment under."""
@@ -155,21 +157,31 @@ def seat_module(agent_id: str, episode: Any, **_: Any) -> str:
 
 
 class FreezeOpponents(RLlibCallback):  # type: ignore[misc]
-    """Every ``freeze_every`` training iterations, the frozen opponents take the trained
-    policy's current weights."""
+    """The frozen opponents take the trained policy's weights when the algorithm is built
+    (else they would play a separately initialised network until the first copy) and
+    every ``freeze_every`` training iterations after."""
 
     def __init__(self, freeze_every: int = 5) -> None:
         super().__init__()
         self.freeze_every = freeze_every
 
+    def on_algorithm_init(self, *, algorithm: Any, **_: Any) -> None:
+        """The copy at the start."""
+        _freeze(algorithm)
+
     def on_train_result(self, *, algorithm: Any, result: dict[str, Any], **_: Any) -> None:
+        """The copy every ``freeze_every`` iterations."""
         if algorithm.iteration % self.freeze_every:
             return
-        weights = algorithm.get_module(TRAINED).get_state()
-        algorithm.set_state(
-            {"learner_group": {"learner": {"rl_module": {FROZEN: weights}}}}
-        )
+        _freeze(algorithm)
         result["frozen_at_iteration"] = algorithm.iteration
+
+
+def _freeze(algorithm: Any) -> None:
+    """Copy the trained module's weights to the frozen one, in the learner and (through
+    ``set_state``, which syncs them) in every env runner."""
+    weights = algorithm.get_module(TRAINED).get_state()
+    algorithm.set_state({"learner_group": {"learner": {"rl_module": {FROZEN: weights}}}})
 
 
 def selfplay_config(
@@ -186,7 +198,7 @@ def selfplay_config(
     in the driver)."""
     register_env(ENV_NAME, TeenPattiMultiAgentEnv)
     module = RLModuleSpec(
-        module_class=ActionMaskingTorchRLModule,
+        module_class=MaskedPPOModule,
         model_config=DefaultModelConfig(fcnet_hiddens=list(hidden), fcnet_activation="tanh"),
     )
     return (
@@ -209,10 +221,25 @@ def selfplay_config(
     )
 
 
+def build_selfplay_algo(config: PPOConfig) -> Any:
+    """``config.build_algo()`` on the connected Ray instance (a new local one if none),
+    after checking that the env runners fit its free CPUs: one CPU each, and Ray would
+    otherwise wait for the missing ones for ever, without a word. Too many is a
+    ``ValueError``."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init()
+    runners = config.num_env_runners
+    require_cpus(ray, runners * config.num_cpus_per_env_runner, f"{runners} env runners")
+    return config.build_algo()
+
+
 def export_module(module: RLModule, rules: Rules | str | dict[str, Any] | None = None,
                   **extra: Any) -> NumpyPolicy:
     """The numpy policy (``teenpatti-policy/1``) of a trained
-    ``ActionMaskingTorchRLModule``: its actor encoder's layers and the policy head."""
+    :class:`~training.rllib_masking.MaskedPPOModule`: its actor encoder's layers and the
+    policy head."""
     actor = getattr(module.encoder, "actor_encoder", module.encoder)
     layers = [*actor.modules(), *module.pi.modules()]
     linears = [layer for layer in layers if isinstance(layer, nn.Linear)]
@@ -239,11 +266,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the run")
     parser.add_argument("--out", default="rllib-policy.npz", help="exported policy file")
     args = parser.parse_args(argv)
-    import ray
-
-    ray.init(address=args.address)
     config = selfplay_config({"rules": args.rules}, env_runners=args.runners, seed=args.seed)
-    algorithm = config.build_algo()
+    try:
+        ray, _ = connect(args.address or "", "python -m training.rllib")
+    except ValueError as error:
+        raise SystemExit(f"python -m training.rllib: {error}") from None
+    try:
+        algorithm = build_selfplay_algo(config)
+    except ValueError as error:
+        ray.shutdown()
+        raise SystemExit(f"python -m training.rllib: {error}") from None
     try:
         for _ in range(args.iterations):
             result = algorithm.train()

@@ -24,8 +24,9 @@ from agents.arena.seating import (
     parse_table,
 )
 from agents.arena.summary import summarize
-from agents.arena.workers import play, ray_connection
+from agents.arena.workers import play
 from agents.batch_scripted import BatchForm
+from agents.ray_support import ray_connection
 from agents.stats import holm_adjusted, two_sided_p_value
 from teenpatti_env.environment.batch_kernels import HAVE_NUMBA
 from teenpatti_env.rules import Rules
@@ -137,7 +138,7 @@ def _play_reports(
     reports = []
     # One Ray connection for every pairing, not one started and stopped per pairing.
     connection: AbstractContextManager[Any] = (
-        nullcontext() if ray_address is None else ray_connection(ray_address))
+        nullcontext() if ray_address is None else ray_connection(ray_address, "the arena on Ray"))
     try:
         with connection:
             for run, batch, pilot in zip(runs, policies, pilots, strict=True):

@@ -6,13 +6,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
-from typing import Any
 
 from agents.arena.batched import BATCHED_DEALS, play_deals_batched
 from agents.arena.per_table import play_deals
 from agents.arena.seating import ArenaConfig, Deals, Seats
 from agents.batch_scripted import BatchForm
+from agents.ray_support import ray_connection
 
 DEALS_PER_TASK = 25
 """Deals one worker plays per task (a progress step)."""
@@ -75,7 +74,7 @@ def _play_on_ray(
 ) -> Deals:
     """The deals of ``tasks`` as Ray tasks, one per task, on the cluster at ``address``
     (see :func:`ray_connection`)."""
-    with ray_connection(address) as ray:
+    with ray_connection(address, "the arena on Ray") as ray:
         remote = ray.remote(play_deals)
         firsts = {remote.remote(config, first, count): (first, count) for first, count in tasks}
         parts: dict[int, Deals] = {}
@@ -88,23 +87,3 @@ def _play_on_ray(
                 if progress:
                     progress(count * config.rotations)
     return Deals.concat([parts[first] for first, _ in tasks])
-
-
-@contextmanager
-def ray_connection(address: str) -> Iterator[Any]:
-    """The ``ray`` module, connected to the cluster at ``address`` ("": the one
-    ``ray.init()`` finds, else a new local instance) for the ``with`` block. A Ray instance
-    that is already connected is used as it is and left running."""
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("the arena on Ray needs the ray extra: pip install "
-                         "'teenpatti-env[ray]'") from None
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address or None, log_to_driver=False)
-    try:
-        yield ray
-    finally:
-        if started:
-            ray.shutdown()

@@ -172,6 +172,11 @@ SELFPLAY_HELP = {
     "checkpoint_every": "decisions between checkpoints",
     "resume": "a checkpoint.pt to continue from",
     "init_from": "a trained policy (ppo:PATH, pretrained:NAME) to start the network from",
+    "ray": "train on Ray: rollout workers on the cluster at ADDRESS (no address: the one "
+           "RAY_ADDRESS names, else a new local instance), the update here; needs the ray "
+           "extra (docs/ray.md)",
+    "rollout_workers": "Ray rollout workers, each stepping its own --tables tables (one CPU "
+                       "each)",
     "table_mix": "single (the --preset table) or general (one teenpatti-policy/2 network "
                  "for 3-7 seats and every preset, docs/selfplay.md)",
 }
@@ -194,7 +199,9 @@ def _add_selfplay_parser(commands: Any) -> None:
         flag = "--" + item.name.replace("_", "-")
         default = getattr(defaults, item.name)
         what = f"{SELFPLAY_HELP[item.name]} (default: {default})"
-        if isinstance(default, bool):
+        if item.name == "ray":
+            parser.add_argument(flag, nargs="?", const="", metavar="ADDRESS", help=what)
+        elif isinstance(default, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, help=what)
         elif isinstance(default, tuple) and isinstance(default[0], str):
             parser.add_argument(flag, nargs="+", choices=EXPLOITER_KINDS, help=what)

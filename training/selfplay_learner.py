@@ -1,0 +1,144 @@
+"""The learner side of self-play (:mod:`training.selfplay`): PPO's clipped update.
+
+:func:`ppo_update` learns from :class:`~training.selfplay_rollout.Samples`, wherever they
+were collected; :class:`Learner` is a :class:`~training.selfplay_rollout.Collector` with an
+optimizer, the trainer of one process (the main policy's, an exploiter's, a best
+response's); :func:`train_exploiter` trains a league exploiter with one.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from teenpatti_env.environment.batched import TableBatch
+from training.config import SelfPlayConfig
+from training.selfplay_network import ActorCritic, BatchActor, FrozenActor
+from training.selfplay_rollout import Collector, RolloutStats, Samples, Tables
+
+
+def new_optimizer(model: ActorCritic, config: SelfPlayConfig) -> torch.optim.Adam:
+    """The Adam optimizer a learner updates ``model`` with."""
+    return torch.optim.Adam(model.parameters(), lr=config.learning_rate, eps=1e-5)
+
+
+def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer,
+               generator: torch.Generator, config: SelfPlayConfig, device: torch.device,
+               samples: Samples, learning_rate: float) -> dict[str, float]:
+    """PPO's clipped update of ``model`` over ``samples`` (``generator`` draws the
+    minibatches' order); returns the mean losses."""
+    for group in optimizer.param_groups:
+        group["lr"] = learning_rate
+    size = len(samples)
+    obs = torch.as_tensor(samples.observations, device=device)
+    masks = torch.as_tensor(samples.masks, device=device)
+    actions = torch.as_tensor(samples.actions, device=device)
+    old_log_probs = torch.as_tensor(samples.log_probs, device=device)
+    advantages = torch.as_tensor(samples.advantages, device=device)
+    returns = torch.as_tensor(samples.returns, device=device)
+    logs: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "entropy": [],
+                                    "approx_kl": [], "clip_fraction": []}
+    for _ in range(config.epochs):
+        order = torch.randperm(size, generator=generator, device=device)
+        for start in range(0, size, config.minibatch_size):
+            rows = order[start:start + config.minibatch_size]
+            if len(rows) < 2:  # one decision has no spread to normalise its advantage by
+                continue
+            logits, values = model(obs[rows], masks[rows])
+            log_all = torch.log_softmax(logits, -1)
+            log_prob = log_all.gather(1, actions[rows, None]).squeeze(-1)
+            entropy = -(log_all.exp() * log_all).sum(-1).mean()
+            ratio = torch.exp(log_prob - old_log_probs[rows])
+            adv = advantages[rows]
+            adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            policy_loss = torch.max(
+                -adv * ratio,
+                -adv * torch.clamp(ratio, 1 - config.clip_range, 1 + config.clip_range),
+            ).mean()
+            value_loss = 0.5 * (values - returns[rows]).pow(2).mean()
+            loss = policy_loss - config.ent_coef * entropy + config.vf_coef * value_loss
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), config.max_grad_norm)
+            optimizer.step()
+            with torch.no_grad():
+                log_ratio = log_prob - old_log_probs[rows]
+                logs["approx_kl"].append(float(((ratio - 1) - log_ratio).mean()))
+                logs["clip_fraction"].append(
+                    float(((ratio - 1).abs() > config.clip_range).float().mean()))
+            logs["policy_loss"].append(float(policy_loss.detach()))
+            logs["value_loss"].append(float(value_loss.detach()))
+            logs["entropy"].append(float(entropy.detach()))
+    return {key: float(np.mean(values)) for key, values in logs.items()}
+
+
+class Learner(Collector):
+    """A network that learns at a :class:`TableBatch` against a pool of batched actors:
+    it collects its rollouts and updates itself, in this process."""
+
+    def __init__(self, model: ActorCritic, batch: Tables, config: SelfPlayConfig,
+                 device: torch.device, seed: int,
+                 pool: Sequence[BatchActor] = (), names: Sequence[str] = ()) -> None:
+        super().__init__(model, batch, config, device, seed, pool, names)
+        self.optimizer = new_optimizer(model, config)
+
+    def update(self, learning_rate: float) -> dict[str, float]:
+        """PPO's clipped update over the last rollout."""
+        return ppo_update(self.model, self.optimizer, self.generator, self.config,
+                          self.device, self.rollout.samples(self.config.gae_lambda),
+                          learning_rate)
+
+
+def ppo_round(learner: Learner, learning_rate: float) -> tuple[int, RolloutStats,
+                                                               dict[str, float]]:
+    """One rollout and one update: the decisions learned from, the rollout's results and
+    the update's losses."""
+    stats = learner.collect()
+    decisions = learner.rollout.size
+    losses = learner.update(learning_rate)
+    return decisions, stats, losses
+
+
+def learn(learner: Learner, decisions: int, learning_rate: Callable[[int], float],
+          on_round: Callable[[int, RolloutStats, dict[str, float]], None] | None = None) -> int:
+    """PPO rounds until ``decisions`` learner decisions; returns how many were made."""
+    made = 0
+    while made < decisions:
+        count, stats, losses = ppo_round(learner, learning_rate(made))
+        made += count
+        if on_round is not None:
+            on_round(count, stats, losses)
+    return made
+
+
+def train_exploiter(main: ActorCritic, config: SelfPlayConfig, device: torch.device,
+                    seed: int, on_round: Callable[[int], None] | None = None,
+                    ) -> tuple[ActorCritic, float]:
+    """A best response to the frozen ``main`` played greedily, as its export plays in the
+    arena (a copy of it that learns against it in every other seat, the way
+    :mod:`training.exploit` measures a policy); returns it and what it won per hand in
+    its last rounds. ``main`` and torch's global random state are left as they were;
+    ``on_round`` receives the decisions of each of the exploiter's rounds."""
+    exploiter = copy.deepcopy(main)
+    rules = config.rules
+    settings = dataclasses.replace(config, self_play_share=0.0, anneal_lr=False)
+    batch = TableBatch(config.tables, rules, seed=seed)
+    learner = Learner(exploiter, batch, settings, device, seed,
+                      pool=[FrozenActor(main, device, seed, greedy=True)], names=["main"])
+    recent: list[tuple[int, float]] = []
+
+    def record(count: int, stats: RolloutStats, losses: dict[str, float]) -> None:
+        recent.append((stats.versus_hands, stats.versus_reward_sum))
+        if on_round is not None:
+            on_round(count)
+
+    learn(learner, config.exploiter_steps, lambda made: config.exploiter_learning_rate,
+          record)
+    tail = recent[-max(1, len(recent) // 4):]
+    hands = sum(h for h, _ in tail)
+    return exploiter, sum(r for _, r in tail) / max(hands, 1)

@@ -1,0 +1,199 @@
+"""The self-play trainer's networks and the opponents they play as (:mod:`training.selfplay`).
+
+:class:`ActorCritic` is the learner's network; :class:`FrozenActor` a copy of one in the
+pool (a snapshot or an exploiter), :class:`UniformActor` the uniform random policy.
+:func:`pool_actors` turns the pool's members into the actors a rollout plays, the same
+way in this process and in a Ray rollout worker (:mod:`training.selfplay_ray`).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import torch
+from numpy.typing import NDArray
+from torch import nn
+
+from agents import make_agent
+from agents.policy import NumpyPolicy, PolicyAgent
+from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.rules import Rules
+from training.config import SelfPlayConfig
+from training.export import policy_from_linears
+from training.league_search import rule_actor
+from training.scaling import observation_scale
+
+BatchActor = Callable[[NDArray[np.float32], NDArray[Any]], NDArray[np.int64]]
+"""An opponent at the batched tables: ``actor(observations[M, D], masks[M, A]) -> actions[M]``."""
+
+ACTIVATIONS: dict[str, type[nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
+EXPLOITER = "exploiter"
+"""The pool name of an exploiter."""
+UNIFORM = "uniform"
+"""The pool name of the uniform random policy (the others are snapshots)."""
+
+
+def resolve_device(name: str) -> torch.device:
+    """``auto``: the first CUDA device if torch sees one, else the CPU. A CUDA device that
+    is not there is a ``ValueError``."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(name)
+    except RuntimeError as error:
+        raise ValueError(f"device must be auto, cpu or cuda[:N], got {name!r}") from error
+    if device.type not in ("cpu", "cuda"):
+        raise ValueError(f"device must be auto, cpu or cuda[:N], got {name!r}")
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {name!r}: torch sees no CUDA device here")
+    return device
+
+
+# ----------------------------------------------------------------------------- network
+
+
+def _linear(width_in: int, width_out: int, gain: float) -> nn.Linear:
+    linear = nn.Linear(width_in, width_out)
+    nn.init.orthogonal_(linear.weight, gain)
+    nn.init.zeros_(linear.bias)
+    return linear
+
+
+class ActorCritic(nn.Module):
+    """An MLP body over the scaled observation with a policy head and a value head.
+
+    One body serves both heads, so a decision costs one pass through the hidden layers
+    (the first layer, 277 inputs wide, is most of the arithmetic)."""
+
+    def __init__(self, observation_size: int, action_size: int, hidden: Sequence[int],
+                 activation: str, scale: NDArray[np.float32]) -> None:
+        super().__init__()
+        self.activation = activation
+        self.scale: torch.Tensor
+        self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float32))
+        layers: list[nn.Module] = []
+        for width_in, width_out in itertools.pairwise([observation_size, *hidden]):
+            layers += [_linear(width_in, width_out, math.sqrt(2)), ACTIVATIONS[activation]()]
+        self.body = nn.Sequential(*layers)
+        self.policy_head = _linear(hidden[-1], action_size, 0.01)
+        self.value_head = _linear(hidden[-1], 1, 1.0)
+
+    def forward(self, observations: torch.Tensor,
+                masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked action logits (illegal actions at a large negative number) and values."""
+        features = self.body(observations * self.scale)
+        raw = self.policy_head(features)
+        logits = torch.where(masks, raw, torch.full_like(raw, -1e9))
+        return logits, self.value_head(features).squeeze(-1)
+
+    def load_policy(self, policy: NumpyPolicy) -> None:
+        """Take the body and the policy head from an exported policy of the same shape
+        (the value head keeps its own weights)."""
+        linears = [m for m in self.body if isinstance(m, nn.Linear)] + [self.policy_head]
+        shapes = [tuple(m.weight.shape[::-1]) for m in linears]
+        if [w.shape for w in policy.weights] != shapes or policy.activation != self.activation:
+            raise ValueError(f"the policy's layers {[w.shape for w in policy.weights]} "
+                             f"({policy.activation}) do not fit this network's {shapes} "
+                             f"({self.activation})")
+        scale = self.scale.detach().cpu().numpy()
+        with torch.no_grad():
+            for k, (linear, weight, bias) in enumerate(
+                    zip(linears, policy.weights, policy.biases, strict=True)):
+                unscaled = weight / scale[:, None] if k == 0 else weight
+                linear.weight.copy_(torch.as_tensor(unscaled.T))
+                linear.bias.copy_(torch.as_tensor(bias))
+
+    def to_numpy_policy(self, rules: Rules, **extra: Any) -> NumpyPolicy:
+        """The torch-free ``teenpatti-policy/1`` form of the body and the policy head."""
+        linears = [m for m in self.body if isinstance(m, nn.Linear)] + [self.policy_head]
+        return policy_from_linears(linears, self.scale, self.activation, rules, **extra)
+
+
+Exploiter = ActorCritic | NDArray[np.float64]
+"""A league exploiter: a network (``ppo``) or a rule setting (``search``)."""
+
+
+class FrozenActor:
+    """A copy of a policy network as a pool opponent: it samples its actions, or with
+    ``greedy`` plays the most likely legal one (as an exported policy plays in the arena)."""
+
+    def __init__(self, model: ActorCritic, device: torch.device, seed: int,
+                 greedy: bool = False) -> None:
+        self.model = copy.deepcopy(model).to(device).eval()
+        for parameter in self.model.parameters():
+            parameter.requires_grad_(False)
+        self.device = device
+        self.greedy = greedy
+        self.generator = torch.Generator(device=device)
+        self.generator.manual_seed(seed)
+
+    @torch.no_grad()
+    def __call__(self, observations: NDArray[np.float32], masks: NDArray[Any]) -> NDArray[np.int64]:
+        obs = torch.as_tensor(observations, device=self.device)
+        legal = torch.as_tensor(masks, device=self.device).bool()
+        logits = self.model(obs, legal)[0]
+        if self.greedy:
+            chosen = logits.argmax(dim=-1)
+        else:
+            chosen = torch.multinomial(torch.softmax(logits, dim=-1), 1,
+                                       generator=self.generator).squeeze(-1)
+        actions: NDArray[np.int64] = chosen.cpu().numpy()
+        return actions
+
+
+class UniformActor:
+    """The uniform random policy over the legal actions, the first member of a PSRO
+    population (it plays as the scripted ``random`` agent does)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng([seed, 2])
+
+    def __call__(self, observations: NDArray[np.float32], masks: NDArray[Any]) -> NDArray[np.int64]:
+        draws = np.where(masks.astype(np.bool_), self.rng.random(masks.shape), -1.0)
+        actions: NDArray[np.int64] = draws.argmax(axis=1)
+        return actions
+
+
+
+
+def new_model(config: SelfPlayConfig, rules: Rules) -> ActorCritic:
+    """A freshly initialised network for ``rules``."""
+    scale = observation_scale(rules)
+    return ActorCritic(len(scale), ActionLayout(rules).size, config.hidden, config.activation,
+                       scale)
+
+
+def starting_policy(name: str) -> NumpyPolicy:
+    """The trained policy ``name`` (``ppo:PATH``, ``pretrained:NAME``) a network starts
+    from."""
+    agent = make_agent(name)
+    if not isinstance(agent, PolicyAgent):
+        raise ValueError(f"a network starts from a trained policy (ppo:PATH or "
+                         f"pretrained:NAME), got {name!r}")
+    return agent.policy
+
+
+def configure_torch(config: SelfPlayConfig) -> torch.device:
+    """Seed torch, set its CPU threads and pick the device."""
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(config.threads or os.cpu_count() or 1)
+    return resolve_device(config.device)
+
+
+
+def pool_actors(members: Sequence[tuple[str, Exploiter]], rules: Rules, device: torch.device,
+                seed: int, updates: int) -> list[BatchActor]:
+    """The actors that play the pool's ``members`` (``(name, snapshot or exploiter)``):
+    a searched exploiter plays its rule strategy, a network a :class:`FrozenActor` with a
+    seed of its own (from ``seed``, its place in the pool and ``updates``, the updates made
+    so far). Exploiters play greedily, as the best responses that measure a policy do."""
+    return [rule_actor(member, rules) if isinstance(member, np.ndarray) else
+            FrozenActor(member, device, seed + 7919 * (k + 1) + updates,
+                        greedy=name == EXPLOITER)
+            for k, (name, member) in enumerate(members)]
