@@ -34,6 +34,7 @@ from agents.batch_view import BatchLegal, Decisions, Flags, Rows
 from agents.odds import HandOdds
 from agents.scripted import AutoAgent, EquityAgent, LevelAgent, ReadingAgent, Style
 from teenpatti_env.environment.batched import TableBatch
+from teenpatti_env.rules import Rules
 
 Seeds = NDArray[np.int64] | int | None
 """The per-table agents' seeds: ``[N, n]`` (one per table and seat), one int that
@@ -367,13 +368,17 @@ BatchForm = Callable[[TableBatch, Seeds], BatchAgent]
 """Makes an agent's batched form at a batch: ``form(batch, seeds) -> BatchAgent``."""
 
 
-def batched_form(name: str) -> BatchForm | None:
+def batched_form(name: str, rules: Rules | None = None) -> BatchForm | None:
     """How to make the batched form of the agent ``name`` (a scripted agent, or an agent
-    with a batched policy such as a trained policy), or ``None`` if it has none."""
+    with a batched policy such as a trained policy), or ``None`` if it has none; told the
+    table's ``rules`` (its ``check_rules``) where given, as a general policy needs."""
     factory = BATCHED_SCRIPTED.get(name)
     if factory is not None:
         return factory
-    policy = make_agent(name).batch_policy()
+    agent = make_agent(name)
+    if rules is not None:
+        agent.check_rules(rules)
+    policy = agent.batch_policy()
     if policy is None:
         return None
     return lambda batch, seeds: PolicySeats(name, policy, batch)
@@ -383,7 +388,7 @@ def batch_agent(name: str, batch: TableBatch, seeds: Seeds = None) -> BatchAgent
     """The batched form of the agent ``name`` at ``batch``: a scripted agent's, whose
     table and seat ``(t, s)`` draws as the per-table agent seeded ``seeds[t, s]`` would,
     or a trained policy's; a ``ValueError`` for an agent without one."""
-    form = batched_form(name)
+    form = batched_form(name, batch.rules)
     if form is None:
         raise ValueError(f"agent {name!r} has no batched form")
     return form(batch, seeds)

@@ -6,6 +6,13 @@ An exported policy is one ``.npz`` file. It holds the layers of the policy netwo
 names, the rules the policy was trained for, the activation and how it was trained. A
 forward pass is a few matrix products; torch and stable-baselines3 are not needed.
 
+Two formats load. ``teenpatti-policy/1`` takes the observation of the one table it was
+trained for (its seat count and variant). ``teenpatti-policy/2`` takes the seat-padded
+input of :mod:`agents.seat_padding` (metadata ``input``: ``seat-padded/1``): any
+classic-family table of 3 to 7 seats under any preset's settings, the table's rules
+among its inputs; :meth:`NumpyPolicy.inputs` turns a table's observations into it and
+:meth:`NumpyPolicy.unfit_reason` says which tables it cannot sit at.
+
 >>> policy = load_policy(pretrained_path("classic"))
 >>> policy.observation_size, policy.action_size
 (277, 10)
@@ -25,11 +32,23 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.base import Agent, BatchPolicy, Info, Mask, Observation
+from agents.seat_padding import (
+    PADDED_LAYOUT,
+    PADDED_SIZE,
+    pad_observations,
+    padded_layout,
+    seats_of_size,
+)
+from agents.seat_padding import unfit_reason as padded_unfit_reason
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.observation import OBSERVATION_VERSION, ObservationLayout
 from teenpatti_env.rules import Rules
 
 POLICY_FORMAT = "teenpatti-policy/1"
+"""The format of a policy for one table (its observation as the input)."""
+GENERAL_POLICY_FORMAT = "teenpatti-policy/2"
+"""The format of a policy for every classic-family table (the seat-padded input)."""
+POLICY_FORMATS = (POLICY_FORMAT, GENERAL_POLICY_FORMAT)
 ACTIVATIONS = ("tanh", "relu")
 PRETRAINED_DIR = Path(__file__).parent / "pretrained"
 
@@ -74,11 +93,53 @@ class NumpyPolicy:
         if not isinstance(names, list) or len(names) != self.action_size:
             raise PolicyFileError(f"metadata needs {self.action_size} action_names")
         self.action_names: list[str] = [str(n) for n in names]
+        self.padded = self.metadata.get("format") == GENERAL_POLICY_FORMAT
+        self._fits: dict[Rules, str | None] = {}
+        """A ``teenpatti-policy/2`` policy: it takes the seat-padded input."""
+        if self.padded and (self.metadata.get("input") != PADDED_LAYOUT
+                            or self.observation_size != PADDED_SIZE):
+            raise PolicyFileError(
+                f"a {GENERAL_POLICY_FORMAT} policy takes the {PADDED_LAYOUT} input of size "
+                f"{PADDED_SIZE}, this one {self.metadata.get('input')!r} of size "
+                f"{self.observation_size}")
 
     @property
     def rules(self) -> Rules:
-        """The rules the policy was trained for."""
+        """The rules the policy was trained for (a general policy: the first table kind of
+        its mixture)."""
         return Rules.from_dict(self.metadata["rules"])
+
+    def unfit_reason(self, rules: Rules) -> str | None:
+        """Why the policy cannot sit at a table under ``rules`` (words that follow the
+        agent's name), or ``None`` when it can: a
+        ``/1`` policy sits only at tables of its own observation and action sizes, a
+        ``/2`` policy at every classic-family table with its actions."""
+        if rules in self._fits:
+            return self._fits[rules]
+        reason = self._unfit_reason(rules)
+        self._fits[rules] = reason
+        return reason
+
+    def _unfit_reason(self, rules: Rules) -> str | None:
+        if self.padded:
+            reason = padded_unfit_reason(rules, self.action_names)
+            return None if reason is None else f"is {self.describe_table()}: {reason}"
+        sizes = ObservationLayout(rules).size, ActionLayout(rules).size
+        if sizes == (self.observation_size, self.action_size):
+            return None
+        return (f"was trained for {self.describe_table()}; it cannot play {rules.num_players} "
+                f"seats of {rules.variant!r} (observations of size {sizes[0]}, {sizes[1]} "
+                "actions)")
+
+    def fits(self, rules: Rules) -> bool:
+        """Whether the policy can sit at a table under ``rules``."""
+        return self.unfit_reason(rules) is None
+
+    def inputs(self, observations: NDArray[Any], rules: Rules) -> NDArray[Any]:
+        """What the network takes for a table's observations (1-D or ``[M, D]``) under
+        ``rules``: the observations themselves (``/1``) or their seat-padded form
+        (``/2``)."""
+        return pad_observations(observations, rules) if self.padded else observations
 
     def logits(self, observations: NDArray[Any]) -> NDArray[np.float64]:
         """Unmasked action logits of one observation (1-D) or a batch (2-D)."""
@@ -127,6 +188,9 @@ class NumpyPolicy:
                           dtype=np.int64)
 
     def describe_table(self) -> str:
+        """The tables the policy was trained for, in words."""
+        if self.padded:
+            return "a general policy (classic family, 3 to 7 seats, every preset)"
         rules = self.metadata.get("rules", {})
         return f"{rules.get('num_players', '?')} seats, preset {self.metadata.get('preset')!r}"
 
@@ -175,8 +239,9 @@ def read_policy(path: str | Path) -> NumpyPolicy:
         metadata = json.loads(str(arrays.pop("metadata")))
     except (KeyError, json.JSONDecodeError):
         raise PolicyFileError(f"{str(path)!r} has no readable metadata") from None
-    if not isinstance(metadata, dict) or metadata.get("format") != POLICY_FORMAT:
-        raise PolicyFileError(f"{str(path)!r} is not in the {POLICY_FORMAT} format")
+    if not isinstance(metadata, dict) or metadata.get("format") not in POLICY_FORMATS:
+        raise PolicyFileError(f"{str(path)!r} is not in the {' or '.join(POLICY_FORMATS)} "
+                              "format")
     version = metadata.get("observation_version")
     if version != OBSERVATION_VERSION:
         raise PolicyFileError(
@@ -226,7 +291,11 @@ def pretrained_path(name: str) -> Path:
 
 class PolicyAgent(Agent):
     """A trained policy as an arena agent: the most likely legal action, or a sample
-    from the policy (``sample=True``) with the agent's own generator."""
+    from the policy (``sample=True``) with the agent's own generator.
+
+    A general (``/2``) policy needs the table's rules for its input: :meth:`check_rules`
+    tells it (every frontend and the arena call it); told nothing, it takes the
+    ``classic`` preset's settings at the observation's seat count."""
 
     def __init__(
         self, policy: NumpyPolicy, seed: int | None = None, name: str = "ppo", sample: bool = False
@@ -235,20 +304,42 @@ class PolicyAgent(Agent):
         self.policy = policy
         self.name = name
         self.sample = sample
+        self._tables: dict[int, Rules] = {}
+        """The rules of the tables it was told of, by observation size."""
+
+    def _inputs(self, observations: NDArray[Any]) -> NDArray[Any]:
+        if not self.policy.padded:
+            return observations
+        size = np.shape(observations)[-1]
+        rules = self._tables.get(size)
+        if rules is None:
+            seats = seats_of_size(size)
+            if seats is None:
+                raise ValueError(f"{self.name} takes classic-family observations of 3 to 7 "
+                                 f"seats, got one of size {size}")
+            rules = self._tables[size] = Rules.preset("classic", num_players=seats)
+        return self.policy.inputs(observations, rules)
 
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
-        return self.policy.act(observation, mask, self.rng if self.sample else None)
+        return self.policy.act(self._inputs(observation), mask,
+                               self.rng if self.sample else None)
 
     def batch_policy(self) -> BatchPolicy | None:
         """The greedy policy acts row by row as :meth:`act` does; a sampling one has none
         (its draws follow one seat's generator)."""
-        return None if self.sample else self.policy.act_batch
+        if self.sample:
+            return None
+        if not self.policy.padded:
+            return self.policy.act_batch
+
+        def policy(observations: NDArray[np.float32], masks: NDArray[Any]) -> NDArray[np.int64]:
+            return self.policy.act_batch(self._inputs(observations), masks)
+
+        return policy
 
     def check_rules(self, rules: Rules) -> None:
-        sizes = ObservationLayout(rules).size, ActionLayout(rules).size
-        if sizes != (self.policy.observation_size, self.policy.action_size):
-            raise ValueError(
-                f"{self.name} was trained for {self.policy.describe_table()}; it cannot play "
-                f"{rules.num_players} seats of {rules.variant!r} (observations of size "
-                f"{sizes[0]}, {sizes[1]} actions)"
-            )
+        reason = self.policy.unfit_reason(rules)
+        if reason is not None:
+            raise ValueError(f"{self.name} {reason}")
+        if self.policy.padded:
+            self._tables[padded_layout(rules).source_size] = rules

@@ -196,6 +196,8 @@ def _run(players: Sequence[str], rules: Rules | str | Mapping[str, Any] | None, 
     try:
         for number, spec in enumerate(seated):
             seats.append(_Seat(spec, seed * 100 + number, clocks.clock()))
+            if seats[-1].agent is not None:  # a general policy reads the table's rules
+                seats[-1].agent.check_rules(table_rules)
         result = _play(seats, table_rules, seed, time_limit, log, table, clocks.send_clock)
         result.hand_time, result.match_time = clocks.hand_time, clocks.match_time
         result.notices = notices

@@ -104,11 +104,13 @@ class BotService:
         spec, notice = self.player_for(request.rules)
         if request.table is None:
             agent = make_agent(spec, seed=self.seed)
+            agent.check_rules(request.rules)  # a general policy reads the table's rules
             agent.reset()
             index = agent.act(observation, mask, info)
         else:
             memory = self._memory(spec, request.table, request.seat)
             with memory.lock:
+                memory.agent.check_rules(request.rules)
                 if memory.hand is None or memory.hand != request.hand or request.hand is None:
                     memory.agent.reset()
                     memory.hand = request.hand

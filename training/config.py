@@ -161,6 +161,8 @@ def command_line(subcommand: str, config: object, defaults: object, comma_lists:
     return " ".join(shlex.quote(part) for part in parts)
 
 
+TABLE_MIXES = ("single", "general")
+"""What tables a self-play run trains at (``SelfPlayConfig.table_mix``)."""
 EXPLOITER_KINDS = ("ppo", "search")
 """The kinds of exploiter a self-play league can train."""
 
@@ -232,8 +234,19 @@ class SelfPlayConfig:
     cluster ``RAY_ADDRESS`` names, else a new local instance); ``None``: in this process."""
     rollout_workers: int = 1
     """Ray rollout workers, each stepping its own ``tables`` tables (with ``ray`` only)."""
+    table_mix: str = "single"
+    """``single``: every table is ``preset`` at ``players`` seats; ``general``: one
+    ``teenpatti-policy/2`` network for every classic-family table, each group of tables
+    drawing its kind from a mixture (:mod:`training.general`)."""
 
     def __post_init__(self) -> None:
+        if self.table_mix not in TABLE_MIXES:
+            raise ValueError(f"table_mix must be one of {', '.join(TABLE_MIXES)}, "
+                             f"got {self.table_mix!r}")
+        if self.table_mix == "general" and self.resume:
+            raise ValueError("table_mix general does not resume from a checkpoint yet")
+        if self.table_mix == "general" and self.ray is not None:
+            raise ValueError("table_mix general trains in this process only, not on Ray yet")
         self.hidden = tuple(int(width) for width in self.hidden)
         self.exploiter_kinds = tuple(self.exploiter_kinds)
         if not self.exploiter_kinds or not set(self.exploiter_kinds) <= set(EXPLOITER_KINDS):

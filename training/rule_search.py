@@ -291,7 +291,7 @@ def _batched_form(target: str | Agent, agent: Agent, rules: Rules) -> BatchForm 
     except ValueError:
         return None
     if isinstance(target, str):
-        return batched_form(target)
+        return batched_form(target, rules)
     policy = agent.batch_policy()
     if policy is None:
         return None

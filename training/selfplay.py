@@ -189,6 +189,10 @@ def train_selfplay(config: SelfPlayConfig,
 
     ``say`` receives one line at each change of phase (an exploiter starts or joins the
     pool, a snapshot is taken, a checkpoint is written)."""
+    if config.table_mix == "general":  # one network for every classic-family table
+        from training.general import train_general
+
+        return train_general(config, say)
     tell = say or (lambda line: None)
     started = time.perf_counter()
     device = configure_torch(config)

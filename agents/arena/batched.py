@@ -23,7 +23,7 @@ def batch_policies(config: ArenaConfig) -> list[BatchForm] | None:
         classic_family(config.rules)
     except ValueError:
         return None
-    forms = [batched_form(name) for name in config.agents]
+    forms = [batched_form(name, config.rules) for name in config.agents]
     if any(form is None for form in forms):
         return None
     return forms  # type: ignore[return-value]

@@ -52,6 +52,7 @@ def play_deals(config: ArenaConfig, first: int, count: int,
                 for seat, a in enumerate(seated)
             }
             for agent in agents.values():
+                agent.check_rules(config.rules)  # a general policy reads the table's rules
                 agent.reset()
             env.reset(seed=deal_seed_value, options=deal_options)
             _play_hand(env, agents, actions[row, rotation], missed[row, rotation])

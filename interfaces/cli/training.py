@@ -177,6 +177,8 @@ SELFPLAY_HELP = {
            "extra (docs/ray.md)",
     "rollout_workers": "Ray rollout workers, each stepping its own --tables tables (one CPU "
                        "each)",
+    "table_mix": "single (the --preset table) or general (one teenpatti-policy/2 network "
+                 "for 3-7 seats and every preset, docs/selfplay.md)",
 }
 
 
@@ -235,6 +237,9 @@ def _command_selfplay(args: argparse.Namespace) -> None:
         config = SelfPlayConfig(progress=not args.quiet, **options)
     except ValueError as error:
         raise CommandError(str(error)) from error
+    if args.evaluate and config.table_mix == "general":
+        raise CommandError("--evaluate measures a policy at one table; measure a general "
+                           "policy with benchmarks/bench_general.py --agent ppo:PATH")
     try:
         from training.selfplay import train_selfplay
     except ImportError as error:

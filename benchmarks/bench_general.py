@@ -1,0 +1,139 @@
+"""A general policy (``teenpatti-policy/2``) at every seat count and preset, on held-out
+seeds: the measurement of docs/selfplay.md's "The general policy".
+
+    python benchmarks/bench_general.py [--agent ppo:PATH | --train DECISIONS]
+                                       [--hands 4000] [--seed 3031] [--workers 2]
+                                       [--markdown FILE] [--json]
+
+``--train`` first trains one from scratch (``teenpatti selfplay --table-mix general`` with
+``--timesteps DECISIONS --threads 1``, into ``--out``) and measures it; else ``--agent``
+names the policy (default ``pretrained:general``).
+
+Figures, one run each, every pairing its own duplicate arena of ``--hands`` hands on
+``--seed`` (a seed no training run deals from: the trainer's tables draw their deals from
+the run's seed through ``numpy.random.SeedSequence``), with the Holm-Bonferroni adjustment
+over the comparisons of each table:
+
+* classic at 3, 4, 5, 6 and 7 seats: against ``hard`` and ``equity`` one against the rest
+  (1vN) and at the even split (ceil(n/2) seats against floor(n/2));
+* ``pagat``, ``flash`` and ``tabletop`` at four seats: against ``hard`` and ``equity`` at
+  2v2 and 1v3;
+* classic at four seats: against ``pretrained:classic`` at 2v2 (no step back at home).
+
+It ends with one line per claim, ``holds`` or ``does not hold``: a "beats" claim holds when
+every row's whole 95% interval is above zero and the edge is significant after Holm; "no
+step back" holds when the interval is not wholly below zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+from agents.arena import head_to_head
+from agents.arena.pairings import HeadToHeadReport
+
+BASELINES = ("hard", "equity")
+PRESETS = ("pagat", "flash", "tabletop")
+HOME = "pretrained:classic"
+
+
+def even_split(seats: int) -> str:
+    """The even-split composition of ``seats`` seats: ceil(n/2) against floor(n/2)."""
+    return f"{math.ceil(seats / 2)}v{seats // 2}"
+
+
+def train(decisions: int, out: str, seed: int) -> str:
+    """Train a general policy from scratch; its agent spec."""
+    from training.config import SelfPlayConfig
+    from training.selfplay import train_selfplay
+
+    config = SelfPlayConfig(table_mix="general", timesteps=decisions, out=out, seed=seed,
+                            threads=1, exploiter_every=0)
+    result = train_selfplay(config, say=print)
+    print(f"trained {result.decisions:,} decisions in {result.seconds:.0f} s "
+          f"({result.steps_per_second:,.0f} learner steps/s)", flush=True)
+    return f"ppo:{result.out / 'policy.npz'}"
+
+
+def beats(report: HeadToHeadReport) -> bool:
+    """Every row's whole interval above zero, significant after Holm."""
+    return all(row.low > 0 and row.significant for row in report.rows)
+
+
+def p_text(p: float) -> str:
+    """A p-value in two digits (below 1e-15: ``<1e-15``, the float's floor)."""
+    return "<1e-15" if p < 1e-15 else f"{p:.2g}"
+
+
+def markdown(tables: dict[str, HeadToHeadReport]) -> str:
+    """One markdown row per comparison."""
+    lines = ["| table | composition | opponent | boots per hand | 95% interval | Holm p |",
+             "|---|---|---|---:|---|---:|"]
+    for name, report in tables.items():
+        for row in report.rows:
+            lines.append(f"| {name} | {row.table} | {row.opponent} | {row.mean:+.3f} | "
+                         f"[{row.low:+.3f}, {row.high:+.3f}] | {p_text(row.adjusted_p_value)} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agent", default="pretrained:general")
+    parser.add_argument("--train", type=int, default=None, metavar="DECISIONS",
+                        help="train a general policy of this many decisions first")
+    parser.add_argument("--out", default="training-runs/general", help="--train's folder")
+    parser.add_argument("--train-seed", type=int, default=0)
+    parser.add_argument("--hands", type=int, default=4_000, help="duplicate hands per pairing")
+    parser.add_argument("--seed", type=int, default=3031, help="the arenas' deals")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes for the arenas (default: every core)")
+    parser.add_argument("--markdown", default=None, help="also write the rows to this file")
+    parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    agent = args.agent if args.train is None else train(args.train, args.out, args.train_seed)
+
+    tables: dict[str, HeadToHeadReport] = {}
+    claims: dict[str, bool] = {}
+
+    def measure(name: str, rules: str, seats: int, compositions: tuple[str, ...],
+                opponents: tuple[str, ...]) -> HeadToHeadReport:
+        report = head_to_head(agent, opponents, tables=compositions, hands=args.hands,
+                              rules=rules, players=seats, seed=args.seed,
+                              workers=args.workers)
+        print(f"{name}:\n{report.table()}\n", flush=True)
+        tables[name] = report
+        return report
+
+    for seats in range(3, 8):
+        report = measure(f"classic, {seats} seats", "classic", seats,
+                         ("1vN", even_split(seats)), BASELINES)
+        claims[f"classic at {seats} seats: beats hard and equity at 1v{seats - 1} and "
+               f"{even_split(seats)}"] = beats(report)
+    for preset in PRESETS:
+        report = measure(f"{preset}, 4 seats", preset, 4, ("2v2", "1vN"), BASELINES)
+        claims[f"{preset} at 4 seats: beats hard and equity at 2v2 and 1v3"] = beats(report)
+    home = measure("classic, 4 seats, against the shipped classic policy", "classic", 4,
+                   ("2v2",), (HOME,))
+    claims[f"classic at 4 seats: at least as strong as {HOME} at 2v2 (interval not wholly "
+           "below zero)"] = all(row.high >= 0 for row in home.rows)
+
+    for claim, holds in claims.items():
+        print(f"{'holds' if holds else 'does not hold'}: {claim}")
+    print(f"{agent}; {args.hands} duplicate hands per pairing on seed {args.seed}; "
+          f"{time.perf_counter() - started:.0f} s")
+    if args.markdown:
+        Path(args.markdown).write_text(markdown(tables))
+    if args.json:
+        summary: dict[str, Any] = {"agent": agent, "claims": claims,
+                                   "tables": {k: v.to_dict() for k, v in tables.items()}}
+        print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()

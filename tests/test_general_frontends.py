@@ -1,0 +1,103 @@
+"""A ``teenpatti-policy/2`` policy at the frontends: the web table's default seats, the bot
+server and ``match`` seat it at 3 to 7 seats under every preset, where a ``/1`` policy
+gives its seats to ``equity``; a table it cannot sit at (a variant) still starts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from agents.policy import PolicyAgent, load_policy
+from interfaces.match import run_match
+from interfaces.service import BotService
+from interfaces.web_games import GameStore
+from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.protocol import make_request, parse_request, parse_response
+from teenpatti_env.rules import Rules
+
+torch = pytest.importorskip("torch")
+
+from training.config import SelfPlayConfig  # noqa: E402
+from training.general import GENERAL_MIXTURE, export_general, general_model  # noqa: E402
+
+PRESETS = ("classic", "pagat", "flash", "tabletop")
+
+
+@pytest.fixture(scope="module")
+def general_spec(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """An untrained general policy (its moves need not be good, only legal and its own)."""
+    torch.manual_seed(4)
+    model = general_model(SelfPlayConfig(hidden=(32,)), 10)
+    path = tmp_path_factory.mktemp("general") / "general.npz"
+    export_general(model, GENERAL_MIXTURE).save(path)
+    return f"ppo:{path}"
+
+
+@pytest.mark.parametrize("seats", range(3, 8))
+def test_the_web_table_seats_the_general_policy_in_its_default_seats(general_spec: str,
+                                                                     seats: int) -> None:
+    store = GameStore(general_spec)
+    for preset in PRESETS:
+        _, table, settings = store.create({"bots": [general_spec] * (seats - 1),
+                                           "preset": preset, "seed": seats}, client=preset)
+        assert settings["bots"] == [general_spec] * (seats - 1) and not table.notices
+        assert table.rules.num_players == seats
+
+
+def test_the_web_tables_default_bots_are_the_general_policy(general_spec: str) -> None:
+    store = GameStore(general_spec)
+    _, table, settings = store.create({"seed": 3})
+    assert settings["bots"] == [general_spec] * 3 and not table.notices
+    _, table, settings = store.create({"seed": 3, "variant": "muflis"})
+    assert settings["bots"] == ["equity"] * 3
+    assert table.notices and table.notices[0].endswith("equity plays in its place")
+
+
+def _request(rules: Rules, seed: int) -> dict:
+    env = raw_env(rules=rules)
+    env.reset(seed=seed)
+    return make_request(env.view(env.agent_selection), id=3, table="t", hand=0)
+
+
+@pytest.mark.parametrize("seats", range(3, 8))
+def test_serve_answers_with_the_general_policy_at_every_seat_count(general_spec: str,
+                                                                   seats: int) -> None:
+    """No notice, a legal move, and the move the policy makes with the table's rules."""
+    service = BotService(general_spec)
+    for preset in PRESETS:
+        rules = Rules.preset(preset, num_players=seats)
+        request = _request(rules, seats)
+        observation, mask, _ = parse_request(request).decision()
+        status, answer = service.answer(json.dumps(request))
+        assert status == 200 and "notice" not in answer, answer
+        assert parse_response(answer, id=3)
+        agent = PolicyAgent(load_policy(general_spec.removeprefix("ppo:")))
+        agent.check_rules(rules)
+        index = agent.act(observation, mask, {})
+        assert mask[index] and answer["name"] == raw_env(rules=rules).layout.names[index]
+
+
+def test_serve_gives_a_variant_table_to_equity_with_a_notice(general_spec: str) -> None:
+    request = json.dumps(_request(Rules.preset("classic", variant="joker"), 1))
+    status, answer = BotService(general_spec).answer(request)
+    assert status == 200 and answer["notice"].endswith("equity plays in its place")
+    assert "general policy" in answer["notice"]
+
+
+def test_cli_serve_stdio_plays_a_general_policy_at_six_seats(general_spec: str) -> None:
+    line = json.dumps(_request(Rules.preset("pagat", num_players=6), 2)) + "\n"
+    done = subprocess.run([sys.executable, "-m", "teenpatti_env", "serve", "--stdio",
+                           "--agent", general_spec], input=line, text=True,
+                          capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert "action" in answer and "notice" not in answer, answer
+
+
+@pytest.mark.parametrize("seats", [3, 7])
+def test_match_keeps_the_general_policy_in_every_seat(general_spec: str, seats: int) -> None:
+    result = run_match([general_spec] * (seats - 1) + ["hard"], rules="tabletop", hands=3)
+    assert result.players == [general_spec] * (seats - 1) + ["hard"] and not result.notices

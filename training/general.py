@@ -1,0 +1,347 @@
+"""Self-play for every classic-family table: ``teenpatti selfplay --table-mix general``.
+
+One network (the seat-padded input of :mod:`agents.seat_padding`, the table's rules among
+its inputs) learns at a mixture of table kinds. The run's tables are split into
+``GROUPS`` groups; before every PPO round each group draws its table kind from the
+mixture (:data:`GENERAL_MIXTURE`: every seat count 3..7 under each of the four presets,
+and the ``classic`` preset with other limit and sideshow settings), so every rollout
+holds several kinds. The rollouts of all groups go through the network in one batch and
+one merged PPO update (:class:`training.selfplay_learner.Learner` plays :class:`MixedTables` as it
+plays one :class:`TableBatch`). The league is shared by every kind: the frozen snapshots
+and the uniform random policy sit at any table (they read the same padded input). The
+league's exploiters are not trained in this mode yet (``exploiter_every`` is not used).
+
+``progress.csv`` has, besides the usual columns, two per kind:
+``<kind>.versus_per_hand`` (the learner's boots per hand at tables of that kind where it
+holds one seat against snapshots) and ``<kind>.uniform_per_hand`` (against the uniform
+policy); a kind no group drew in a round leaves them empty.
+
+The export is a ``teenpatti-policy/2`` file (``input: seat-padded/1``) whose metadata
+lists the mixture; each snapshot is also written as one, ``snapshots/step_N.npz``.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from agents.policy import GENERAL_POLICY_FORMAT, NumpyPolicy
+from agents.seat_padding import MAX_SEATS, PADDED_LAYOUT, PADDED_SIZE, padded_layout
+from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.batched import BatchStep, TableBatch
+from teenpatti_env.rules import MIN_PLAYERS, Rules
+from teenpatti_env.rules.variants import PRESET_NAMES
+from training.config import SelfPlayConfig
+from training.scaling import padded_observation_scale
+from training.selfplay import SelfPlayResult
+from training.selfplay_files import RunLog, progress_bar
+from training.selfplay_learner import Learner, ppo_round
+from training.selfplay_network import (
+    UNIFORM,
+    ActorCritic,
+    FrozenActor,
+    UniformActor,
+    configure_torch,
+    starting_policy,
+)
+from training.selfplay_rollout import SeatPlan
+
+GROUPS = 8
+"""Groups of tables, each drawing its own table kind before every round."""
+
+
+@dataclass(frozen=True)
+class TableKind:
+    """One entry of a mixture: a name (a ``progress.csv`` column prefix), the rules and
+    the weight of drawing it."""
+
+    name: str
+    rules: Rules
+    weight: float = 1.0
+
+
+def _setting_kinds() -> list[TableKind]:
+    """``classic`` with other settings than its preset's, at four and six seats."""
+    settings: dict[str, dict[str, Any]] = {
+        "potlimit": {"pot_limit_betting": True},
+        "capped": {"max_bet": 32, "pot_cap": 256},
+        "nosideshow": {"sideshow": False},
+    }
+    return [TableKind(f"classic_{name}_{seats}",
+                      Rules.preset("classic", num_players=seats, **values), 0.5)
+            for name, values in settings.items() for seats in (4, 6)]
+
+
+GENERAL_MIXTURE: tuple[TableKind, ...] = (
+    *(TableKind(f"{preset}_{seats}", Rules.preset(preset, num_players=seats))
+      for preset in PRESET_NAMES for seats in range(MIN_PLAYERS, MAX_SEATS + 1)),
+    *_setting_kinds(),
+)
+"""The ``general`` mixture: the four presets at 3..7 seats (weight 1 each) and
+``classic`` with pot-limit betting, with a bet and pot cap, and without sideshows, at four
+and six seats (weight 0.5 each): 26 kinds."""
+
+
+def mixture_names(mixture: Sequence[TableKind]) -> list[str]:
+    """The kinds' names, in order."""
+    return [kind.name for kind in mixture]
+
+
+class MixedTables:
+    """Groups of :class:`TableBatch` of different kinds as one batch of seven-seat
+    tables with the padded input: what a :class:`~training.selfplay_learner.Learner` plays at.
+
+    Seats beyond a table's own count never act; their rewards are zero. :meth:`redraw`
+    gives every group a new kind (and fresh tables) from the mixture."""
+
+    def __init__(self, mixture: Sequence[TableKind], groups: int, tables_per_group: int,
+                 seed: int) -> None:
+        if not mixture:
+            raise ValueError("a table mixture needs at least one kind")
+        self.mixture = list(mixture)
+        actions = {ActionLayout(kind.rules).names for kind in self.mixture}
+        if len(actions) != 1:
+            raise ValueError("every kind of a mixture must have the same actions")
+        self.action_names = actions.pop()
+        self.groups = groups
+        self.per_group = tables_per_group
+        self.num_tables = groups * tables_per_group
+        self.num_seats = MAX_SEATS
+        self.observation_size = PADDED_SIZE
+        self.action_size = len(self.action_names)
+        weights = np.array([kind.weight for kind in self.mixture], dtype=np.float64)
+        self.weights = weights / weights.sum()
+        self.rng = np.random.default_rng([seed, 11])
+        self.seed = seed
+        self.draws = 0
+        self.kinds = np.zeros(groups, np.int64)
+        """The kind (index into the mixture) of each group."""
+        self.seat_counts = np.zeros(self.num_tables, np.int64)
+        self.batches: list[TableBatch] = []
+        self.roles: NDArray[np.int64] | None = None
+        """The seat plan's roles (set by the trainer): the per-kind results read them."""
+        self.uniform_role = 0
+        self.results = np.zeros((len(self.mixture), 4))
+        """Per kind: versus hands, the learner's versus sum, uniform hands, uniform sum."""
+        self._draw_kinds()
+
+    def _draw_kinds(self) -> None:
+        self.kinds = self.rng.choice(len(self.mixture), self.groups, p=self.weights)
+        self.batches = [
+            TableBatch(self.per_group, self.mixture[k].rules,
+                       seed=int(np.random.SeedSequence([self.seed, self.draws, g])
+                                .generate_state(1)[0]))
+            for g, k in enumerate(self.kinds)]
+        self.draws += 1
+        for g, k in enumerate(self.kinds):
+            self.seat_counts[self._rows(g)] = self.mixture[k].rules.num_players
+
+    def _rows(self, group: int) -> slice:
+        return slice(group * self.per_group, (group + 1) * self.per_group)
+
+    def _merge(self, steps: Sequence[BatchStep]) -> BatchStep:
+        observations = np.zeros((self.num_tables, PADDED_SIZE), np.float32)
+        rewards = np.zeros((self.num_tables, MAX_SEATS))
+        for g, (k, step) in enumerate(zip(self.kinds, steps, strict=True)):
+            rows = self._rows(g)
+            observations[rows] = padded_layout(self.mixture[k].rules).pad(step.observations)
+            rewards[rows, :step.rewards.shape[1]] = step.rewards
+        return BatchStep(
+            to_act=np.concatenate([s.to_act for s in steps]),
+            observations=observations,
+            action_masks=np.concatenate([s.action_masks for s in steps]),
+            rewards=rewards,
+            finished=np.concatenate([s.finished for s in steps]),
+        )
+
+    def reset(self, seed: int | None = None) -> BatchStep:
+        """Start every group's tables (each group's seed comes from the run's)."""
+        return self._merge([batch.reset() for batch in self.batches])
+
+    def redraw(self) -> BatchStep:
+        """Give every group a new kind from the mixture and start its tables."""
+        self._draw_kinds()
+        return self.reset()
+
+    def step(self, actions: Any) -> BatchStep:
+        """One action per table (ignored where the table waits for none)."""
+        actions = np.asarray(actions, np.int64)
+        merged = self._merge([batch.step(actions[self._rows(g)])
+                              for g, batch in enumerate(self.batches)])
+        self._count(merged)
+        return merged
+
+    def _count(self, step: BatchStep) -> None:
+        """Add the finished hands' per-kind results (before the plan seats them again)."""
+        if self.roles is None:
+            return
+        finished = np.flatnonzero(step.finished)
+        if len(finished) == 0:
+            return
+        seats = self.seat_counts[finished]
+        present = np.arange(MAX_SEATS)[None, :] < seats[:, None]
+        roles = self.roles[finished]
+        learner = (roles == 0) & present
+        lone = learner.sum(axis=1) == 1
+        uniform = lone & ((roles == self.uniform_role) & present).any(axis=1) \
+            if self.uniform_role else np.zeros(len(finished), np.bool_)
+        versus = lone & ~uniform
+        won = (step.rewards[finished] * learner).sum(axis=1)
+        kinds = self.kinds[finished // self.per_group]
+        for column, which in ((0, versus), (2, uniform)):
+            np.add.at(self.results[:, column], kinds[which], 1.0)
+            np.add.at(self.results[:, column + 1], kinds[which], won[which])
+
+    def take_results(self) -> dict[str, float]:
+        """The per-kind columns of the rounds since the last call (empty: not played)."""
+        row: dict[str, float] = {}
+        for k, kind in enumerate(self.mixture):
+            versus_hands, versus_sum, uniform_hands, uniform_sum = self.results[k]
+            row[f"{kind.name}.versus_per_hand"] = (versus_sum / versus_hands if versus_hands
+                                                   else float("nan"))
+            row[f"{kind.name}.uniform_per_hand"] = (uniform_sum / uniform_hands
+                                                    if uniform_hands else float("nan"))
+        self.results[:] = 0.0
+        return row
+
+
+class SizedSeatPlan(SeatPlan):
+    """A :class:`SeatPlan` at tables of different seat counts: the one seat that differs
+    from the others (the learner at a versus table) is always a seat the table has."""
+
+    def __init__(self, plan: SeatPlan, seat_counts: NDArray[np.int64]) -> None:
+        super().__init__(len(plan.roles), plan.roles.shape[1], plan.self_play_share, plan.rng,
+                         plan.exploiter_table_share, plan.uniform_table_share)
+        self.seat_counts = seat_counts
+
+    def draw(self, tables: NDArray[np.int64], pool_size: int,
+             exploiters: Sequence[int] = (), uniform: int = 0) -> None:
+        super().draw(tables, pool_size, exploiters, uniform)
+        if len(tables) == 0:
+            return
+        roles = self.roles[tables]
+        zeros = (roles == 0).sum(axis=1)
+        odd = np.where(zeros == 1, (roles == 0).argmax(axis=1),
+                       np.where(zeros == roles.shape[1] - 1, (roles != 0).argmax(axis=1), -1))
+        seats = self.seat_counts[tables]
+        move = np.flatnonzero(odd >= seats)
+        if len(move):
+            target = (self.rng.random(len(move)) * seats[move]).astype(np.int64)
+            source = odd[move]
+            odd_role = roles[move, source].copy()
+            roles[move, source] = roles[move, target]
+            roles[move, target] = odd_role
+        self.roles[tables] = roles
+
+
+def general_model(config: SelfPlayConfig, action_size: int) -> ActorCritic:
+    """A freshly initialised network over the padded input."""
+    return ActorCritic(PADDED_SIZE, action_size, config.hidden, config.activation,
+                       padded_observation_scale())
+
+
+def export_general(model: ActorCritic, mixture: Sequence[TableKind],
+                   **extra: Any) -> NumpyPolicy:
+    """The torch-free ``teenpatti-policy/2`` form of ``model``."""
+    return model.to_numpy_policy(
+        mixture[0].rules, format=GENERAL_POLICY_FORMAT, input=PADDED_LAYOUT,
+        table_mix=[{"name": kind.name, "weight": kind.weight, "rules": kind.rules.to_dict()}
+                   for kind in mixture], **extra)
+
+
+def train_general(config: SelfPlayConfig, say: Callable[[str], None] | None = None,
+                  mixture: Sequence[TableKind] = GENERAL_MIXTURE) -> SelfPlayResult:
+    """Train one general policy from scratch at the ``mixture`` (``config.table_mix ==
+    "general"``) and export ``policy.npz``; ``preset``, ``players``, the exploiters and
+    ``resume`` are not used."""
+    tell = say or (lambda line: None)
+    started = time.perf_counter()
+    device = configure_torch(config)
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    groups = min(GROUPS, config.tables)
+    tables = MixedTables(mixture, groups, max(1, config.tables // groups), config.seed)
+    model = general_model(config, tables.action_size)
+    if config.init_from:
+        model.load_policy(starting_policy(config.init_from))
+    model = model.to(device)
+    learner = Learner(model, tables, config, device, config.seed)
+    learner.plan = SizedSeatPlan(learner.plan, tables.seat_counts)
+    tables.roles = learner.plan.roles
+    if config.exploiter_every:
+        tell("the general mixture trains no exploiters yet: the league is the snapshots "
+             "and the uniform policy")
+    snapshots: list[ActorCritic] = []
+    uniform = [UniformActor(config.seed)] if config.uniform_table_share else []
+
+    def refresh_pool() -> None:
+        pool = [FrozenActor(m, device, config.seed + 7919 * (k + 1) + updates)
+                for k, m in enumerate(snapshots)]
+        learner.set_pool([*pool, *uniform], ["snapshot"] * len(pool) + [UNIFORM] * len(uniform))
+        tables.uniform_role = len(learner.pool) if uniform else 0
+        seat_all()
+
+    def seat_all() -> None:
+        learner.plan.draw(np.arange(tables.num_tables), len(learner.pool), (),
+                          tables.uniform_role)
+
+    decisions = updates = 0
+    refresh_pool()
+    (out / "run.json").write_text(json.dumps(
+        {"config": dataclasses.asdict(config), "command": config.command()}, indent=2) + "\n")
+    log = RunLog(out)
+    learning = 0.0
+    next_snapshot = config.snapshot_every
+    bar = progress_bar(config.timesteps, 0, config.progress)
+    try:
+        while decisions < config.timesteps:
+            if updates:  # every round: each group draws a kind again
+                learner.step = tables.redraw()
+                seat_all()
+            fraction = decisions / config.timesteps if config.anneal_lr else 0.0
+            rate = config.learning_rate * max(1.0 - fraction, 0.05)
+            round_started = time.perf_counter()
+            count, stats, losses = ppo_round(learner, rate)
+            learning += time.perf_counter() - round_started
+            decisions += count
+            updates += 1
+            bar.update(count)
+            log.write({
+                "decisions": decisions, "seconds": time.perf_counter() - started,
+                "steps_per_second": decisions / max(learning, 1e-9), "learning_rate": rate,
+                "versus_pool_per_hand": stats.versus_reward_sum / max(stats.versus_hands, 1),
+                "uniform_table_win_per_hand": (stats.uniform_reward_sum
+                                               / max(stats.uniform_hands, 1)),
+                "pool_size": len(learner.pool), **losses, **tables.take_results(),
+            })
+            if decisions >= next_snapshot:
+                next_snapshot += config.snapshot_every
+                snapshots.append(copy.deepcopy(model))
+                del snapshots[:-config.max_snapshots]
+                refresh_pool()
+                export_general(model, mixture, trained_by="teenpatti selfplay --table-mix "
+                               "general", decisions=decisions).save(
+                    out / "snapshots" / f"step_{decisions}.npz")
+                tell(f"{decisions:,} decisions: a snapshot joined the pool")
+    finally:
+        bar.close()
+        log.close()
+    policy = export_general(model, mixture, trained_by="teenpatti selfplay --table-mix general",
+                            decisions=decisions, command=config.command())
+    policy.save(out / "policy.npz")
+    seconds = time.perf_counter() - started
+    summary = {"config": dataclasses.asdict(config), "command": config.command(),
+               "table_mix": mixture_names(mixture), "decisions": decisions,
+               "updates": updates, "seconds": seconds, "learning_seconds": learning,
+               "exploiter_seconds": 0.0, "steps_per_second": decisions / max(learning, 1e-9)}
+    (out / "run.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return SelfPlayResult(out, policy, decisions, updates, seconds, learning, 0.0)
