@@ -44,7 +44,7 @@ from training.config import SelfPlayConfig
 from training.scaling import padded_observation_scale
 from training.selfplay import SelfPlayResult
 from training.selfplay_files import RunLog, progress_bar
-from training.selfplay_learner import Learner, ppo_round
+from training.selfplay_learner import Learner, RunClock, ppo_round
 from training.selfplay_network import (
     UNIFORM,
     ActorCritic,
@@ -299,7 +299,7 @@ def train_general(config: SelfPlayConfig, say: Callable[[str], None] | None = No
     (out / "run.json").write_text(json.dumps(
         {"config": dataclasses.asdict(config), "command": config.command()}, indent=2) + "\n")
     log = RunLog(out)
-    learning = 0.0
+    clock = RunClock(started)
     next_snapshot = config.snapshot_every
     bar = progress_bar(config.timesteps, 0, config.progress)
     try:
@@ -307,22 +307,11 @@ def train_general(config: SelfPlayConfig, say: Callable[[str], None] | None = No
             if updates:  # every round: each group draws a kind again
                 learner.step = tables.redraw()
                 seat_all()
-            fraction = decisions / config.timesteps if config.anneal_lr else 0.0
-            rate = config.learning_rate * max(1.0 - fraction, 0.05)
-            round_started = time.perf_counter()
-            count, stats, losses = ppo_round(learner, rate)
-            learning += time.perf_counter() - round_started
+            count, row = clock.play(lambda rate: ppo_round(learner, rate), config, decisions)
             decisions += count
             updates += 1
             bar.update(count)
-            log.write({
-                "decisions": decisions, "seconds": time.perf_counter() - started,
-                "steps_per_second": decisions / max(learning, 1e-9), "learning_rate": rate,
-                "versus_pool_per_hand": stats.versus_reward_sum / max(stats.versus_hands, 1),
-                "uniform_table_win_per_hand": (stats.uniform_reward_sum
-                                               / max(stats.uniform_hands, 1)),
-                "pool_size": len(learner.pool), **losses, **tables.take_results(),
-            })
+            log.write({**row, "pool_size": len(learner.pool), **tables.take_results()})
             if decisions >= next_snapshot:
                 next_snapshot += config.snapshot_every
                 snapshots.append(copy.deepcopy(model))
@@ -341,7 +330,7 @@ def train_general(config: SelfPlayConfig, say: Callable[[str], None] | None = No
     seconds = time.perf_counter() - started
     summary = {"config": dataclasses.asdict(config), "command": config.command(),
                "table_mix": mixture_names(mixture), "decisions": decisions,
-               "updates": updates, "seconds": seconds, "learning_seconds": learning,
-               "exploiter_seconds": 0.0, "steps_per_second": decisions / max(learning, 1e-9)}
+               "updates": updates, "seconds": seconds, "learning_seconds": clock.learning,
+               "exploiter_seconds": 0.0, "steps_per_second": decisions / max(clock.learning, 1e-9)}
     (out / "run.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return SelfPlayResult(out, policy, decisions, updates, seconds, learning, 0.0)
+    return SelfPlayResult(out, policy, decisions, updates, seconds, clock.learning, 0.0)

@@ -61,7 +61,13 @@ from training.selfplay_files import (
     run_progress_bar,
     save_checkpoint,
 )
-from training.selfplay_learner import Learner, learn, ppo_round, train_exploiter
+from training.selfplay_learner import (
+    Learner,
+    RunClock,
+    learn,
+    ppo_round,
+    train_exploiter,
+)
 from training.selfplay_network import (
     EXPLOITER,
     UNIFORM,
@@ -232,7 +238,8 @@ def _train(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, device: t
     (out / "run.json").write_text(json.dumps(
         {"config": dataclasses.asdict(config), "command": config.command()}, indent=2) + "\n")
     log = RunLog(out)
-    learning = exploiting = 0.0
+    clock = RunClock(started)
+    exploiting = 0.0
     next_snapshot = (decisions // config.snapshot_every + 1) * config.snapshot_every
     next_exploiter = ((decisions // config.exploiter_every + 1) * config.exploiter_every
                       if config.exploiter_every else None)
@@ -240,25 +247,11 @@ def _train(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, device: t
     bar = run_progress_bar(config, decisions)
     try:
         while decisions < config.timesteps:
-            fraction = decisions / config.timesteps if config.anneal_lr else 0.0
-            rate = config.learning_rate * max(1.0 - fraction, 0.05)
-            round_started = time.perf_counter()
-            count, stats, losses = rounds.play(rate)
-            learning += time.perf_counter() - round_started
+            count, row = clock.play(rounds.play, config, decisions)
             decisions += count
             updates += 1
             bar.update(count)
-            log.write({
-                "decisions": decisions, "seconds": time.perf_counter() - started,
-                "steps_per_second": decisions / max(learning, 1e-9), "learning_rate": rate,
-                "reward_per_hand": stats.reward_sum / max(stats.hands, 1),
-                "versus_pool_per_hand": stats.versus_reward_sum / max(stats.versus_hands, 1),
-                "exploiter_table_win_per_hand": (stats.exploiter_reward_sum
-                                                 / max(stats.exploiter_hands, 1)),
-                "uniform_table_win_per_hand": (stats.uniform_reward_sum
-                                               / max(stats.uniform_hands, 1)),
-                "pool_size": rounds.pool_size, **losses,
-            })
+            log.write({**row, "pool_size": rounds.pool_size})
             if decisions >= next_snapshot:
                 next_snapshot += config.snapshot_every
                 snapshots.append(copy.deepcopy(model))
@@ -309,10 +302,10 @@ def _train(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, device: t
     seconds = time.perf_counter() - started
     summary = {"config": dataclasses.asdict(config), "command": config.command(),
                "decisions": decisions, "updates": updates, "seconds": seconds,
-               "learning_seconds": learning, "exploiter_seconds": exploiting,
-               "steps_per_second": decisions / max(learning, 1e-9)}
+               "learning_seconds": clock.learning, "exploiter_seconds": exploiting,
+               "steps_per_second": decisions / max(clock.learning, 1e-9)}
     (out / "run.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return SelfPlayResult(out, policy, decisions, updates, seconds, learning, exploiting,
+    return SelfPlayResult(out, policy, decisions, updates, seconds, clock.learning, exploiting,
                           _mean(rounds.rollout_seconds), _mean(rounds.update_seconds))
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -92,6 +94,34 @@ class Learner(Collector):
         return ppo_update(self.model, self.optimizer, self.generator, self.config,
                           self.device, self.rollout.samples(self.config.gae_lambda),
                           learning_rate)
+
+
+def scheduled_learning_rate(config: SelfPlayConfig, decisions: int) -> float:
+    """The learning rate after ``decisions``: annealed linearly towards 5% of the start
+    over the run's budget when ``config.anneal_lr``, else constant."""
+    fraction = decisions / config.timesteps if config.anneal_lr else 0.0
+    return config.learning_rate * max(1.0 - fraction, 0.05)
+
+
+@dataclass
+class RunClock:
+    """A run's clock: when it started and the seconds spent in its PPO rounds (rollouts
+    and updates), which the learner's steps per second are counted over."""
+
+    started: float
+    learning: float = 0.0
+
+    def play(self, play_round: Callable[[float], tuple[int, RolloutStats, dict[str, float]]],
+             config: SelfPlayConfig, decisions: int) -> tuple[int, dict[str, float]]:
+        """Play one round at the scheduled learning rate; its decisions and its log row."""
+        rate = scheduled_learning_rate(config, decisions)
+        began = time.perf_counter()
+        count, stats, losses = play_round(rate)
+        self.learning += time.perf_counter() - began
+        total = decisions + count
+        return count, {"decisions": total, "seconds": time.perf_counter() - self.started,
+                       "steps_per_second": total / max(self.learning, 1e-9),
+                       "learning_rate": rate, **stats.per_hand(), **losses}
 
 
 def ppo_round(learner: Learner, learning_rate: float) -> tuple[int, RolloutStats,

@@ -226,6 +226,16 @@ class RolloutStats:
         for item in dataclasses.fields(RolloutStats):
             setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
 
+    def per_hand(self) -> dict[str, float]:
+        """The log columns of these winnings: what was won per hand at each kind of table."""
+        return {
+            "reward_per_hand": self.reward_sum / max(self.hands, 1),
+            "versus_pool_per_hand": self.versus_reward_sum / max(self.versus_hands, 1),
+            "exploiter_table_win_per_hand": (self.exploiter_reward_sum
+                                             / max(self.exploiter_hands, 1)),
+            "uniform_table_win_per_hand": self.uniform_reward_sum / max(self.uniform_hands, 1),
+        }
+
 
 class Collector:
     """The actor side of self-play: a network plays its seats at a batch of tables against
