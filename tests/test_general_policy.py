@@ -246,8 +246,6 @@ def test_mixed_tables_pad_every_group_and_pay_only_real_seats() -> None:
 def test_a_bad_table_mix_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="table_mix must be one of single, general"):
         SelfPlayConfig(table_mix="everything")
-    with pytest.raises(ValueError, match="does not resume"):
-        SelfPlayConfig(table_mix="general", resume="x.pt")
     with pytest.raises(ValueError, match="not on Ray yet"):
         SelfPlayConfig(table_mix="general", ray="")
 

@@ -243,8 +243,6 @@ class SelfPlayConfig:
         if self.table_mix not in TABLE_MIXES:
             raise ValueError(f"table_mix must be one of {', '.join(TABLE_MIXES)}, "
                              f"got {self.table_mix!r}")
-        if self.table_mix == "general" and self.resume:
-            raise ValueError("table_mix general does not resume from a checkpoint yet")
         if self.table_mix == "general" and self.ray is not None:
             raise ValueError("table_mix general trains in this process only, not on Ray yet")
         self.hidden = tuple(int(width) for width in self.hidden)
