@@ -128,3 +128,28 @@ def test_a_rule_exploiter_plays_a_padded_row_as_it_plays_the_table(rules: Rules)
     assert np.array_equal(actions[:32], rule_actor(params, rules)(own, own_masks))
     assert np.array_equal(actions[32:], rule_actor(params, four)(other, other_masks))
     assert len(np.unique(actions)) > 1  # the rows are not all one trivial decision
+
+
+def test_cli_general_run_with_evaluate_writes_the_report_at_the_chosen_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--evaluate`` after a general run measures the policy at the ``--preset`` and
+    ``--players`` table; its best responses start fresh (the padded input fits no
+    one-table network)."""
+    import json
+
+    from interfaces.cli import main
+
+    out = tmp_path / "cli"
+    code = main(["selfplay", "--table-mix", "general", "--timesteps", "1000", "--tables", "32",
+                 "--rollout-steps", "16", "--minibatch-size", "256", "--hidden", "16",
+                 "--exploiter-every", "0", "--preset", "flash", "--out", str(out), "--quiet",
+                 "--evaluate", "--eval-hands", "8", "--exploit-budget", "100"])
+    assert code == 0
+    report = json.loads((out / "evaluation.json").read_text())
+    assert {row["table"] for row in report["head_to_head"]["rows"]} == {"2v2", "1v3"}
+    exploits = report["exploitability"]
+    assert [entry["agent"] for entry in exploits] == [f"ppo:{out / 'policy.npz'}", "hard",
+                                                      "equity"]
+    assert all(entry["players"] == 4 for entry in exploits)
+    assert report["head_to_head"]["rules"] == Rules.preset("flash").to_dict()
+    assert str(out / "evaluation.md") in capsys.readouterr().out
