@@ -7,9 +7,13 @@ mixture (:data:`GENERAL_MIXTURE`: every seat count 3..7 under each of the four p
 and the ``classic`` preset with other limit and sideshow settings), so every rollout
 holds several kinds. The rollouts of all groups go through the network in one batch and
 one merged PPO update (:class:`training.selfplay_learner.Learner` plays :class:`MixedTables` as it
-plays one :class:`TableBatch`). The league is shared by every kind: the frozen snapshots
-and the uniform random policy sit at any table (they read the same padded input). The
-league's exploiters are not trained in this mode yet (``exploiter_every`` is not used).
+plays one :class:`TableBatch`). The run loop is :func:`training.selfplay.run_loop`'s
+(snapshots, exploiters, checkpoints, ``resume``), its rounds and table hooks given by
+:class:`GeneralRounds`. The league is shared by every kind: the frozen snapshots, the
+uniform random policy and the exploiters sit at any table. Each exploiter is made at one
+kind drawn from the mixture: a learned one is a copy of the network trained there, a
+searched one a rule setting found there, which reads each padded row unpadded
+(:func:`unpadded_rule_actor`).
 
 ``progress.csv`` has, besides the usual columns, two per kind:
 ``<kind>.versus_per_hand`` (the learner's boots per hand at tables of that kind where it
@@ -41,16 +45,13 @@ from teenpatti_env.rules.variants import PRESET_NAMES
 from training.config import SelfPlayConfig
 from training.league_search import rule_actor, search_exploiter
 from training.scaling import padded_observation_scale
-from training.selfplay import SelfPlayResult, run_loop
+from training.selfplay import LocalRounds, SelfPlayResult, run_loop
 from training.selfplay_learner import Learner, train_exploiter
 from training.selfplay_network import (
-    UNIFORM,
     ActorCritic,
     BatchActor,
     Exploiter,
-    UniformActor,
     configure_torch,
-    pool_actors,
     starting_policy,
 )
 from training.selfplay_rollout import RolloutStats, SeatPlan
@@ -285,63 +286,39 @@ def sized_learner(learner: Learner, tables: MixedTables) -> None:
     learner.replan(np.arange(tables.num_tables))
 
 
-class GeneralRounds:
-    """The rounds of a general run (:class:`~training.selfplay.Rounds`) and its
-    :class:`~training.selfplay.TableHooks`: one :class:`Learner` at :class:`MixedTables`,
-    each group drawing its kind again before every round but the first, the padded
+class GeneralRounds(LocalRounds):
+    """The rounds of a general run (:class:`~training.selfplay.LocalRounds` at
+    :class:`MixedTables`, each group drawing its kind again before every round but the
+    first) and its :class:`~training.selfplay.TableHooks`: the padded
     ``teenpatti-policy/2`` export, the per-kind log columns, and exploiters each made at
     one kind drawn from the mixture."""
 
+    rule_seat = staticmethod(unpadded_rule_actor)
+
     def __init__(self, model: ActorCritic, config: SelfPlayConfig, device: torch.device,
                  mixture: Sequence[TableKind], tell: Callable[[str], None]) -> None:
-        self.config = config
-        self.device = device
         self.mixture = list(mixture)
         self.tell = tell
         groups = min(GROUPS, config.tables)
         self.tables = MixedTables(mixture, groups, max(1, config.tables // groups), config.seed)
-        self.learner = Learner(model, self.tables, config, device, config.seed)
+        super().__init__(model, config, device, self.tables)
         sized_learner(self.learner, self.tables)
         self.tables.roles = self.learner.plan.roles
-        self.model = model
-        self.optimizer: torch.optim.Optimizer = self.learner.optimizer
-        self.uniform: list[BatchActor] = ([UniformActor(config.seed)]
-                                          if config.uniform_table_share else [])
-        self.rollout_seconds: list[float] = []
-        self.update_seconds: list[float] = []
         self.played = 0
 
-    @property
-    def pool_size(self) -> int:
-        """The opponents the tables draw from (the uniform policy counted)."""
-        return len(self.learner.pool)
-
     def play(self, learning_rate: float) -> tuple[int, RolloutStats, dict[str, float]]:
-        """Every group draws a kind again (not before the first round), then one rollout
-        and one update, each timed."""
+        """Every group draws a kind again (not before the first round), then the round."""
         if self.played:
             self.learner.step = self.tables.redraw()
             self.learner.replan(np.arange(self.tables.num_tables))
         self.played += 1
-        started = time.perf_counter()
-        stats = self.learner.collect()
-        collected = time.perf_counter()
-        losses = self.learner.update(learning_rate)
-        self.rollout_seconds.append(collected - started)
-        self.update_seconds.append(time.perf_counter() - collected)
-        return self.learner.rollout.size, stats, losses
+        return super().play(learning_rate)
 
     def set_pool(self, members: Sequence[tuple[str, Exploiter]], updates: int) -> None:
         """The pool's snapshots and exploiters from now on; every table is seated again."""
-        actors = pool_actors(members, self.mixture[0].rules, self.device, self.config.seed,
-                             updates, unpadded_rule_actor)
-        self.learner.set_pool(actors + self.uniform, [name for name, _ in members]
-                              + [UNIFORM] * len(self.uniform))
+        super().set_pool(members, updates)
         self.tables.uniform_role = len(self.learner.pool) if self.uniform else 0
         self.learner.replan(np.arange(self.tables.num_tables))
-
-    def close(self) -> None:
-        """Nothing to let go of."""
 
     def new_member(self) -> ActorCritic:
         """A fresh network over the padded input."""

@@ -27,6 +27,10 @@ last decision of the hand; the returns are undiscounted (``gamma = 1``) with GAE
 seat's own decisions only. A decision whose hand is still running when a rollout ends is
 bootstrapped from its own value.
 
+The run loop (:func:`run_loop`) is also the general trainer's (:mod:`training.general`):
+what differs between one table kind and a mixture sits in its :class:`Rounds` and
+:class:`TableHooks`.
+
 The same machinery trains a best response against any fixed agent
 (:mod:`training.exploit`): see :class:`Learner` and :func:`ppo_round`.
 
@@ -212,14 +216,18 @@ class OneTable:
 
 
 class LocalRounds:
-    """The rounds of a run in this process: one :class:`Learner` at ``config.tables``
-    tables, seeded by the run's seed."""
+    """The rounds of a run in this process: one :class:`Learner` at ``tables`` (default:
+    ``config.tables`` tables under ``config.rules``), seeded by the run's seed."""
+
+    rule_seat: Callable[[NDArray[np.float64]], BatchActor] | None = None
+    """How a searched exploiter sits at these tables (``None``: at ``config.rules``)."""
 
     def __init__(self, model: ActorCritic, config: SelfPlayConfig,
-                 device: torch.device) -> None:
+                 device: torch.device, tables: Tables | None = None) -> None:
         self.config = config
         self.device = device
-        batch = TableBatch(config.tables, config.rules, seed=config.seed)
+        batch = tables if tables is not None else TableBatch(config.tables, config.rules,
+                                                             seed=config.seed)
         self.learner = Learner(model, batch, config, device, config.seed)
         self.model = model
         self.optimizer: torch.optim.Optimizer = self.learner.optimizer
@@ -246,7 +254,7 @@ class LocalRounds:
     def set_pool(self, members: Sequence[tuple[str, Exploiter]], updates: int) -> None:
         """The pool's snapshots and exploiters from now on (``updates``: made so far)."""
         actors = pool_actors(members, self.config.rules, self.device, self.config.seed,
-                             updates)
+                             updates, self.rule_seat)
         self.learner.set_pool(actors + self.uniform, [name for name, _ in members]
                               + [UNIFORM] * len(self.uniform))
 
