@@ -36,9 +36,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from teenpatti_env.cards import NUM_CARDS, format_card, parse_card
 from teenpatti_env.cards.hands import BEST_SEQUENCES, ranking_tables
@@ -51,6 +52,8 @@ __all__ = [
     "brute_force_value",
     "three_card_value",
     "trusted_value",
+    "wild_arrays",
+    "wild_value",
 ]
 
 MIN_CARDS = 2
@@ -123,50 +126,87 @@ def _check_cards(
     return ints, [bool(w) for w in wild]
 
 
-def _best(tables: _WildTables, cards: list[int], flags: list[bool], imagined: bool) -> int:
-    """The best value, on checked input (see the module docstring for why this is exact)."""
-    naturals = [c for c, w in zip(cards, flags, strict=True) if not w]
-    wilds = len(cards) - len(naturals)
-    best = -1
+def wild_value(cards: Any, flags: Any, count: int, imagined: bool, nat: Any, one: Any,
+               two: Any, three: int, pair_order: Any, one_order: Any, two_order: Any) -> int:
+    """The best value of the first ``count`` of ``cards`` (``flags[i]``: ``cards[i]`` is
+    wild) and, with ``imagined``, the imaginary card, from one ranking's lookups (see the
+    module docstring for why this is exact).
+
+    The one text of the rule for both engines: plain loops over integers and indexables,
+    so the per-table engine calls it on lists as it is and the batched engine compiles it
+    with numba over arrays (``pair_order[p][i]`` and ``one_order[a][i]``: a list of lists
+    or a 2-D array). Input is trusted: different cards, a valid count.
+    """
+    wilds = 0
+    for i in range(count):
+        if flags[i]:
+            wilds += 1
     if wilds >= 3:
-        return tables.three
+        return three
+    best = -1
     if wilds == 2:
-        two = tables.two
-        for a in naturals:
-            best = max(best, two[a])
+        for i in range(count):
+            if not flags[i]:
+                best = max(best, two[cards[i]])
         if imagined:
-            for x in tables.two_order:
-                if x not in cards:
+            for j in range(len(two_order)):
+                x = two_order[j]
+                if not _holds(cards, count, x):
                     best = max(best, two[x])
                     break
         return best
     if wilds == 1:
-        one = tables.one
-        for a, b in itertools.combinations(naturals, 2):
-            best = max(best, one[a * 52 + b])
-        if imagined:
-            for a in naturals:
-                for x in tables.one_order[a]:
-                    if x not in cards:
-                        best = max(best, one[a * 52 + x])
-                        break
+        for i in range(count):
+            if not flags[i]:
+                a = cards[i]
+                for k in range(i + 1, count):
+                    if not flags[k]:
+                        best = max(best, one[a * 52 + cards[k]])
+                if imagined:
+                    order = one_order[a]
+                    for j in range(len(order)):
+                        x = order[j]
+                        if not _holds(cards, count, x):
+                            best = max(best, one[a * 52 + x])
+                            break
         return best
-    nat = tables.nat
-    if len(naturals) == 3:
-        a, b, c = naturals
-        best = nat[a * 2704 + b * 52 + c]
-    else:
-        for a, b, c in itertools.combinations(naturals, 3):
-            best = max(best, nat[a * 2704 + b * 52 + c])
-    if imagined:
-        pair_order = tables.pair_order
-        for a, b in itertools.combinations(naturals, 2):
-            pair = a * 52 + b
-            for x in pair_order[pair]:
-                if x not in cards:
-                    best = max(best, nat[pair * 52 + x])
-                    break
+    for i in range(count):
+        for k in range(i + 1, count):
+            pair = cards[i] * 52 + cards[k]
+            for m in range(k + 1, count):
+                best = max(best, nat[pair * 52 + cards[m]])
+            if imagined:
+                order = pair_order[pair]
+                for j in range(len(order)):
+                    x = order[j]
+                    if not _holds(cards, count, x):
+                        best = max(best, nat[pair * 52 + x])
+                        break
     return best
+
+
+def _holds(cards: Any, count: int, card: int) -> bool:
+    """Whether ``card`` is among the first ``count`` of ``cards`` (a loop numba compiles)."""
+    for i in range(count):
+        if cards[i] == card:
+            return True
+    return False
+
+
+def _best(tables: _WildTables, cards: list[int], flags: list[bool], imagined: bool) -> int:
+    """The best value, on checked input: :func:`wild_value` over the ranking's lookups."""
+    return wild_value(cards, flags, len(cards), imagined, tables.nat, tables.one, tables.two,
+                      tables.three, tables.pair_order, tables.one_order, tables.two_order)
+
+
+def wild_arrays(best_sequence: str, lowball: bool) -> tuple[NDArray[np.int64], ...]:
+    """The ranking's lookups as int64 arrays, for :func:`wild_value` compiled by numba:
+    ``(nat, one, two, pair_order [2704, 8], one_order [52, 8], two_order)`` (``three``
+    is ``two.max()``)."""
+    tables = _wild_tables(best_sequence, bool(lowball))
+    return tuple(np.asarray(part, dtype=np.int64) for part in (
+        tables.nat, tables.one, tables.two, tables.pair_order, tables.one_order,
+        tables.two_order))
 
 
 def best_value(
