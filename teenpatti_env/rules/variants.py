@@ -158,6 +158,18 @@ class VariantSpec:
         return tuple(sorted({r for s in self.wild if s.kind == "ranks" for r in s.values}))
 
     @cached_property
+    def source_codes(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """The wild sources as integers for :func:`public_wild`: each source's index in
+        :data:`WILD_KINDS`, the indicators each draws (S4), and the fixed ranks as 13 flags."""
+        kinds = tuple(WILD_KINDS.index(source.kind) for source in self.wild)
+        counts = tuple(
+            len(source.values) if source.kind == "thresholds" else _INDICATORS.get(source.kind, 0)
+            for source in self.wild
+        )
+        fixed = tuple(int(rank in self.wild_ranks) for rank in range(13))
+        return kinds, counts, fixed
+
+    @cached_property
     def indicator_count(self) -> int:
         """Indicators the deal draws (S4, S5)."""
         count = 0
@@ -558,6 +570,54 @@ def seat_value(cards: Sequence[int], table: list[int]) -> int:
     return table[a * 2704 + b * 52 + c]
 
 
+(RANKS_SOURCE, INDICATOR_RANK, CHOSEN_RANK, INDICATOR_COLOUR, CHOSEN_COLOUR, MIDDLE,
+ PERSONAL_LOWEST, ROTATING_LOWEST, THRESHOLDS) = range(len(WILD_KINDS))
+"""Each wild source's code (its index in :data:`WILD_KINDS`)."""
+COLOUR_CODES = ("red", "black")
+"""A chosen colour as an integer (its index here)."""
+
+
+def public_wild(kinds: Any, counts: Any, fixed: Any, indicators: Any, revealed: int,
+                chosen_rank: int, chosen_colour: int, burst: int, ranks: Any,
+                suits: Any) -> None:
+    """Set ``ranks[r]`` (13) and ``suits[u]`` (4) to 1 where every seat's cards of that
+    rank or suit are wild, else 0 (S1-S5, T1; B2: never the burst rank ``burst``).
+
+    ``kinds``, ``counts``, ``fixed``: :attr:`VariantSpec.source_codes`; ``indicators``:
+    the deal's indicators in draw order; ``revealed``: threshold indicators turned up;
+    ``chosen_rank``/``chosen_colour``: the named rank or colour code (``-1``: none).
+    The one text of the wild sources for both engines: :class:`Deal` calls it on lists,
+    the batched engine compiles it with numba over arrays.
+    """
+    for r in range(13):
+        ranks[r] = fixed[r]
+    for u in range(4):
+        suits[u] = 0
+    at = 0
+    for k in range(len(kinds)):
+        kind = kinds[k]
+        if kind == INDICATOR_RANK:
+            ranks[indicators[at] >> 2] = 1
+        elif kind == THRESHOLDS:
+            for i in range(min(revealed, counts[k])):
+                ranks[indicators[at + i] >> 2] = 1
+        elif kind == MIDDLE:  # ace high, no wrapping (S3)
+            first, second = indicators[at] >> 2, indicators[at + 1] >> 2
+            for r in range(min(first, second) + 1, max(first, second)):
+                ranks[r] = 1
+        elif kind == CHOSEN_RANK and chosen_rank >= 0:
+            ranks[chosen_rank] = 1
+        elif kind == INDICATOR_COLOUR or (kind == CHOSEN_COLOUR and chosen_colour >= 0):
+            red = (indicators[at] & 3) in (1, 2) if kind == INDICATOR_COLOUR else (
+                chosen_colour == 0)
+            for u in range(4):
+                if ((u == 1) | (u == 2)) == red:
+                    suits[u] = 1
+        at += counts[k]
+    if burst >= 0:
+        ranks[burst] = 0
+
+
 @dataclass(frozen=True)
 class Deal:
     """The public cards of one deal and what they make wild.
@@ -581,33 +641,28 @@ class Deal:
             return rank_of(self.indicators[-1])
         return burst if isinstance(burst, int) else None
 
+    @cached_property
+    def _public_masks(self) -> tuple[list[int], list[int]]:
+        """:func:`public_wild` of this deal: the wild rank and suit flags."""
+        kinds, counts, fixed = self.spec.source_codes
+        chosen = self.chosen
+        chosen_rank = chosen if isinstance(chosen, int) else -1
+        chosen_colour = COLOUR_CODES.index(chosen) if isinstance(chosen, str) else -1
+        burst = self.burst_rank
+        ranks, suits = [0] * 13, [0] * 4
+        public_wild(kinds, counts, fixed, self.indicators, self.revealed, chosen_rank,
+                    chosen_colour, -1 if burst is None else burst, ranks, suits)
+        return ranks, suits
+
     @property
     def wild_ranks(self) -> frozenset[int]:
         """Ranks wild for every seat (the burst rank never is: B2)."""
-        ranks = set(self.spec.wild_ranks)
-        for kind, cards in self._indicators_by_source():
-            if kind == "indicator_rank":
-                ranks.add(rank_of(cards[0]))
-            elif kind == "thresholds":
-                ranks.update(rank_of(card) for card in cards[: self.revealed])
-            elif kind == "middle":
-                low, high = sorted(rank_of(card) for card in cards)  # ace high (S3)
-                ranks.update(range(low + 1, high))
-        if "chosen_rank" in self.spec.wild_kinds and isinstance(self.chosen, int):
-            ranks.add(self.chosen)
-        ranks.discard(self.burst_rank)
-        return frozenset(ranks)
+        return frozenset(r for r, wild in enumerate(self._public_masks[0]) if wild)
 
     @property
     def wild_suits(self) -> frozenset[int]:
         """Suits wild for every seat (indicator or chosen colour)."""
-        suits: set[int] = set()
-        for kind, cards in self._indicators_by_source():
-            if kind == "indicator_colour":
-                suits.update(COLOURS[colour_of(cards[0])])
-        if "chosen_colour" in self.spec.wild_kinds and isinstance(self.chosen, str):
-            suits.update(COLOURS[self.chosen])
-        return frozenset(suits)
+        return frozenset(u for u, wild in enumerate(self._public_masks[1]) if wild)
 
     @cached_property
     def _wild_card(self) -> tuple[bool, ...]:
