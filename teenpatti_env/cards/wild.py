@@ -132,10 +132,10 @@ def wild_value(cards: Any, flags: Any, count: int, imagined: bool, nat: Any, one
     wild) and, with ``imagined``, the imaginary card, from one ranking's lookups (see the
     module docstring for why this is exact).
 
-    The one text of the rule for both engines: plain loops over integers and indexables,
-    so the per-table engine calls it on lists as it is and the batched engine compiles it
-    with numba over arrays (``pair_order[p][i]`` and ``one_order[a][i]``: a list of lists
-    or a 2-D array). Input is trusted: different cards, a valid count.
+    The one text of the rule for both engines: plain loops over integers and indexables
+    (no helper calls), so the per-table engine calls it on lists as it is and the batched
+    engine compiles it with numba over arrays (``pair_order[p][i]``, ``one_order[a][i]``:
+    a list of lists or a 2-D array). Input is trusted: different cards, a valid count.
     """
     wilds = 0
     for i in range(count):
@@ -144,53 +144,49 @@ def wild_value(cards: Any, flags: Any, count: int, imagined: bool, nat: Any, one
     if wilds >= 3:
         return three
     best = -1
-    if wilds == 2:
-        for i in range(count):
-            if not flags[i]:
-                best = max(best, two[cards[i]])
-        if imagined:
-            for j in range(len(two_order)):
-                x = two_order[j]
-                if not _holds(cards, count, x):
-                    best = max(best, two[x])
-                    break
-        return best
-    if wilds == 1:
-        for i in range(count):
-            if not flags[i]:
-                a = cards[i]
-                for k in range(i + 1, count):
-                    if not flags[k]:
-                        best = max(best, one[a * 52 + cards[k]])
-                if imagined:
-                    order = one_order[a]
-                    for j in range(len(order)):
-                        x = order[j]
-                        if not _holds(cards, count, x):
-                            best = max(best, one[a * 52 + x])
-                            break
-        return best
     for i in range(count):
+        if flags[i]:
+            continue
+        a = cards[i]
+        if wilds == 2:
+            best = max(best, two[a])
+            continue
         for k in range(i + 1, count):
-            pair = cards[i] * 52 + cards[k]
+            if flags[k]:
+                continue
+            pair = a * 52 + cards[k]
+            if wilds == 1:
+                best = max(best, one[pair])
+                continue
             for m in range(k + 1, count):
                 best = max(best, nat[pair * 52 + cards[m]])
-            if imagined:
+            if imagined:  # the best completing card the seat does not hold
                 order = pair_order[pair]
                 for j in range(len(order)):
-                    x = order[j]
-                    if not _holds(cards, count, x):
-                        best = max(best, nat[pair * 52 + x])
+                    held = False
+                    for h in range(count):
+                        held = held or cards[h] == order[j]
+                    if not held:
+                        best = max(best, nat[pair * 52 + order[j]])
                         break
+        if imagined and wilds == 1:
+            order = one_order[a]
+            for j in range(len(order)):
+                held = False
+                for h in range(count):
+                    held = held or cards[h] == order[j]
+                if not held:
+                    best = max(best, one[a * 52 + order[j]])
+                    break
+    if imagined and wilds == 2:
+        for j in range(len(two_order)):
+            held = False
+            for h in range(count):
+                held = held or cards[h] == two_order[j]
+            if not held:
+                best = max(best, two[two_order[j]])
+                break
     return best
-
-
-def _holds(cards: Any, count: int, card: int) -> bool:
-    """Whether ``card`` is among the first ``count`` of ``cards`` (a loop numba compiles)."""
-    for i in range(count):
-        if cards[i] == card:
-            return True
-    return False
 
 
 def _best(tables: _WildTables, cards: list[int], flags: list[bool], imagined: bool) -> int:

@@ -41,6 +41,13 @@ from teenpatti_env.engine.session import EPISODES
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.batch_options import BATCH_OPTIONS, check_entry, given_deals
+from teenpatti_env.environment.batch_variant import (
+    DEAL_COLUMNS,
+    table_cards,
+    unsupported,
+    value_lookups,
+    variant_params,
+)
 from teenpatti_env.environment.batch_views import BatchViews
 from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
 from teenpatti_env.errors import IllegalActionError
@@ -69,16 +76,32 @@ class BatchStep(NamedTuple):
     ``episode="session"`` its session)."""
 
 
-def classic_family(rules: Rules) -> Rules:
+def batch_rules(rules: Rules) -> Rules:
     """``rules`` if the batched engine plays them, else a ``ValueError`` naming what it
-    does not play (variants and dealer's choice need the per-table engine)."""
+    does not play yet (dealer's choice and the variants with a selection phase, buying a
+    joker, thresholds or rotating jokers need the per-table engine)."""
     if rules.dealers_choice is not None:
-        raise ValueError("the batched engine plays the classic family only: dealer's choice "
-                         "needs the per-table engine (teenpatti_env.env)")
+        raise ValueError("the batched engine does not play dealer's choice yet: use the "
+                         "per-table engine (teenpatti_env.env)")
+    reason = unsupported(rules)
+    if reason is not None:
+        raise ValueError(f"the batched engine does not play the variant "
+                         f"{rules.spec.name!r} yet ({reason}): use the per-table engine "
+                         "(teenpatti_env.env)")
+    return rules
+
+
+def classic_family(rules: Rules) -> Rules:
+    """``rules`` if they are of the classic family, else a ``ValueError`` naming what is
+    not (for the paths whose other parts, such as the scripted agents' batched forms,
+    play the classic family only; :class:`TableBatch` itself takes :func:`batch_rules`)."""
+    if rules.dealers_choice is not None:
+        raise ValueError("the batched scripted agents play the classic family only: dealer's "
+                         "choice needs the per-table engine (teenpatti_env.env)")
     if not rules.spec.is_classic or rules.variant != "classic":
         name = rules.spec.name
-        raise ValueError(f"the batched engine plays the classic family only, not the variant "
-                         f"{name!r}: use the per-table engine (teenpatti_env.env)")
+        raise ValueError(f"the batched scripted agents play the classic family only, not the "
+                         f"variant {name!r}: use the per-table engine (teenpatti_env.env)")
     return rules
 
 
@@ -115,7 +138,7 @@ class TableBatch(BatchViews):
         base = Rules.of(rules)
         if num_players is not None:
             settings["num_players"] = num_players
-        self.rules = classic_family(base.replace(**settings) if settings else base)
+        self.rules = batch_rules(base.replace(**settings) if settings else base)
         if episode not in EPISODES:
             raise ValueError(f"episode must be 'hand' or 'session', got {episode!r}")
         self.episode = episode
@@ -158,7 +181,7 @@ class TableBatch(BatchViews):
         # The action table and the observation slots, read from the layouts themselves.
         kinds = self.layout.kinds
         unknown = sorted(set(kinds) - set(k.KIND_NAMES))
-        if unknown:  # pragma: no cover - classic_family admits no such table
+        if unknown:  # pragma: no cover - batch_rules admits no such table
             raise ValueError(f"the batched engine has no actions {unknown}")
         self._kind_of = np.array([k.KIND_NAMES.index(kind) for kind in kinds], dtype=np.int64)
         self._level_of = np.array(
@@ -173,14 +196,17 @@ class TableBatch(BatchViews):
         self._category_at = int(offsets["my_category"])
         params[k.P_VOTE_AT] = offsets.get("vote_now", k.NONE)
         self._cards_at = np.array([offsets[f"seat{j}.cards"] for j in range(n)], dtype=np.int64)
-        self._values = np.asarray(value_table(rules), dtype=np.int64)
+        variant_params(rules, params, offsets)
+        self._values = value_lookups(rules, np.asarray(value_table(rules), dtype=np.int64))
         self._categories = np.asarray(value_categories(rules), dtype=np.int64)
         self._strengths = np.asarray(value_strengths(rules), dtype=np.float64)
         # The tables.
         self._tab = np.zeros((size, k.TAB_FIELDS), dtype=np.int64)
         self._tab[:, k.TO_ACT] = k.NONE
         self._tab[:, k.END] = k.LAST_PLAYER  # nothing dealt yet
+        self._tab[:, [k.CHOSEN_RANK, k.CHOSEN_COLOUR, k.BURST_RANK]] = k.NONE
         self._seat = np.zeros((size, k.SEAT_FIELDS, n), dtype=np.int64)
+        self._seat[:, k.OWN_RANK, :] = k.NONE
         self._known = np.zeros((size, n, n), dtype=np.uint8)
         self._deck = np.tile(np.arange(NUM_CARDS, dtype=np.int64), (size, 1))
         self._rng = np.zeros(size, dtype=np.uint64)
@@ -240,7 +266,10 @@ class TableBatch(BatchViews):
             k.deal_tables(self._params, self._tab, self._seat, self._known, self._deck,
                           self._rng, self._values, everyone)
         else:
-            self._seat[:, k.CARD0:k.CARD0 + 3, :] = given["cards"].transpose(0, 2, 1)
+            private = self.rules.spec.private_cards
+            self._seat[:, k.CARD0:k.CARD0 + private, :] = given["cards"].transpose(0, 2, 1)
+            for field, column in DEAL_COLUMNS.items():
+                self._tab[:, column] = given["columns"][field]
             self._tab[:, k.DEALER] = given["dealer"]
             k.start_tables(self._params, self._tab, self._seat, self._known, self._rng,
                            self._values, everyone)
@@ -380,13 +409,15 @@ class TableBatch(BatchViews):
         every action so far replayed)."""
         t = self._table(table)
         seat = self._seat
+        private = self.rules.spec.private_cards
         cards = [
             None if seat[t, k.CARD0, s] == k.NONE
-            else [int(c) for c in seat[t, k.CARD0:k.CARD0 + 3, s]]
+            else [int(c) for c in seat[t, k.CARD0:k.CARD0 + private, s]]
             for s in range(self.num_seats)
         ]
         stacks = self.hand_stacks[t].tolist()
-        hand = Hand(self.rules, cards, stacks, int(self._tab[t, k.DEALER]))
+        hand = Hand(self.rules, cards, stacks, int(self._tab[t, k.DEALER]),
+                    **table_cards(self.rules, self._tab[t]))
         for action in self._history[t, : self._tab[t, k.ACTIONS]]:
             assert hand.to_act is not None
             hand.apply(self.layout.decode(hand, hand.to_act, int(action)))
