@@ -608,8 +608,10 @@ def public_wild(kinds: Any, counts: Any, fixed: Any, indicators: Any, revealed: 
         elif kind == CHOSEN_RANK and chosen_rank >= 0:
             ranks[chosen_rank] = 1
         elif kind == INDICATOR_COLOUR or (kind == CHOSEN_COLOUR and chosen_colour >= 0):
-            suit = indicators[at] & 3
-            red = (suit == 1) | (suit == 2) if kind == INDICATOR_COLOUR else chosen_colour == 0
+            red = chosen_colour == 0
+            if kind == INDICATOR_COLOUR:
+                suit = indicators[at] & 3
+                red = (suit == 1) | (suit == 2)
             for u in range(4):
                 if ((u == 1) | (u == 2)) == red:
                     suits[u] = 1

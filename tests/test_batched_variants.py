@@ -1,0 +1,114 @@
+"""The batched engine's variants against the per-table engine, decision by decision.
+
+For every variant the batch plays (every one without a selection phase, buying a joker,
+thresholds or rotating jokers), random rule sets (presets with random overrides, 3-7
+seats, short and uneven stacks), given and random deals (with the variant's community
+cards, indicators and chosen rank or colour), random legal actions: at every decision the
+seat to act, the observation vector (the variant block included), the mask, the pot, the
+stake and the stacks agree with ``raw_env`` holding the same deal, and at the end every
+seat's net, the hands shown and every final observation (``play_against_twins``, the
+classic family's machinery). Coverage is asserted: wild cards in play for every wild
+source, bursts, void hands where every seat can burst.
+
+The variants the batch does not play yet are refused naming the variant; chips are
+conserved and every hand ends (hypothesis).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from builders.batched import given_deals, play_against_twins, random_rules, random_stacks
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from teenpatti_env.engine import Hand
+from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.environment.batch_variant import unsupported
+from teenpatti_env.environment.batched import TableBatch
+from teenpatti_env.rules import Rules
+from teenpatti_env.rules.variants import VARIANTS
+
+PLAYED = sorted(name for name in VARIANTS
+                if name != "classic" and unsupported(Rules(variant=name)) is None)
+REFUSED = sorted(name for name in VARIANTS if name not in PLAYED and name != "classic")
+DECISIONS = 20_000
+TABLES = 48
+HANDS = 4
+"""Hands each rule set plays at every table (the twins are made once per rule set)."""
+
+
+def _rules(name: str, rng: np.random.Generator) -> Rules:
+    while True:
+        try:
+            return random_rules(rng).replace(variant=name)
+        except ValueError:
+            continue
+
+
+def test_the_batch_plays_seventeen_variants_and_refuses_the_rest() -> None:
+    assert len(PLAYED) == 17, PLAYED
+    assert REFUSED == ["buy_a_joker", "discard_one", "joker_thresholds", "passing_cards",
+                       "rotating_jokers", "shopping"]
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_a_variant_the_batch_does_not_play_is_refused_naming_it(name: str) -> None:
+    with pytest.raises(ValueError, match=f"{name}.*per-table engine"):
+        TableBatch(2, variant=name)
+
+
+@pytest.mark.parametrize("name", PLAYED)
+def test_every_variant_agrees_with_the_engine_at_every_decision(name: str) -> None:
+    rng = np.random.default_rng(sum(name.encode()))
+    spec = Rules(variant=name).spec
+    seen: Counter[str] = Counter()
+
+    def ended(hand: Hand) -> None:
+        seen[f"end={hand.end}"] += 1
+        for seat in range(hand.num_seats):
+            if hand.dealt_in[seat] and any(hand.usable_cards(seat)[1]):
+                seen["wild"] += 1
+            if hand.burst[seat]:
+                seen["burst"] += 1
+
+    decisions = 0
+    while decisions < DECISIONS:
+        rules = _rules(name, rng)
+        batch = TableBatch(TABLES, rules, autoreset=False,
+                           stacks=random_stacks(rules, rng) if rng.random() < 0.5 else None)
+        envs = [raw_env(rules=rules, bet_levels=batch.layout.bet_levels)
+                for _ in range(TABLES)]
+        for _ in range(HANDS):
+            options = given_deals(batch, rng) if rng.random() < 0.3 else None
+            decisions += play_against_twins(batch, rng, int(rng.integers(2**32)), options,
+                                            seen, ended, envs)
+    for action in ("look", "bet_min", "pack", "show", "sideshow"):
+        assert seen[action] > 0, (action, seen)
+    if spec.wild:
+        assert seen["wild"] > 0, seen
+    if spec.burst_rank is not None:
+        assert seen["burst"] > 0, seen
+        assert seen["end=void"] > 0, seen
+
+
+@settings(max_examples=30, deadline=None)
+@given(name=st.sampled_from(PLAYED), seed=st.integers(0, 2**31), players=st.integers(3, 7),
+       short=st.booleans())
+def test_chips_are_conserved_and_every_hand_ends(name: str, seed: int, players: int,
+                                                 short: bool) -> None:
+    rules = Rules(variant=name, num_players=players)
+    stacks = [rules.boot * (2 + (seed >> s) % 9) for s in range(players)] if short else None
+    batch = TableBatch(16, rules, seed=seed, stacks=stacks)
+    total = sum(stacks or [rules.starting_stack] * players)
+    step = batch.reset()
+    rng = np.random.default_rng(seed)
+    hands = 0
+    for _ in range(400):
+        assert (batch.pot + batch.stack_chips.sum(axis=1) == total).all()
+        step = batch.step((step.action_masks + rng.random(step.action_masks.shape)).argmax(1))
+        assert (step.rewards.sum(axis=1) == 0).all()
+        hands += int(step.finished.sum())
+    assert hands > 16
