@@ -17,6 +17,7 @@ conserved and every hand ends (hypothesis).
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -112,3 +113,39 @@ def test_chips_are_conserved_and_every_hand_ends(name: str, seed: int, players: 
         assert (step.rewards.sum(axis=1) == 0).all()
         hands += int(step.finished.sum())
     assert hands > 16
+
+
+def test_the_vector_environment_takes_a_variant() -> None:
+    from teenpatti_env.environment.vector import TeenPattiVectorEnv
+
+    env = TeenPattiVectorEnv(8, variant="four_card")
+    observations, _ = env.reset(seed=3)
+    assert env.rules.spec.private_cards == 4
+    assert observations.shape == (8, env.batch.observation_size)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(50):
+        masks = env.action_masks()
+        observations, _, terminated, _, _ = env.step((masks + rng.random(masks.shape))
+                                                     .argmax(axis=1))
+        ended += int(terminated.sum())
+    assert ended > 0
+    assert observations.shape[1] > 277  # the variant block
+
+
+def test_selfplay_trains_on_a_variant_from_the_command_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    from agents.policy import read_policy
+    from interfaces.cli import main
+
+    out = tmp_path / "joker"
+    code = main(["selfplay", "--variant", "joker", "--timesteps", "1000", "--tables", "16",
+                 "--rollout-steps", "32", "--minibatch-size", "256", "--hidden", "16",
+                 "--threads", "1", "--out", str(out), "--quiet"])
+    assert code == 0
+    assert "--variant joker" in capsys.readouterr().out
+    policy = read_policy(out / "policy.npz")
+    assert policy.rules.spec.name == "joker"
+    assert main(["selfplay", "--variant", "shopping", "--out", str(out), "--quiet"]) == 2
+    assert "shopping" in capsys.readouterr().err

@@ -173,6 +173,8 @@ class SelfPlayConfig:
     preset: str = "classic"
     players: int | None = None
     """Seats at the table (default: the preset's)."""
+    variant: str = "classic"
+    """The variant played (docs/variants.md; one the batched engine plays)."""
     timesteps: int = 6_000_000
     """Learner decisions to train on (the exploiters' decisions not counted)."""
     tables: int = 1024
@@ -271,7 +273,7 @@ class SelfPlayConfig:
     def rules(self) -> Rules:
         """The table the run trains for."""
         overrides = {} if self.players is None else {"num_players": self.players}
-        return Rules.preset(self.preset, **overrides)
+        return Rules.preset(self.preset, variant=self.variant, **overrides)
 
     def command(self) -> str:
         """The ``teenpatti selfplay`` command line that makes this run."""

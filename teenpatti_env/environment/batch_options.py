@@ -23,9 +23,10 @@ TABLE_OPTIONS = ("community", "indicators", "chosen")
 
 def given_deals(rules: Rules, size: int, options: dict[str, Any],
                 stacks: list[int]) -> dict[str, Any]:
-    """The stacks ``[N, n]`` and, when given, the cards ``[N, n, private]``, dealers and a variant's table cards (``columns``) of
-    the first hand of ``reset(options=...)`` at ``size`` tables (``stacks``: the batch's
-    own), each table checked by the engine itself."""
+    """The stacks ``[N, n]`` and, when given, the cards ``[N, n, private]``, the dealers
+    and a variant's table cards (``columns``, see ``batch_variant.deal_columns``) of the
+    first hand of ``reset(options=...)`` at ``size`` tables (``stacks``: the batch's own),
+    each table checked by the engine itself."""
     n = rules.num_players
     private = rules.spec.private_cards
     per_table = per_table_stacks(rules, size, options.get("stacks", stacks))

@@ -107,8 +107,8 @@ def table_cards(rules: Rules, row: Any) -> dict[str, Any]:
 def deal_columns(hands: list[Any]) -> dict[str, Any]:
     """The table columns of the checked ``Hand`` of every table (``hands[t]``; ``None``:
     a deal with no table cards): the community cards, the indicators and the chosen rank
-    and colour codes, ``NONE`` where unused, as ``{"community": [N, 2], "indicators": [N, 6], "chosen_rank": [N],
-    "chosen_colour": [N]}``."""
+    and colour codes, ``NONE`` where unused, as ``{"community": [N, 2], "indicators":
+    [N, 6], "chosen_rank": [N], "chosen_colour": [N]}``."""
     size = len(hands)
     community = np.full((size, MAX_COMMUNITY), NONE, dtype=np.int64)
     indicators = np.full((size, MAX_INDICATORS), NONE, dtype=np.int64)
@@ -128,9 +128,10 @@ def deal_columns(hands: list[Any]) -> dict[str, Any]:
             "chosen_colour": colours}
 
 
-DEAL_COLUMNS = {"community": slice(COMMUNITY, COMMUNITY + MAX_COMMUNITY),
-                "indicators": slice(INDICATOR, INDICATOR + MAX_INDICATORS),
-                "chosen_rank": CHOSEN_RANK, "chosen_colour": CHOSEN_COLOUR}
+DEAL_COLUMNS: dict[str, Any] = {
+    "community": slice(COMMUNITY, COMMUNITY + MAX_COMMUNITY),
+    "indicators": slice(INDICATOR, INDICATOR + MAX_INDICATORS),
+    "chosen_rank": CHOSEN_RANK, "chosen_colour": CHOSEN_COLOUR}
 """Where each of :func:`deal_columns`'s arrays goes in the table array."""
 
 
@@ -155,11 +156,12 @@ def seat_value(params: Any, tab: Any, seat: Any, values: Any, t: int, s: int) ->
         rank, suit = cards[i] >> 2, cards[i] & 3
         flags[i] = (rank != burst) & ((tab[t, WILD_RANK + rank] == 1)
                                       | (tab[t, WILD_SUIT + suit] == 1) | (rank == own))
-    return wild_value(cards, flags, count, params[P_IMAGINED] == 1, values[:V_ONE],
-                      values[V_ONE:V_TWO], values[V_TWO:V_THREE], values[V_THREE],
-                      values[V_PAIR_ORDER:V_ONE_ORDER].reshape((52 * 52, 8)),
-                      values[V_ONE_ORDER:V_TWO_ORDER].reshape((52, 8)),
-                      values[V_TWO_ORDER:V_SIZE])
+    best: int = wild_value(cards, flags, count, params[P_IMAGINED] == 1, values[:V_ONE],
+                           values[V_ONE:V_TWO], values[V_TWO:V_THREE], values[V_THREE],
+                           values[V_PAIR_ORDER:V_ONE_ORDER].reshape((52 * 52, 8)),
+                           values[V_ONE_ORDER:V_TWO_ORDER].reshape((52, 8)),
+                           values[V_TWO_ORDER:V_SIZE])
+    return best
 
 
 @jit
