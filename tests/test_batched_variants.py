@@ -25,7 +25,9 @@ from builders.batched import given_deals, play_against_twins, random_rules, rand
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from teenpatti_env.cards.hands import evaluate_hand
 from teenpatti_env.engine import Hand
+from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.environment.batch_variant import unsupported
 from teenpatti_env.environment.batched import TableBatch
@@ -149,3 +151,42 @@ def test_selfplay_trains_on_a_variant_from_the_command_line(
     assert policy.rules.spec.name == "joker"
     assert main(["selfplay", "--variant", "shopping", "--out", str(out), "--quiet"]) == 2
     assert "shopping" in capsys.readouterr().err
+
+
+def test_a_given_deal_carries_the_variants_table_cards() -> None:
+    batch = TableBatch(2, variant="open_joker", num_players=3, autoreset=False)
+    cards = [[["As", "Kd"], ["7c", "7h"], ["2s", "3s"]]] * 2
+    step = batch.reset(options={"cards": cards, "dealer": 0, "community": [["Qh"], ["9d"]],
+                                "chosen": [{"rank": "7"}, {"rank": "Q"}]})
+    assert (step.to_act == 1).all()
+    first, second = batch.history(0), batch.history(1)
+    assert first["community"] == ["Qh"] and first["chosen"] == {"rank": "7"}
+    assert second["community"] == ["9d"] and second["chosen"] == {"rank": "Q"}
+    # Worked by hand. Table 0 (sevens wild, the queen of hearts shared): seat 0 makes
+    # A-K-Q, seat 1's two wild sevens and the queen a trail of queens, seat 2 a queen
+    # high. Table 1 (queens wild, none dealt; the nine of diamonds shared): seat 0 holds
+    # A-K-9, seat 1 a pair of sevens, seat 2 a nine high.
+    values = batch.arrays.seat[:, k.VALUE, :].tolist()
+    assert values[0] == [evaluate_hand("As Kd Qh"), evaluate_hand("Qs Qd Qc"),
+                         evaluate_hand("2s 3s Qh")]
+    assert values[1] == [evaluate_hand("As Kd 9d"), evaluate_hand("7c 7h 9d"),
+                         evaluate_hand("2s 3s 9d")]
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"indicators": [["7c"], ["7d"]]}, "'indicators' needs 'cards'"),
+    ({"cards": [[["As", "Kd", "Qh"], ["7c", "7h", "2d"], ["2s", "3s", "4s"]]] * 2},
+     "table 0: .*indicators"),
+    ({"cards": [[["As", "Kd", "Qh"], ["7c", "7h", "2d"], ["2s", "3s", "4s"]]] * 2,
+      "indicators": [["9c"]]}, "one entry per table"),
+    ({"cards": [[["As", "Kd", "Qh"], ["7c", "7h", "2d"], ["2s", "3s", "4s"]]] * 2,
+      "indicators": [["9c"], ["As"]]}, "table 1: .*As"),
+])
+def test_bad_table_cards_in_options_are_refused_and_change_nothing(options: dict,
+                                                                    message: str) -> None:
+    batch = TableBatch(2, variant="joker", num_players=3, seed=0)
+    before = batch.reset()
+    observations = before.observations.copy()
+    with pytest.raises(ValueError, match=message):
+        batch.reset(options=options)
+    assert np.array_equal(batch.observe(batch.to_act), observations)

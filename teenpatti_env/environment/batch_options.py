@@ -34,9 +34,10 @@ def given_deals(rules: Rules, size: int, options: dict[str, Any],
     dealers = options.get("dealer")
     extras = {key: options[key] for key in TABLE_OPTIONS if options.get(key) is not None}
     if cards is None:
-        if dealers is not None or extras:
-            raise ValueError("reset options 'dealer', 'community', 'indicators' and 'chosen' "
-                             "need 'cards' (without cards they are drawn with the deal)")
+        for key in ("dealer", *extras):
+            if options.get(key) is not None:
+                raise ValueError(f"reset option {key!r} needs 'cards' (without cards the "
+                                 f"{key} is drawn with the deal)")
         return {"stacks": np.array(per_table, dtype=np.int64), "cards": None}
     for key, entries in extras.items():
         if isinstance(entries, (str, bytes, Mapping)) or not isinstance(
