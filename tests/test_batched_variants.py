@@ -63,6 +63,11 @@ def test_a_variant_the_batch_does_not_play_is_refused_naming_it(name: str) -> No
         TableBatch(2, variant=name)
 
 
+def test_a_variant_session_is_refused() -> None:
+    with pytest.raises(ValueError, match="joker.*one hand an episode"):
+        TableBatch(2, variant="joker", episode="session")
+
+
 @pytest.mark.parametrize("name", PLAYED)
 def test_every_variant_agrees_with_the_engine_at_every_decision(name: str) -> None:
     rng = np.random.default_rng(sum(name.encode()))

@@ -1,8 +1,9 @@
-"""The batched engine: thousands of classic tables held as arrays and stepped in lockstep.
+"""The batched engine: thousands of tables held as arrays and stepped in lockstep.
 
 :class:`TableBatch` plays ``N`` tables of one rule set of the classic family (every
-setting of the rules and the four presets; no variant), one hand an episode or, with
-``episode="session"``, one session an episode (RULES.md section 7). One
+setting of the rules and the four presets), one hand an episode or, with
+``episode="session"``, one session an episode (RULES.md section 7), or one hand an
+episode of a variant whose values are fixed at the deal (:func:`batch_rules`). One
 :meth:`TableBatch.step` applies one action per table that waits for a decision and gives,
 for every table, the seat to act, its observation vector and action mask (bit for bit
 those of ``teenpatti_env.env()`` in the same state, from the same
@@ -141,6 +142,10 @@ class TableBatch(BatchViews):
         self.rules = batch_rules(base.replace(**settings) if settings else base)
         if episode not in EPISODES:
             raise ValueError(f"episode must be 'hand' or 'session', got {episode!r}")
+        if episode == "session" and self.rules.variant != "classic":
+            raise ValueError(f"the batched engine plays the variant {self.rules.spec.name!r} "
+                             "one hand an episode only: for sessions use the per-table "
+                             "engine (teenpatti_env.env)")
         self.episode = episode
         n = self.num_seats = self.rules.num_players
         validate_table(self.rules, stacks, 0, n)
