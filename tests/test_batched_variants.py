@@ -64,7 +64,7 @@ def test_a_variant_the_batch_does_not_play_is_refused_naming_it(name: str) -> No
 
 
 def test_a_variant_session_is_refused() -> None:
-    with pytest.raises(ValueError, match="joker.*one hand an episode"):
+    with pytest.raises(ValueError, match=r"joker.*one hand an episode"):
         TableBatch(2, variant="joker", episode="session")
 
 
