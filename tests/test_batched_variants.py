@@ -195,3 +195,35 @@ def test_bad_table_cards_in_options_are_refused_and_change_nothing(options: dict
     with pytest.raises(ValueError, match=message):
         batch.reset(options=options)
     assert np.array_equal(batch.observe(batch.to_act), observations)
+
+
+@pytest.mark.parametrize("name", ["muflis", "joker"])
+def test_the_batched_arena_gives_the_per_table_report_in_a_variant(tmp_path: Path,
+                                                                  name: str) -> None:
+    from builders.training import random_policy
+
+    from agents.arena import run_arena
+
+    rules = Rules(variant=name)
+    agents = [f"ppo:{random_policy(rules, seed=seed).save(tmp_path / f'{seed}.npz')}"
+              for seed in (1, 2)]
+    batched = run_arena(agents, hands=300, seed=5, rules=rules, engine="batched")
+    per_table = run_arena(agents, hands=300, seed=5, rules=rules, engine="per_table")
+    assert batched.to_dict() == per_table.to_dict()
+    # Shows happen: the hands' values (the variant's valuation) decide the results.
+    assert any(result["rates"]["show"] > 0 for result in batched.to_dict()["results"].values())
+
+
+def test_arena_cli_plays_a_variant_on_the_batched_engine(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from builders.training import random_policy
+
+    from interfaces.cli import main
+
+    rules = Rules(variant="muflis")
+    agents = ",".join(f"ppo:{random_policy(rules, seed=seed).save(tmp_path / f'{seed}.npz')}"
+                      for seed in (1, 2))
+    code = main(["arena", "--agents", agents, "--variant", "muflis", "--engine", "batched",
+                 "--hands", "8", "--quiet", "--out", str(tmp_path / "report")])
+    assert code == 0, capsys.readouterr().err
+    assert (tmp_path / "report").exists()
