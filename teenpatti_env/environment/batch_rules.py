@@ -215,8 +215,10 @@ def finish(params: Any, tab: Any, seat: Any, known: Any, t: int, end: int) -> No
     """Pay ``PAYOUT`` into the stacks and close the hand."""
     for s in range(params[P_SEATS]):
         seat[t, STACK, s] += seat[t, PAYOUT, s]
-        if params[P_ALL_OPEN] == 1 and seat[t, DEALT, s] == 1:
-            known[t, s, s] = 1  # V2: in all_open each seat sees its own cards at the end
+    if params[P_ALL_OPEN] == 1:  # V2: in all_open each seat sees its own cards at the end
+        for s in range(params[P_SEATS]):
+            if seat[t, DEALT, s] == 1:
+                known[t, s, s] = 1
     tab[t, POT] = 0
     tab[t, END] = end
     tab[t, TO_ACT] = NONE
