@@ -102,7 +102,11 @@ def wrapping(function: Callable[..., Any]) -> Callable[..., Any]:
 POT, STAKE, DEALER, TO_ACT, ASKER, TARGET, END, ACTIONS, DEALS, HANDS, VOTES = range(11)
 # A variant's deal (batch_deal.py, batch_variant.py): the community cards and the
 # indicators in deal order, the chosen rank or colour code (NONE: none), the burst rank
-# (NONE: none), and the ranks and suits wild for every seat (flags).
+# (NONE: none), and the ranks and suits wild for every seat (flags). These columns exist
+# only in a batch that plays a variant (CLASSIC_TAB_FIELDS columns otherwise: narrower
+# rows keep the classic kernels' memory traffic as it was); only the variant's kernels
+# read them.
+CLASSIC_TAB_FIELDS = 11
 MAX_COMMUNITY = 2
 MAX_INDICATORS = 6
 COMMUNITY = 11
@@ -117,13 +121,17 @@ TAB_FIELDS = WILD_SUIT + 4
 RUNNING, LAST_PLAYER, SHOW, SHOWDOWN, VOID = range(5)
 # Per-seat fields.
 # CHIPS: the seat's chips in the session (busted seats' included), as of the last hand
-# settled; in hand episodes unused. BURST: packed at the deal by a burst card (B1);
-# OWN_RANK: the seat's personal wild rank (personal_lowest, NONE: none). CARD0..CARD0+3:
-# the private cards in deal order (NONE past the variant's count).
+# settled; in hand episodes unused. CARD0..CARD0+3: the private cards in deal order (NONE
+# past the variant's count). BURST: packed at the deal by a burst card (B1); OWN_RANK: the
+# seat's personal wild rank (personal_lowest, NONE: none). A batch of the classic family
+# holds only the fields up to CARD0+2 (CLASSIC_SEAT_FIELDS).
 (STACK, CONTRIB, DEALT, PACKED, SEEN, ALL_IN, BLIND_BETS, PAYOUT, START_STACK, VALUE, SHOWN,
- CHIPS, BURST, OWN_RANK, CARD0) = range(15)
+ CHIPS, CARD0) = range(13)
 MAX_PRIVATE = 4
-SEAT_FIELDS = CARD0 + MAX_PRIVATE
+CLASSIC_SEAT_FIELDS = CARD0 + 3
+BURST = CARD0 + MAX_PRIVATE
+OWN_RANK = BURST + 1
+SEAT_FIELDS = OWN_RANK + 1
 # Rule settings.
 (P_SEATS, P_BOOT, P_RAISE, P_MAX_BLIND, P_MAX_BET, P_POT_CAP, P_POT_LIMIT, P_SIDESHOW,
  P_TARGET_SEEN, P_ALL_SEEN, P_REVEAL, P_SHORT, P_ENTRY, P_BET_LEVELS, P_SESSION,

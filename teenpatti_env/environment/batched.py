@@ -206,12 +206,17 @@ class TableBatch(BatchViews):
         self._categories = np.asarray(value_categories(rules), dtype=np.int64)
         self._strengths = np.asarray(value_strengths(rules), dtype=np.float64)
         # The tables.
-        self._tab = np.zeros((size, k.TAB_FIELDS), dtype=np.int64)
+        # A variant's columns and seat fields only where a variant is played (batch_state).
+        variant = rules.variant != "classic"
+        self._tab = np.zeros((size, k.TAB_FIELDS if variant else k.CLASSIC_TAB_FIELDS),
+                             dtype=np.int64)
         self._tab[:, k.TO_ACT] = k.NONE
         self._tab[:, k.END] = k.LAST_PLAYER  # nothing dealt yet
-        self._tab[:, [k.CHOSEN_RANK, k.CHOSEN_COLOUR, k.BURST_RANK]] = k.NONE
-        self._seat = np.zeros((size, k.SEAT_FIELDS, n), dtype=np.int64)
-        self._seat[:, k.OWN_RANK, :] = k.NONE
+        self._seat = np.zeros((size, k.SEAT_FIELDS if variant else k.CLASSIC_SEAT_FIELDS, n),
+                              dtype=np.int64)
+        if variant:
+            self._tab[:, [k.CHOSEN_RANK, k.CHOSEN_COLOUR, k.BURST_RANK]] = k.NONE
+            self._seat[:, k.OWN_RANK, :] = k.NONE
         self._known = np.zeros((size, n, n), dtype=np.uint8)
         self._deck = np.tile(np.arange(NUM_CARDS, dtype=np.int64), (size, 1))
         self._rng = np.zeros(size, dtype=np.uint64)
