@@ -278,8 +278,9 @@ class TableBatch(BatchViews):
         else:
             private = self.rules.spec.private_cards
             self._seat[:, k.CARD0:k.CARD0 + private, :] = given["cards"].transpose(0, 2, 1)
-            for field, column in DEAL_COLUMNS.items():
-                self._tab[:, column] = given["columns"][field]
+            if self._tab.shape[1] > k.CLASSIC_TAB_FIELDS:  # a variant's table cards
+                for field, column in DEAL_COLUMNS.items():
+                    self._tab[:, column] = given["columns"][field]
             self._tab[:, k.DEALER] = given["dealer"]
             k.start_tables(self._params, self._tab, self._seat, self._known, self._rng,
                            self._values, everyone)
