@@ -133,10 +133,22 @@ def wild_value(cards: Any, flags: Any, count: int, imagined: bool, nat: Any, one
     module docstring for why this is exact).
 
     The one text of the rule for both engines: plain loops over integers and indexables
-    (no helper calls), so the per-table engine calls it on lists as it is and the batched
-    engine compiles it with numba over arrays (``pair_order[p][i]``, ``one_order[a][i]``:
+    (its one helper local, so that numba compiles it along), which the per-table engine
+    calls on lists as it is and the batched engine compiles with numba over arrays
+    (``pair_order[p][i]``, ``one_order[a][i]``:
     a list of lists or a 2-D array). Input is trusted: different cards, a valid count.
     """
+    def best_free(order: Any, table: Any, base: int) -> int:
+        """``table[base + x]`` of the first card ``x`` of ``order`` the seat does not
+        hold (the imaginary card may be any card but the seat's own, W6)."""
+        for j in range(len(order)):
+            held = False
+            for h in range(count):
+                held = held or cards[h] == order[j]
+            if not held:
+                return int(table[base + order[j]])
+        return -1
+
     wilds = 0
     for i in range(count):
         if flags[i]:
@@ -160,32 +172,12 @@ def wild_value(cards: Any, flags: Any, count: int, imagined: bool, nat: Any, one
                 continue
             for m in range(k + 1, count):
                 best = max(best, nat[pair * 52 + cards[m]])
-            if imagined:  # the best completing card the seat does not hold
-                order = pair_order[pair]
-                for j in range(len(order)):
-                    held = False
-                    for h in range(count):
-                        held = held or cards[h] == order[j]
-                    if not held:
-                        best = max(best, nat[pair * 52 + order[j]])
-                        break
-        if imagined and wilds == 1:
-            order = one_order[a]
-            for j in range(len(order)):
-                held = False
-                for h in range(count):
-                    held = held or cards[h] == order[j]
-                if not held:
-                    best = max(best, one[a * 52 + order[j]])
-                    break
-    if imagined and wilds == 2:
-        for j in range(len(two_order)):
-            held = False
-            for h in range(count):
-                held = held or cards[h] == two_order[j]
-            if not held:
-                best = max(best, two[two_order[j]])
-                break
+            if imagined:  # a natural pair and the imaginary card
+                best = max(best, best_free(pair_order[pair], nat, pair * 52))
+        if imagined and wilds == 1:  # a natural card, a wild and the imaginary card
+            best = max(best, best_free(one_order[a], one, a * 52))
+    if imagined and wilds == 2:  # two wilds and the imaginary card
+        best = max(best, best_free(two_order, two, 0))
     return best
 
 

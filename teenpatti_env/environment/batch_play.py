@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from teenpatti_env.environment.batch_deal import deal_variant
+from teenpatti_env.environment.batch_deal import deal_private, deal_variant
 from teenpatti_env.environment.batch_rules import *  # noqa: F403
 from teenpatti_env.environment.batch_state import *  # noqa: F403
 from teenpatti_env.environment.batch_variant import burst_at_deal, show_deal, value_seats
@@ -87,21 +87,8 @@ def deal_cards(params: Any, tab: Any, seat: Any, deck: Any, rng: Any, t: int) ->
             entering += 1
     if params[P_VARIANT] == 1:
         deal_variant(params, tab, seat, deck, rng, t, entering)
-        return
-    for i in range(3 * entering):  # a partial Fisher-Yates shuffle of the deck
-        j = i + random_below(rng, t, 52 - i)
-        deck[t, i], deck[t, j] = deck[t, j], deck[t, i]
-    place = 0
-    dealer = tab[t, DEALER]
-    for step in range(1, n + 1):
-        s = (dealer + step) % n
-        if seat[t, START_STACK, s] >= params[P_ENTRY]:
-            for c in range(3):
-                seat[t, CARD0 + c, s] = deck[t, place + c * entering]
-            place += 1
-        else:
-            for c in range(3):
-                seat[t, CARD0 + c, s] = NONE
+    else:
+        deal_private(params, tab, seat, deck, rng, t, entering, 3, 3 * entering)
 
 
 @jit
