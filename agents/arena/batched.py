@@ -11,7 +11,8 @@ import numpy as np
 from agents.arena.seating import TRACKED_ACTIONS, ArenaConfig, Deals, draw_deal
 from agents.batch_scripted import BATCHED_SCRIPTED, BatchForm, batched_form
 from teenpatti_env.environment.batch_options import TABLE_OPTIONS
-from teenpatti_env.environment.batched import TableBatch, batch_rules, classic_family
+from teenpatti_env.environment.batch_variant import batch_rules, classic_family
+from teenpatti_env.environment.batched import TableBatch
 
 BATCHED_DEALS = 1024
 """Deals the batched engine plays at once (their hands are its tables)."""

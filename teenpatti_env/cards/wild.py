@@ -45,11 +45,14 @@ from teenpatti_env.cards import NUM_CARDS, format_card, parse_card
 from teenpatti_env.cards.hands import BEST_SEQUENCES, ranking_tables
 
 __all__ = [
+    "COLOUR_CODES",
     "MAX_CARDS",
     "MIN_CARDS",
+    "WILD_SOURCES",
     "best_value",
     "best_values",
     "brute_force_value",
+    "public_wild",
     "three_card_value",
     "trusted_value",
     "wild_arrays",
@@ -292,3 +295,66 @@ def brute_force_value(
     for first, second, third in itertools.combinations(slots, 3):
         best = max(best, int(nat[np.ix_(first, second, third)].max()))
     return best
+
+
+WILD_SOURCES = (
+    "ranks",
+    "indicator_rank",
+    "chosen_rank",
+    "indicator_colour",
+    "chosen_colour",
+    "middle",
+    "personal_lowest",
+    "rotating_lowest",
+    "thresholds",
+)
+"""Every wild source of VARIANTS.md (``rules.variants.WILD_KINDS``), in code order."""
+(RANKS_SOURCE, INDICATOR_RANK, CHOSEN_RANK, INDICATOR_COLOUR, CHOSEN_COLOUR, MIDDLE,
+ PERSONAL_LOWEST, ROTATING_LOWEST, THRESHOLDS) = range(len(WILD_SOURCES))
+"""Each wild source's code (its index in :data:`WILD_SOURCES`)."""
+COLOUR_CODES = ("red", "black")
+"""A chosen colour as an integer (its index here)."""
+
+
+def public_wild(kinds: Any, counts: Any, fixed: Any, indicators: Any, revealed: int,
+                chosen_rank: int, chosen_colour: int, burst: int, ranks: Any,
+                suits: Any) -> None:
+    """Set ``ranks[r]`` (13) and ``suits[u]`` (4) to 1 where every seat's cards of that
+    rank or suit are wild, else 0 (S1-S5, T1; B2: never the burst rank ``burst``).
+
+    ``kinds``, ``counts``, ``fixed``: the sources' codes, the indicators each draws and the
+    fixed wild ranks as 13 flags (``VariantSpec.source_codes``); ``indicators``:
+    the deal's indicators in draw order; ``revealed``: threshold indicators turned up;
+    ``chosen_rank``/``chosen_colour``: the named rank or colour code (``-1``: none).
+    The one text of the wild sources for both engines: ``rules.variants.Deal`` calls it
+    on lists, the batched engine compiles it with numba over arrays.
+    """
+    for r in range(13):
+        ranks[r] = fixed[r]
+    for u in range(4):
+        suits[u] = 0
+    at = 0
+    for k in range(len(kinds)):
+        kind = kinds[k]
+        if kind == INDICATOR_RANK:
+            ranks[indicators[at] >> 2] = 1
+        elif kind == THRESHOLDS:
+            for i in range(min(revealed, counts[k])):
+                ranks[indicators[at + i] >> 2] = 1
+        elif kind == MIDDLE:  # ace high, no wrapping (S3)
+            first, second = indicators[at] >> 2, indicators[at + 1] >> 2
+            for r in range(min(first, second) + 1, max(first, second)):
+                ranks[r] = 1
+        elif kind == CHOSEN_RANK and chosen_rank >= 0:
+            ranks[chosen_rank] = 1
+        elif kind == INDICATOR_COLOUR or (kind == CHOSEN_COLOUR and chosen_colour >= 0):
+            red = chosen_colour == 0
+            if kind == INDICATOR_COLOUR:
+                suit = indicators[at] & 3
+                red = (suit == 1) | (suit == 2)
+            for u in range(4):
+                if ((u == 1) | (u == 2)) == red:
+                    suits[u] = 1
+        at += counts[k]
+    if burst >= 0:
+        ranks[burst] = 0

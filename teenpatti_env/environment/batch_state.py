@@ -29,8 +29,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 KERNEL_MODULES = ("batch_state", "batch_rules", "batch_variant", "batch_deal", "batch_play",
                   "batch_observe")
 """The kernels' modules, which call one another's functions and read these constants."""
-SHARED_SOURCES = (Path(__file__).parents[1] / "cards" / "wild.py",
-                  Path(__file__).parents[1] / "rules" / "variants.py")
+SHARED_SOURCES = (Path(__file__).parents[1] / "cards" / "wild.py",)
 """The rule texts the kernels compile in from the lower layers (the valuation and the wild
 sources, written once for both engines): a change to them drops the kernels' cache too."""
 

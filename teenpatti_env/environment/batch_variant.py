@@ -3,7 +3,7 @@ seat's value, who bursts, what each seat sees from the deal, and the observation
 variant block.
 
 The rules themselves are not restated here: the wild sources are
-:func:`teenpatti_env.rules.variants.public_wild` and the valuation (best three of the
+:func:`teenpatti_env.cards.wild.public_wild` and the valuation (best three of the
 private and community cards, wild cards, the imaginary card, lowball through the lookups)
 is :func:`teenpatti_env.cards.wild.wild_value`, the very functions the per-table engine
 calls, compiled by numba for the batch. The Python side, :func:`variant_params`, turns a
@@ -16,13 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from teenpatti_env.cards.wild import wild_arrays
+from teenpatti_env.cards.wild import COLOUR_CODES, wild_arrays
+from teenpatti_env.cards.wild import public_wild as _public_wild
 from teenpatti_env.cards.wild import wild_value as _wild_value
 from teenpatti_env.environment.batch_rules import *  # noqa: F403
 from teenpatti_env.environment.batch_state import *  # noqa: F403
 from teenpatti_env.rules import Rules
-from teenpatti_env.rules.variants import COLOUR_CODES, rank_text
-from teenpatti_env.rules.variants import public_wild as _public_wild
+from teenpatti_env.rules.variants import rank_text
 
 wild_value = jit(_wild_value)
 public_wild = jit(_public_wild)
@@ -49,6 +49,35 @@ def unsupported(rules: Rules) -> str | None:
     if len(spec.wild) > MAX_SOURCES or spec.indicator_count > MAX_INDICATORS:
         return f"more than {MAX_SOURCES} wild sources or {MAX_INDICATORS} indicators"
     return None
+
+
+def batch_rules(rules: Rules) -> Rules:
+    """``rules`` if the batched engine plays them, else a ``ValueError`` naming what it
+    does not play yet (dealer's choice and the variants with a selection phase, buying a
+    joker, thresholds or rotating jokers need the per-table engine)."""
+    if rules.dealers_choice is not None:
+        raise ValueError("the batched engine does not play dealer's choice yet: use the "
+                         "per-table engine (teenpatti_env.env)")
+    reason = unsupported(rules)
+    if reason is not None:
+        raise ValueError(f"the batched engine does not play the variant "
+                         f"{rules.spec.name!r} yet ({reason}): use the per-table engine "
+                         "(teenpatti_env.env)")
+    return rules
+
+
+def classic_family(rules: Rules) -> Rules:
+    """``rules`` if they are of the classic family, else a ``ValueError`` naming what is
+    not (for the paths whose other parts, such as the scripted agents' batched forms,
+    play the classic family only; :class:`TableBatch` itself takes :func:`batch_rules`)."""
+    if rules.dealers_choice is not None:
+        raise ValueError("the batched scripted agents play the classic family only: dealer's "
+                         "choice needs the per-table engine (teenpatti_env.env)")
+    if not rules.spec.is_classic or rules.variant != "classic":
+        name = rules.spec.name
+        raise ValueError(f"the batched scripted agents play the classic family only, not the "
+                         f"variant {name!r}: use the per-table engine (teenpatti_env.env)")
+    return rules
 
 
 def variant_params(rules: Rules, params: Any, offsets: dict[str, int]) -> None:

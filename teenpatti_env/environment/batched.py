@@ -44,11 +44,12 @@ from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.batch_options import BATCH_OPTIONS, check_entry, given_deals
 from teenpatti_env.environment.batch_variant import (
     DEAL_COLUMNS,
+    batch_rules,
     table_cards,
-    unsupported,
     value_lookups,
     variant_params,
 )
+from teenpatti_env.environment.batch_variant import classic_family as classic_family
 from teenpatti_env.environment.batch_views import BatchViews
 from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
 from teenpatti_env.errors import IllegalActionError
@@ -75,35 +76,6 @@ class BatchStep(NamedTuple):
     finished: NDArray[np.bool_]
     """``[N]``: the episode ended at this table in this call (its hand, or in
     ``episode="session"`` its session)."""
-
-
-def batch_rules(rules: Rules) -> Rules:
-    """``rules`` if the batched engine plays them, else a ``ValueError`` naming what it
-    does not play yet (dealer's choice and the variants with a selection phase, buying a
-    joker, thresholds or rotating jokers need the per-table engine)."""
-    if rules.dealers_choice is not None:
-        raise ValueError("the batched engine does not play dealer's choice yet: use the "
-                         "per-table engine (teenpatti_env.env)")
-    reason = unsupported(rules)
-    if reason is not None:
-        raise ValueError(f"the batched engine does not play the variant "
-                         f"{rules.spec.name!r} yet ({reason}): use the per-table engine "
-                         "(teenpatti_env.env)")
-    return rules
-
-
-def classic_family(rules: Rules) -> Rules:
-    """``rules`` if they are of the classic family, else a ``ValueError`` naming what is
-    not (for the paths whose other parts, such as the scripted agents' batched forms,
-    play the classic family only; :class:`TableBatch` itself takes :func:`batch_rules`)."""
-    if rules.dealers_choice is not None:
-        raise ValueError("the batched scripted agents play the classic family only: dealer's "
-                         "choice needs the per-table engine (teenpatti_env.env)")
-    if not rules.spec.is_classic or rules.variant != "classic":
-        name = rules.spec.name
-        raise ValueError(f"the batched scripted agents play the classic family only, not the "
-                         f"variant {name!r}: use the per-table engine (teenpatti_env.env)")
-    return rules
 
 
 class TableBatch(BatchViews):

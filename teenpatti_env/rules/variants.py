@@ -35,20 +35,16 @@ else:  # pragma: no cover - Python 3.10
 from teenpatti_env.cards import RANKS, format_card, rank_of, suit_of
 from teenpatti_env.cards.hands import Ranking
 from teenpatti_env.cards.hands import value_table as _value_table
-from teenpatti_env.cards.wild import three_card_value, trusted_value
+from teenpatti_env.cards.wild import (
+    COLOUR_CODES,
+    WILD_SOURCES,
+    public_wild,
+    three_card_value,
+    trusted_value,
+)
 from teenpatti_env.nesting import check_nesting
 
-WILD_KINDS = (
-    "ranks",
-    "indicator_rank",
-    "chosen_rank",
-    "indicator_colour",
-    "chosen_colour",
-    "middle",
-    "personal_lowest",
-    "rotating_lowest",
-    "thresholds",
-)
+WILD_KINDS = WILD_SOURCES
 """Every wild source of VARIANTS.md."""
 
 """Wild sources whose rules come with the second part of the variants."""
@@ -568,56 +564,6 @@ def seat_value(cards: Sequence[int], table: list[int]) -> int:
     """Value of three private cards with nothing wild (the classic fast path)."""
     a, b, c = cards
     return table[a * 2704 + b * 52 + c]
-
-
-(RANKS_SOURCE, INDICATOR_RANK, CHOSEN_RANK, INDICATOR_COLOUR, CHOSEN_COLOUR, MIDDLE,
- PERSONAL_LOWEST, ROTATING_LOWEST, THRESHOLDS) = range(len(WILD_KINDS))
-"""Each wild source's code (its index in :data:`WILD_KINDS`)."""
-COLOUR_CODES = ("red", "black")
-"""A chosen colour as an integer (its index here)."""
-
-
-def public_wild(kinds: Any, counts: Any, fixed: Any, indicators: Any, revealed: int,
-                chosen_rank: int, chosen_colour: int, burst: int, ranks: Any,
-                suits: Any) -> None:
-    """Set ``ranks[r]`` (13) and ``suits[u]`` (4) to 1 where every seat's cards of that
-    rank or suit are wild, else 0 (S1-S5, T1; B2: never the burst rank ``burst``).
-
-    ``kinds``, ``counts``, ``fixed``: :attr:`VariantSpec.source_codes`; ``indicators``:
-    the deal's indicators in draw order; ``revealed``: threshold indicators turned up;
-    ``chosen_rank``/``chosen_colour``: the named rank or colour code (``-1``: none).
-    The one text of the wild sources for both engines: :class:`Deal` calls it on lists,
-    the batched engine compiles it with numba over arrays.
-    """
-    for r in range(13):
-        ranks[r] = fixed[r]
-    for u in range(4):
-        suits[u] = 0
-    at = 0
-    for k in range(len(kinds)):
-        kind = kinds[k]
-        if kind == INDICATOR_RANK:
-            ranks[indicators[at] >> 2] = 1
-        elif kind == THRESHOLDS:
-            for i in range(min(revealed, counts[k])):
-                ranks[indicators[at + i] >> 2] = 1
-        elif kind == MIDDLE:  # ace high, no wrapping (S3)
-            first, second = indicators[at] >> 2, indicators[at + 1] >> 2
-            for r in range(min(first, second) + 1, max(first, second)):
-                ranks[r] = 1
-        elif kind == CHOSEN_RANK and chosen_rank >= 0:
-            ranks[chosen_rank] = 1
-        elif kind == INDICATOR_COLOUR or (kind == CHOSEN_COLOUR and chosen_colour >= 0):
-            red = chosen_colour == 0
-            if kind == INDICATOR_COLOUR:
-                suit = indicators[at] & 3
-                red = (suit == 1) | (suit == 2)
-            for u in range(4):
-                if ((u == 1) | (u == 2)) == red:
-                    suits[u] = 1
-        at += counts[k]
-    if burst >= 0:
-        ranks[burst] = 0
 
 
 @dataclass(frozen=True)
