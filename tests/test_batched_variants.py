@@ -11,7 +11,8 @@ classic family's machinery). Coverage is asserted: wild cards in play for every 
 source, bursts, void hands where every seat can burst.
 
 The variants the batch does not play yet are refused naming the variant; chips are
-conserved and every hand ends (hypothesis).
+conserved and every hand and session ends (hypothesis; ``test_batched_sessions.py`` holds
+the variants' sessions to ``raw_env(episode="session")``).
 """
 
 from __future__ import annotations
@@ -63,11 +64,6 @@ def test_a_variant_the_batch_does_not_play_is_refused_naming_it(name: str) -> No
         TableBatch(2, variant=name)
 
 
-def test_a_variant_session_is_refused() -> None:
-    with pytest.raises(ValueError, match=r"joker.*one hand an episode"):
-        TableBatch(2, variant="joker", episode="session")
-
-
 @pytest.mark.parametrize("name", PLAYED)
 def test_every_variant_agrees_with_the_engine_at_every_decision(name: str) -> None:
     rng = np.random.default_rng(sum(name.encode()))
@@ -104,22 +100,26 @@ def test_every_variant_agrees_with_the_engine_at_every_decision(name: str) -> No
 
 @settings(max_examples=30, deadline=None)
 @given(name=st.sampled_from(PLAYED), seed=st.integers(0, 2**31), players=st.integers(3, 7),
-       short=st.booleans())
-def test_chips_are_conserved_and_every_hand_ends(name: str, seed: int, players: int,
-                                                 short: bool) -> None:
-    rules = Rules(variant=name, num_players=players)
+       short=st.booleans(), session=st.booleans())
+def test_chips_are_conserved_and_every_hand_and_session_ends(
+        name: str, seed: int, players: int, short: bool, session: bool) -> None:
+    rules = Rules(variant=name, num_players=players, max_hands=30 if session else None)
     stacks = [rules.boot * (2 + (seed >> s) % 9) for s in range(players)] if short else None
-    batch = TableBatch(16, rules, seed=seed, stacks=stacks)
+    batch = TableBatch(16, rules, seed=seed, stacks=stacks,
+                       episode="session" if session else "hand")
     total = sum(stacks or [rules.starting_stack] * players)
     step = batch.reset()
     rng = np.random.default_rng(seed)
-    hands = 0
+    episodes = 0
     for _ in range(400):
-        assert (batch.pot + batch.stack_chips.sum(axis=1) == total).all()
+        if not session:  # every chip is in a stack or the pot
+            assert (batch.pot + batch.stack_chips.sum(axis=1) == total).all()
         step = batch.step((step.action_masks + rng.random(step.action_masks.shape)).argmax(1))
-        assert (step.rewards.sum(axis=1) == 0).all()
-        hands += int(step.finished.sum())
-    assert hands > 16
+        assert np.allclose(step.rewards.sum(axis=1), 0)
+        episodes += int(step.finished.sum())
+    if session:
+        assert (batch.session_stacks.sum(axis=1) == total).all()
+    assert episodes >= 16
 
 
 def test_the_vector_environment_takes_a_variant() -> None:

@@ -114,10 +114,6 @@ class TableBatch(BatchViews):
         self.rules = batch_rules(base.replace(**settings) if settings else base)
         if episode not in EPISODES:
             raise ValueError(f"episode must be 'hand' or 'session', got {episode!r}")
-        if episode == "session" and self.rules.variant != "classic":
-            raise ValueError(f"the batched engine plays the variant {self.rules.spec.name!r} "
-                             "one hand an episode only: for sessions use the per-table "
-                             "engine (teenpatti_env.env)")
         self.episode = episode
         n = self.num_seats = self.rules.num_players
         validate_table(self.rules, stacks, 0, n)

@@ -18,6 +18,7 @@ from teenpatti_env.engine.session import Session
 from teenpatti_env.environment import aec
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.environment.batch_variant import table_cards
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import PRESETS, Rules
 
@@ -109,18 +110,23 @@ class ShadowDeck:
 
     def __init__(self, batch: TableBatch, table: int) -> None:
         self.params = batch.arrays.params
+        self.rules = batch.rules
         self.rng = batch._rng[table:table + 1].copy()
         self.deck = batch._deck[table:table + 1].copy()
         self.tab = np.zeros((1, k.TAB_FIELDS), dtype=np.int64)
         self.seat = np.zeros((1, k.SEAT_FIELDS, batch.num_seats), dtype=np.int64)
 
-    def deal(self, dealer: int, stacks: list[int]) -> list[list[int] | None]:
+    def deal(self, dealer: int, stacks: list[int]) -> tuple[list[list[int] | None],
+                                                           dict[str, Any]]:
+        """The cards of every seat and a variant's table cards (``Hand`` keywords)."""
         self.tab[0, k.DEALER] = dealer
         self.seat[0, k.START_STACK] = stacks
         k.deal_cards(self.params, self.tab, self.seat, self.deck, self.rng, 0)
-        return [None if self.seat[0, k.CARD0, s] == k.NONE
-                else [int(c) for c in self.seat[0, k.CARD0:k.CARD0 + 3, s]]
-                for s in range(len(stacks))]
+        private = self.rules.spec.private_cards
+        cards = [None if self.seat[0, k.CARD0, s] == k.NONE
+                 else [int(c) for c in self.seat[0, k.CARD0:k.CARD0 + private, s]]
+                 for s in range(len(stacks))]
+        return cards, table_cards(self.rules, self.tab[0])
 
 
 class ShadowSession(Session):
@@ -137,7 +143,8 @@ class ShadowSession(Session):
         expected = next((self.dealer + step) % n for step in range(1, n + 1)
                         if active[(self.dealer + step) % n])
         stacks = [chips if active[s] else 0 for s, chips in enumerate(self.stacks)]
-        hand = super().new_hand(self.shadow.deal(expected, stacks))
+        cards, table = self.shadow.deal(expected, stacks)
+        hand = super().new_hand(cards, **table)
         assert hand.dealer == expected
         return hand
 
@@ -157,7 +164,8 @@ def session_twin(batch: TableBatch, table: int, start: list[int]) -> Any:
 
     plain, aec.Session = aec.Session, make  # type: ignore[assignment, misc]
     try:
-        env.reset(options={"cards": hand.cards, "dealer": hand.dealer, "stacks": start})
+        env.reset(options={"cards": hand.cards, "dealer": hand.dealer, "stacks": start,
+                           **hand.table_cards()})
     finally:
         aec.Session = plain  # type: ignore[misc]
     return env
