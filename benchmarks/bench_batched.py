@@ -1,6 +1,7 @@
 """Decisions per second of the batched engine beside the AEC environment and hold'em.
 
     python benchmarks/bench_batched.py [--seconds 3] [--rounds 3] [--json]
+                                       [--variants NAME ... | --no-variants]
 
 The batched engine (:class:`teenpatti_env.environment.batched.TableBatch`, classic
 rules, hand episodes, autoreset) plays N = 1, 64, 1,024 and 4,096 tables with a uniform
@@ -14,6 +15,10 @@ compiles the kernels single-threaded; the first call compiles or loads them from
 cache and is not timed), and every rate is per second of this process's CPU time, as in
 ``bench_env.py``, so other processes on a shared machine do not count. ``--json`` prints
 one JSON object instead of the table. Hold'em needs ``pip install -e ".[bench]"``.
+
+Every variant the batched engine plays (or those ``--variants`` names) is measured at
+4,096 tables, hand episodes, next to ``env(variant=...)`` in the same rules; ``--json``
+adds them as ``variants`` (``{"muflis": decisions/s, ...}``) and ``variants_aec_env``.
 """
 
 from __future__ import annotations
@@ -33,17 +38,25 @@ sys.path.insert(0, os.path.dirname(__file__))
 from bench_env import play
 
 import teenpatti_env
+from teenpatti_env.environment.batch_variant import unsupported
 from teenpatti_env.environment.batched import TableBatch
+from teenpatti_env.rules import Rules
+from teenpatti_env.rules.variants import VARIANTS
 
 SIZES = (1, 64, 1024, 4096)
 
 
 SESSION_TABLES = 4096
+VARIANT_TABLES = 4096
+PLAYED = tuple(name for name in VARIANTS
+               if name != "classic" and unsupported(Rules(variant=name)) is None)
+"""The variants the batched engine plays."""
 
 
-def batched(tables: int, seconds: float, seed: int = 0, episode: str = "hand") -> float:
+def batched(tables: int, seconds: float, seed: int = 0, episode: str = "hand",
+            variant: str = "classic") -> float:
     """Decisions per second of random legal play at ``tables`` tables."""
-    batch = TableBatch(tables, "classic", seed=seed, episode=episode)
+    batch = TableBatch(tables, "classic", seed=seed, episode=episode, variant=variant)
     rng = np.random.default_rng(seed)
     step = batch.reset()
     batch.step((step.action_masks + rng.random(step.action_masks.shape)).argmax(axis=1))
@@ -63,7 +76,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per timed round")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per entry")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--variants", nargs="+", choices=PLAYED, default=list(PLAYED),
+                        help="the variants measured (default: every one the batch plays)")
+    parser.add_argument("--no-variants", action="store_true", help="measure no variant")
     args = parser.parse_args()
+    variants = [] if args.no_variants else args.variants
     contenders: dict[str, Callable[[], float]] = {
         str(size): lambda size=size: batched(size, args.seconds) for size in SIZES
     }
@@ -77,8 +94,15 @@ def main() -> None:
     else:
         contenders["pettingzoo_holdem"] = lambda: play(texas_holdem_no_limit_v6.env,
                                                        args.seconds)[0]
+    for name in variants:
+        contenders[f"variant:{name}"] = lambda name=name: batched(
+            VARIANT_TABLES, args.seconds, variant=name)
+        contenders[f"aec_env:{name}"] = lambda name=name: play(
+            lambda: teenpatti_env.env(variant=name), args.seconds)[0]
     for size in SIZES:
         batched(size, 0.01)  # compile (or load the cached kernels) before timing
+    for name in variants:
+        batched(64, 0.01, variant=name)
     batched(SESSION_TABLES, 0.01, episode="session")
     runs: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(args.rounds):
@@ -91,6 +115,8 @@ def main() -> None:
             "session_4096": medians["session"],
             "pettingzoo_holdem": medians.get("pettingzoo_holdem"),
             "aec_env": medians["aec_env"],
+            "variants": {name: medians[f"variant:{name}"] for name in variants},
+            "variants_aec_env": {name: medians[f"aec_env:{name}"] for name in variants},
         }
         print(json.dumps(out))
         return
@@ -100,6 +126,11 @@ def main() -> None:
         label = f"batched, {name} tables" if name.isdigit() else name
         if name == "session":
             label = f"batched session, {SESSION_TABLES} tables"
+        if name.startswith("variant:"):
+            label = f"batched {name[8:]}, {VARIANT_TABLES} tables"
+            versus_env = value / medians[f"aec_env:{name[8:]}"]
+            print(f"{label:<32} {value:>14,.0f} {versus_env:>10.1f} {'(x env in the variant)'}")
+            continue
         versus = f"{value / holdem:>10.1f}" if holdem else f"{'-':>10}"
         print(f"{label:<32} {value:>14,.0f} {value / medians['aec_env']:>10.1f} {versus}")
 

@@ -172,9 +172,9 @@ def test_a_deal_that_ends_at_once_reports_on_the_next_step() -> None:
 # ----------------------------------------------------------------- bad input
 
 
-def test_variant_rules_are_refused_naming_the_variant() -> None:
-    with pytest.raises(ValueError, match="muflis"):
-        TableBatch(2, Rules(variant="muflis"))
+def test_variant_rules_the_batch_does_not_play_are_refused_naming_the_variant() -> None:
+    with pytest.raises(ValueError, match=r"shopping.*selection phase.*per-table engine"):
+        TableBatch(2, Rules(variant="shopping"))
     with pytest.raises(ValueError, match="dealer's choice"):
         TableBatch(2, Rules(dealers_choice=("classic", "muflis")))
     with pytest.raises(ValueError, match="num_tables"):

@@ -93,11 +93,11 @@ def test_batched_arena_gives_the_per_table_report(tmp_path: Path) -> None:
 
 
 def test_batched_arena_refuses_what_it_cannot_play() -> None:
-    with pytest.raises(ValueError, match="batched form"):
+    with pytest.raises(ValueError, match="batched form"):  # scripted agents: classic only
         run_arena(["random", "hard"], hands=8, rules=Rules(variant="muflis"),
                   engine="batched")
-    with pytest.raises(ValueError, match="batched form"):
-        run_arena(["pretrained:classic"], hands=8, rules=Rules(variant="muflis"),
+    with pytest.raises(ValueError, match="batched form"):  # a variant the batch cannot play
+        run_arena(["pretrained:classic"], hands=8, rules=Rules(variant="shopping"),
                   engine="batched")
     with pytest.raises(ValueError, match="engine must be"):
         run_arena(["random"], hands=8, engine="gpu")

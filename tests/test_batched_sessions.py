@@ -1,5 +1,7 @@
 """Sessions in the batched engine (``TableBatch(episode="session")``) against
-``raw_env(episode="session")``, decision by decision, and their invariants.
+``raw_env(episode="session")``, decision by decision, and their invariants; in the
+classic family and in every variant the batch plays (void hands of the burst variants
+included).
 
 Random rule sets of the classic family with and without ``max_hands`` and
 ``vote_to_end``, short and uneven stacks so that seats bust and sit out: at every
@@ -29,13 +31,17 @@ from builders.batched import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from teenpatti_env.environment.batch_variant import unsupported
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
+from teenpatti_env.rules.variants import VARIANTS
 
 DECISIONS = int(os.environ.get("TEENPATTI_SESSION_DECISIONS", "30000"))
 """Decisions compared (a smaller number for a quick run while developing)."""
 TABLES = 16
+VARIANT_DECISIONS = 6_000
+"""Decisions compared per variant played in sessions."""
 
 
 def _session_rules(rng: np.random.Generator) -> Rules:
@@ -112,50 +118,73 @@ def _count_end(seen: Counter[str], batch: TableBatch, t: int, env: Any) -> None:
         seen["ended_by_max_hands"] += 1
 
 
+def _play_sessions(rules: Rules, rng: np.random.Generator, seen: Counter[str]) -> int:
+    """One session at every table of a batch of ``rules`` beside its per-table twin,
+    compared at every decision and at every end; the decisions played."""
+    decisions = 0
+    batch = TableBatch(TABLES, rules, episode="session", autoreset=False,
+                       stacks=_session_stacks(rules, rng))
+    options = given_deals(batch, rng) if rng.random() < 0.5 else None
+    if options is not None and rules.max_hands is None:  # short, as above
+        options["stacks"] = [[min(c, 12 * rules.boot) for c in row]
+                             for row in options["stacks"]]
+    step = batch.reset(seed=int(rng.integers(2**32)), options=options)
+    starts = options["stacks"] if options else [list(batch.stacks)] * TABLES
+    entered = np.array(starts) >= rules.entry_chips
+    envs = [session_twin(batch, t, starts[t]) for t in range(TABLES)]
+    reported = [0] * TABLES
+    done = np.zeros(TABLES, dtype=np.bool_)
+    seen["deal_ended_first_hand"] += int((step.to_act < 0).sum())
+    while not done.all():
+        waiting = step.to_act >= 0
+        seen["vote"] += int((waiting & batch.over).sum())  # between hands
+        for t in np.flatnonzero(waiting):
+            _compare_decision(batch, envs[t], t, step)
+        actions = random_actions(step, rng)
+        for t in np.flatnonzero(waiting):
+            envs[t].step(int(actions[t]))
+        decisions += int(waiting.sum())
+        step = batch.step(actions)
+        for t in np.flatnonzero(~done):
+            net = _settled_net(envs[t], reported, t)
+            rewards = np.rint(step.rewards[t] * rules.boot).astype(np.int64)
+            assert rewards.tolist() == net, describe(batch, t)
+        for t in np.flatnonzero(step.finished):
+            _compare_end(batch, envs[t], t, starts[t])
+            _count_end(seen, batch, t, envs[t])
+            seen["void_hands"] += sum(entry["end"] == "void"
+                                      for entry in envs[t].session.history)
+        assert not (done & step.finished).any()  # a session ends once
+        done |= step.finished
+        # A seat that entered the session busted and sits out while it goes on.
+        sitting_out = (entered & ~batch.dealt_in).any(axis=1) & (batch.to_act >= 0)
+        seen["hand_with_busted_seat_out"] += int(sitting_out.sum())
+    return decisions
+
+
 def test_batched_sessions_agree_with_the_environment_at_every_decision() -> None:
     rng = np.random.default_rng(20261202)
     decisions = 0
     seen: Counter[str] = Counter()
     while decisions < DECISIONS:
-        rules = _session_rules(rng)
-        batch = TableBatch(TABLES, rules, episode="session", autoreset=False,
-                           stacks=_session_stacks(rules, rng))
-        options = given_deals(batch, rng) if rng.random() < 0.5 else None
-        if options is not None and rules.max_hands is None:  # short, as above
-            options["stacks"] = [[min(c, 12 * rules.boot) for c in row]
-                                 for row in options["stacks"]]
-        step = batch.reset(seed=int(rng.integers(2**32)), options=options)
-        starts = options["stacks"] if options else [list(batch.stacks)] * TABLES
-        entered = np.array(starts) >= rules.entry_chips
-        envs = [session_twin(batch, t, starts[t]) for t in range(TABLES)]
-        reported = [0] * TABLES
-        done = np.zeros(TABLES, dtype=np.bool_)
-        seen["deal_ended_first_hand"] += int((step.to_act < 0).sum())
-        while not done.all():
-            waiting = step.to_act >= 0
-            seen["vote"] += int((waiting & batch.over).sum())  # between hands
-            for t in np.flatnonzero(waiting):
-                _compare_decision(batch, envs[t], t, step)
-            actions = random_actions(step, rng)
-            for t in np.flatnonzero(waiting):
-                envs[t].step(int(actions[t]))
-            decisions += int(waiting.sum())
-            step = batch.step(actions)
-            for t in np.flatnonzero(~done):
-                net = _settled_net(envs[t], reported, t)
-                rewards = np.rint(step.rewards[t] * rules.boot).astype(np.int64)
-                assert rewards.tolist() == net, describe(batch, t)
-            for t in np.flatnonzero(step.finished):
-                _compare_end(batch, envs[t], t, starts[t])
-                _count_end(seen, batch, t, envs[t])
-            assert not (done & step.finished).any()  # a session ends once
-            done |= step.finished
-            # A seat that entered the session busted and sits out while it goes on.
-            sitting_out = (entered & ~batch.dealt_in).any(axis=1) & (batch.to_act >= 0)
-            seen["hand_with_busted_seat_out"] += int(sitting_out.sum())
+        decisions += _play_sessions(_session_rules(rng), rng, seen)
     for name in ("ended_by_busting", "ended_by_max_hands", "ended_by_vote", "vote",
                  "hand_with_busted_seat_out", "deal_ended_first_hand"):
         assert seen[name] > 0, (name, seen)
+
+
+@pytest.mark.parametrize("name", sorted(
+    name for name in VARIANTS if name != "classic" and unsupported(Rules(variant=name)) is None))
+def test_variant_sessions_agree_with_the_environment_at_every_decision(name: str) -> None:
+    rng = np.random.default_rng(sum(name.encode()))
+    decisions = 0
+    seen: Counter[str] = Counter()
+    while decisions < VARIANT_DECISIONS:
+        decisions += _play_sessions(_session_rules(rng).replace(variant=name), rng, seen)
+    for ending in ("ended_by_busting", "hand_with_busted_seat_out"):
+        assert seen[ending] > 0, (ending, seen)
+    if Rules(variant=name).spec.burst_rank is not None:
+        assert seen["void_hands"] > 0, seen
 
 
 def test_session_autoreset_starts_a_new_session_and_rewards_sum_to_the_net() -> None:

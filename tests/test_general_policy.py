@@ -248,6 +248,8 @@ def test_a_bad_table_mix_is_a_clear_error() -> None:
         SelfPlayConfig(table_mix="everything")
     with pytest.raises(ValueError, match="not on Ray yet"):
         SelfPlayConfig(table_mix="general", ray="")
+    with pytest.raises(ValueError, match="classic family's table kinds; leave out variant='joker'"):
+        SelfPlayConfig(table_mix="general", variant="joker")
 
 
 def test_a_tiny_general_run_beats_random_at_six_and_seven_seats(tmp_path: Path) -> None:

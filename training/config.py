@@ -175,6 +175,8 @@ class SelfPlayConfig:
     preset: str = "classic"
     players: int | None = None
     """Seats at the table (default: the preset's)."""
+    variant: str = "classic"
+    """The variant played (docs/variants.md; one the batched engine plays)."""
     timesteps: int = 6_000_000
     """Learner decisions to train on (the exploiters' decisions not counted)."""
     tables: int = 1024
@@ -243,6 +245,9 @@ class SelfPlayConfig:
         if self.table_mix not in TABLE_MIXES:
             raise ValueError(f"table_mix must be one of {', '.join(TABLE_MIXES)}, "
                              f"got {self.table_mix!r}")
+        if self.table_mix == "general" and self.variant != "classic":
+            raise ValueError("table_mix general trains the classic family's table kinds; "
+                             f"leave out variant={self.variant!r} (or use table_mix single)")
         if self.table_mix == "general" and self.ray is not None:
             raise ValueError("table_mix general trains in this process only, not on Ray yet")
         self.hidden = tuple(int(width) for width in self.hidden)
@@ -291,7 +296,7 @@ class SelfPlayConfig:
     def rules(self) -> Rules:
         """The table the run trains for."""
         overrides = {} if self.players is None else {"num_players": self.players}
-        return Rules.preset(self.preset, **overrides)
+        return Rules.preset(self.preset, variant=self.variant, **overrides)
 
     def command(self) -> str:
         """The ``teenpatti selfplay`` command line that makes this run."""

@@ -130,9 +130,10 @@ def load_checkpoint(path: Path, model: ActorCritic, optimizer: torch.optim.Optim
     if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{str(path)!r} is not a {CHECKPOINT_FORMAT} file")
     saved = state["config"]
-    for key in ("preset", "players", "hidden", "activation", "table_mix"):
+    older = {"variant": "classic", "table_mix": "single"}  # what files without them trained
+    for key in ("preset", "players", "hidden", "activation", "variant", "table_mix"):
         mine = getattr(config, key)
-        theirs = tuple(saved[key]) if key == "hidden" else saved.get(key, "single")
+        theirs = tuple(saved[key]) if key == "hidden" else saved.get(key, older.get(key))
         if mine != theirs:
             raise ValueError(f"{str(path)!r} was trained with {key}={theirs!r}, this run "
                              f"asks for {mine!r}")

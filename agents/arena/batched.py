@@ -4,12 +4,15 @@ agent's batched form acts for all its seats to act in one call."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from agents.arena.seating import TRACKED_ACTIONS, ArenaConfig, Deals, draw_deal
-from agents.batch_scripted import BatchForm, batched_form
-from teenpatti_env.environment.batched import TableBatch, classic_family
+from agents.batch_scripted import BATCHED_SCRIPTED, BatchForm, batched_form
+from teenpatti_env.environment.batch_options import TABLE_OPTIONS
+from teenpatti_env.environment.batch_variant import batch_rules, classic_family
+from teenpatti_env.environment.batched import TableBatch
 
 BATCHED_DEALS = 1024
 """Deals the batched engine plays at once (their hands are its tables)."""
@@ -18,11 +21,17 @@ BATCHED_DEALS = 1024
 def batch_policies(config: ArenaConfig) -> list[BatchForm] | None:
     """Every pool agent's batched form when the batched engine can play the whole run
     (classic family rules, every agent with a batched form: the scripted agents and
-    trained policies), else ``None``."""
+    trained policies; or a variant the batch plays, every agent a trained policy, since
+    the scripted agents' batched forms play the classic family only), else ``None``."""
     try:
         classic_family(config.rules)
     except ValueError:
-        return None
+        try:
+            batch_rules(config.rules)
+        except ValueError:
+            return None
+        if any(name in BATCHED_SCRIPTED for name in config.agents):
+            return None
     forms = [batched_form(name, config.rules) for name in config.agents]
     if any(form is None for form in forms):
         return None
@@ -39,7 +48,9 @@ def play_deals_batched(
     players, rotations = config.players, config.rotations
     tables = count * rotations
     seated = np.zeros((count, rotations, players), dtype=np.int16)
-    cards = np.zeros((count, rotations, players, 3), dtype=np.int64)
+    cards = np.zeros((count, rotations, players, config.rules.spec.private_cards),
+                     dtype=np.int64)
+    table_cards: dict[str, list[Any]] = {}  # a variant's community, indicators, chosen
     dealers = np.zeros((count, rotations), dtype=np.int64)
     # each table and seat's agent seed, drawn as play_deals draws it after the deal
     seeds = np.zeros((count, rotations, players), dtype=np.int64)
@@ -51,9 +62,12 @@ def play_deals_batched(
                                      for seat in range(players)]
         cards[row] = options["cards"]
         dealers[row] = options["dealer"]
+        for key in TABLE_OPTIONS:
+            if key in options:
+                table_cards.setdefault(key, []).extend([options[key]] * rotations)
     batch = TableBatch(tables, config.rules, autoreset=False)
-    step = batch.reset(options={"cards": cards.reshape(tables, players, 3),
-                                "dealer": dealers.reshape(tables)})
+    step = batch.reset(options={"cards": cards.reshape(tables, players, -1),
+                                "dealer": dealers.reshape(tables), **table_cards})
     flat_seats = seated.reshape(tables, players)
     agents = [form(batch, seeds.reshape(tables, players)) for form in policies]
     names = batch.layout.names

@@ -105,7 +105,8 @@ def _engine_policies(
     policies = None if skip else batch_policies(config)
     if engine == "batched" and policies is None:
         raise ValueError("the batched engine plays classic-family rules with agents that "
-                         "have a batched form (the scripted agents, trained policies); use "
+                         "have a batched form (the scripted agents, trained policies), and "
+                         "the variants it plays with trained policies only; use "
                          "engine='per_table'")
     return policies
 

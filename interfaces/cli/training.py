@@ -135,6 +135,8 @@ def _add_train_parser(commands: Any) -> None:
 
 SELFPLAY_HELP = {
     "preset": "the table (a preset name)",
+    "variant": "the variant played (one without a selection phase, buying, thresholds or "
+               "rotating jokers: the batched engine's)",
     "players": "seats, 3..7 (default: the preset's)",
     "timesteps": "learner decisions to train on",
     "tables": "tables stepped together on the batched engine",
@@ -255,7 +257,8 @@ def _command_selfplay(args: argparse.Namespace) -> None:
               f"(arena: ppo:{policy})", flush=True)
         if args.evaluate:
             _evaluate(args, config, result.out, say)
-        print("\n" + "\n".join(next_steps(policy, config.preset, config.players)))
+        print("\n" + "\n".join(next_steps(policy, config.preset, config.players,
+                                            config.variant)))
     except ValueError as error:
         raise CommandError(str(error).splitlines()[0]) from error
     except OSError as error:
@@ -280,7 +283,8 @@ def _evaluate(args: argparse.Namespace, config: Any, out: Any,
           f"{out / 'exploitability.png'}")
 
 
-def next_steps(policy: Any, preset: str, players: int | None) -> list[str]:
+def next_steps(policy: Any, preset: str, players: int | None,
+               variant: str = "classic") -> list[str]:
     """The literal commands that evaluate, serve and play the trained ``policy`` (at the
     table it was trained for)."""
     import shlex
@@ -288,13 +292,18 @@ def next_steps(policy: Any, preset: str, players: int | None) -> list[str]:
     agent = shlex.quote(f"ppo:{policy}")
     chosen = f" --preset {preset}" if preset != "classic" else ""
     table = chosen + (f" --players {players}" if players is not None else "")
+    exploit = f"            teenpatti exploit --agent {agent} --threads 1{table}"
+    if variant != "classic":  # exploit plays the classic family only
+        exploit = ""
+        chosen += f" --variant {shlex.quote(variant)}"
+        table += f" --variant {shlex.quote(variant)}"
     seats = Rules.preset(preset, **({} if players is None else
                                     {"num_players": players})).num_players
     others = ",".join(["hard", "equity", "medium", "easy", "random", "auto"][:seats - 2])
     return [
         "next steps with this policy:",
         f"  evaluate: teenpatti arena --agents {agent},hard,equity --hands 2000{table}",
-        f"            teenpatti exploit --agent {agent} --threads 1{table}",
+        *([exploit] if exploit else []),
         f"  serve:    teenpatti serve --agent {agent}   (it answers POST "
         "http://127.0.0.1:8000/v1/act)",
         f"  play:     teenpatti play --bots {agent},{others}{chosen}",  # a seat per bot

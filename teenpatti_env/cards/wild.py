@@ -36,21 +36,27 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from teenpatti_env.cards import NUM_CARDS, format_card, parse_card
 from teenpatti_env.cards.hands import BEST_SEQUENCES, ranking_tables
 
 __all__ = [
+    "COLOUR_CODES",
     "MAX_CARDS",
     "MIN_CARDS",
+    "WILD_SOURCES",
     "best_value",
     "best_values",
     "brute_force_value",
+    "public_wild",
     "three_card_value",
     "trusted_value",
+    "wild_arrays",
+    "wild_value",
 ]
 
 MIN_CARDS = 2
@@ -123,50 +129,75 @@ def _check_cards(
     return ints, [bool(w) for w in wild]
 
 
-def _best(tables: _WildTables, cards: list[int], flags: list[bool], imagined: bool) -> int:
-    """The best value, on checked input (see the module docstring for why this is exact)."""
-    naturals = [c for c, w in zip(cards, flags, strict=True) if not w]
-    wilds = len(cards) - len(naturals)
-    best = -1
+def wild_value(cards: Any, flags: Any, count: int, imagined: bool, nat: Any, one: Any,
+               two: Any, three: int, pair_order: Any, one_order: Any, two_order: Any) -> int:
+    """The best value of the first ``count`` of ``cards`` (``flags[i]``: ``cards[i]`` is
+    wild) and, with ``imagined``, the imaginary card, from one ranking's lookups (see the
+    module docstring for why this is exact).
+
+    The one text of the rule for both engines: plain loops over integers and indexables
+    (its one helper local, so that numba compiles it along), which the per-table engine
+    calls on lists as it is and the batched engine compiles with numba over arrays
+    (``pair_order[p][i]``, ``one_order[a][i]``:
+    a list of lists or a 2-D array). Input is trusted: different cards, a valid count.
+    """
+    def best_free(order: Any, table: Any, base: int) -> int:
+        """``table[base + x]`` of the first card ``x`` of ``order`` the seat does not
+        hold (the imaginary card may be any card but the seat's own, W6)."""
+        for j in range(len(order)):
+            held = False
+            for h in range(count):
+                held = held or cards[h] == order[j]
+            if not held:
+                return int(table[base + order[j]])
+        return -1
+
+    wilds = 0
+    for i in range(count):
+        if flags[i]:
+            wilds += 1
     if wilds >= 3:
-        return tables.three
-    if wilds == 2:
-        two = tables.two
-        for a in naturals:
+        return three
+    best = -1
+    for i in range(count):
+        if flags[i]:
+            continue
+        a = cards[i]
+        if wilds == 2:
             best = max(best, two[a])
-        if imagined:
-            for x in tables.two_order:
-                if x not in cards:
-                    best = max(best, two[x])
-                    break
-        return best
-    if wilds == 1:
-        one = tables.one
-        for a, b in itertools.combinations(naturals, 2):
-            best = max(best, one[a * 52 + b])
-        if imagined:
-            for a in naturals:
-                for x in tables.one_order[a]:
-                    if x not in cards:
-                        best = max(best, one[a * 52 + x])
-                        break
-        return best
-    nat = tables.nat
-    if len(naturals) == 3:
-        a, b, c = naturals
-        best = nat[a * 2704 + b * 52 + c]
-    else:
-        for a, b, c in itertools.combinations(naturals, 3):
-            best = max(best, nat[a * 2704 + b * 52 + c])
-    if imagined:
-        pair_order = tables.pair_order
-        for a, b in itertools.combinations(naturals, 2):
-            pair = a * 52 + b
-            for x in pair_order[pair]:
-                if x not in cards:
-                    best = max(best, nat[pair * 52 + x])
-                    break
+            continue
+        for k in range(i + 1, count):
+            if flags[k]:
+                continue
+            pair = a * 52 + cards[k]
+            if wilds == 1:
+                best = max(best, one[pair])
+                continue
+            for m in range(k + 1, count):
+                best = max(best, nat[pair * 52 + cards[m]])
+            if imagined:  # a natural pair and the imaginary card
+                best = max(best, best_free(pair_order[pair], nat, pair * 52))
+        if imagined and wilds == 1:  # a natural card, a wild and the imaginary card
+            best = max(best, best_free(one_order[a], one, a * 52))
+    if imagined and wilds == 2:  # two wilds and the imaginary card
+        best = max(best, best_free(two_order, two, 0))
     return best
+
+
+def _best(tables: _WildTables, cards: list[int], flags: list[bool], imagined: bool) -> int:
+    """The best value, on checked input: :func:`wild_value` over the ranking's lookups."""
+    return wild_value(cards, flags, len(cards), imagined, tables.nat, tables.one, tables.two,
+                      tables.three, tables.pair_order, tables.one_order, tables.two_order)
+
+
+def wild_arrays(best_sequence: str, lowball: bool) -> tuple[NDArray[np.int64], ...]:
+    """The ranking's lookups as int64 arrays, for :func:`wild_value` compiled by numba:
+    ``(nat, one, two, pair_order [2704, 8], one_order [52, 8], two_order)`` (``three``
+    is ``two.max()``)."""
+    tables = _wild_tables(best_sequence, bool(lowball))
+    return tuple(np.asarray(part, dtype=np.int64) for part in (
+        tables.nat, tables.one, tables.two, tables.pair_order, tables.one_order,
+        tables.two_order))
 
 
 def best_value(
@@ -264,3 +295,66 @@ def brute_force_value(
     for first, second, third in itertools.combinations(slots, 3):
         best = max(best, int(nat[np.ix_(first, second, third)].max()))
     return best
+
+
+WILD_SOURCES = (
+    "ranks",
+    "indicator_rank",
+    "chosen_rank",
+    "indicator_colour",
+    "chosen_colour",
+    "middle",
+    "personal_lowest",
+    "rotating_lowest",
+    "thresholds",
+)
+"""Every wild source of VARIANTS.md (``rules.variants.WILD_KINDS``), in code order."""
+(RANKS_SOURCE, INDICATOR_RANK, CHOSEN_RANK, INDICATOR_COLOUR, CHOSEN_COLOUR, MIDDLE,
+ PERSONAL_LOWEST, ROTATING_LOWEST, THRESHOLDS) = range(len(WILD_SOURCES))
+"""Each wild source's code (its index in :data:`WILD_SOURCES`)."""
+COLOUR_CODES = ("red", "black")
+"""A chosen colour as an integer (its index here)."""
+
+
+def public_wild(kinds: Any, counts: Any, fixed: Any, indicators: Any, revealed: int,
+                chosen_rank: int, chosen_colour: int, burst: int, ranks: Any,
+                suits: Any) -> None:
+    """Set ``ranks[r]`` (13) and ``suits[u]`` (4) to 1 where every seat's cards of that
+    rank or suit are wild, else 0 (S1-S5, T1; B2: never the burst rank ``burst``).
+
+    ``kinds``, ``counts``, ``fixed``: the sources' codes, the indicators each draws and the
+    fixed wild ranks as 13 flags (``VariantSpec.source_codes``); ``indicators``:
+    the deal's indicators in draw order; ``revealed``: threshold indicators turned up;
+    ``chosen_rank``/``chosen_colour``: the named rank or colour code (``-1``: none).
+    The one text of the wild sources for both engines: ``rules.variants.Deal`` calls it
+    on lists, the batched engine compiles it with numba over arrays.
+    """
+    for r in range(13):
+        ranks[r] = fixed[r]
+    for u in range(4):
+        suits[u] = 0
+    at = 0
+    for k in range(len(kinds)):
+        kind = kinds[k]
+        if kind == INDICATOR_RANK:
+            ranks[indicators[at] >> 2] = 1
+        elif kind == THRESHOLDS:
+            for i in range(min(revealed, counts[k])):
+                ranks[indicators[at + i] >> 2] = 1
+        elif kind == MIDDLE:  # ace high, no wrapping (S3)
+            first, second = indicators[at] >> 2, indicators[at + 1] >> 2
+            for r in range(min(first, second) + 1, max(first, second)):
+                ranks[r] = 1
+        elif kind == CHOSEN_RANK and chosen_rank >= 0:
+            ranks[chosen_rank] = 1
+        elif kind == INDICATOR_COLOUR or (kind == CHOSEN_COLOUR and chosen_colour >= 0):
+            red = chosen_colour == 0
+            if kind == INDICATOR_COLOUR:
+                suit = indicators[at] & 3
+                red = (suit == 1) | (suit == 2)
+            for u in range(4):
+                if ((u == 1) | (u == 2)) == red:
+                    suits[u] = 1
+        at += counts[k]
+    if burst >= 0:
+        ranks[burst] = 0

@@ -10,6 +10,7 @@ import numpy as np
 from teenpatti_env.environment.batch_play import in_session
 from teenpatti_env.environment.batch_rules import *  # noqa: F403
 from teenpatti_env.environment.batch_state import *  # noqa: F403
+from teenpatti_env.environment.batch_variant import encode_variant
 
 # ----------------------------------------------------------------- observation and mask
 
@@ -21,6 +22,7 @@ def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: A
     """Write seat ``me``'s observation vector into the zeroed row ``obs[t]``, slot for
     slot as :meth:`ObservationLayout.encode` builds it (a hand episode's or a session's)."""
     n = params[P_SEATS]
+    private = params[P_PRIVATE]
     per_boot = 1.0 / params[P_BOOT]
     running = tab[t, END] == RUNNING
     asker = tab[t, ASKER]
@@ -70,9 +72,15 @@ def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: A
         obs[t, seat_at[j, S_PREVIOUS]] = other == previous
         obs[t, seat_at[j, S_TO_ACT]] = other == to_act
         obs[t, seat_at[j, S_ASKER]] = other == asker
-        if known[t, me, other] == 1:
-            for c in range(3):
+        shown = known[t, me, other]  # 1: every private card; 2: the open cards only
+        if shown == 1:
+            for c in range(private):
                 obs[t, cards_at[j] + seat[t, CARD0 + c, other]] = 1.0
+        elif shown == 2:
+            for c in range(params[P_OPEN]):
+                obs[t, cards_at[j] + seat[t, CARD0 + c, other]] = 1.0
+    if params[P_OBS_COMMUNITY] != NONE:
+        encode_variant(params, tab, seat, known, t, me, obs)
 
 
 @jit

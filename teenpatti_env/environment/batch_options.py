@@ -3,7 +3,7 @@ the deals ``reset(options=...)`` gives, every table checked by the engine itself
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -11,31 +11,43 @@ from numpy.typing import NDArray
 
 from teenpatti_env.engine import Hand, validate_table
 from teenpatti_env.environment import batch_kernels as k
+from teenpatti_env.environment.batch_variant import deal_columns
 from teenpatti_env.rules import Rules
 
-BATCH_OPTIONS = ("cards", "dealer", "stacks")
-"""What ``reset(options=...)`` reads: the first hand's deal at every table."""
+BATCH_OPTIONS = ("cards", "dealer", "stacks", "community", "indicators", "chosen")
+"""What ``reset(options=...)`` reads: the first hand's deal at every table (a variant's
+``community``, ``indicators`` and ``chosen``: one entry per table, as ``env.reset`` takes
+them for one)."""
+TABLE_OPTIONS = ("community", "indicators", "chosen")
 
 
 def given_deals(rules: Rules, size: int, options: dict[str, Any],
                 stacks: list[int]) -> dict[str, Any]:
-    """The stacks ``[N, n]`` and, when given, the cards ``[N, n, 3]`` and dealers of
-    the first hand of ``reset(options=...)`` at ``size`` tables (``stacks``: the batch's
-    own), each table checked by the engine itself."""
+    """The stacks ``[N, n]`` and, when given, the cards ``[N, n, private]``, the dealers
+    and a variant's table cards (``columns``, see ``batch_variant.deal_columns``) of the
+    first hand of ``reset(options=...)`` at ``size`` tables (``stacks``: the batch's own),
+    each table checked by the engine itself."""
     n = rules.num_players
+    private = rules.spec.private_cards
     per_table = per_table_stacks(rules, size, options.get("stacks", stacks))
     cards = options.get("cards")
     dealers = options.get("dealer")
+    extras = {key: options[key] for key in TABLE_OPTIONS if options.get(key) is not None}
     if cards is None:
-        if dealers is not None:
-            raise ValueError("reset option 'dealer' needs 'cards' (without cards the "
-                             "dealer is drawn with the deal)")
+        for key in ("dealer", *extras):
+            if options.get(key) is not None:
+                raise ValueError(f"reset option {key!r} needs 'cards' (without cards the "
+                                 f"{key} is drawn with the deal)")
         return {"stacks": np.array(per_table, dtype=np.int64), "cards": None}
+    for key, entries in extras.items():
+        if isinstance(entries, (str, bytes, Mapping)) or not isinstance(
+                entries, (Sequence, np.ndarray)) or len(entries) != size:
+            raise ValueError(f"reset option {key!r} needs one entry per table ({size})")
     if isinstance(cards, np.ndarray):
-        if cards.shape != (size, n, 3) or not np.issubdtype(cards.dtype, np.integer):
-            raise ValueError(f"cards as an array must be ints of shape {(size, n, 3)}, "
+        if cards.shape != (size, n, private) or not np.issubdtype(cards.dtype, np.integer):
+            raise ValueError(f"cards as an array must be ints of shape {(size, n, private)}, "
                              f"got {cards.dtype} {cards.shape}")
-        if _plain_dealers(dealers, size):
+        if _plain_dealers(dealers, size) and not extras:
             return _given_array(rules, cards, dealers, per_table)
         cards = [[None if row[0] < 0 else [int(c) for c in row] for row in table]
                  for table in cards]
@@ -49,20 +61,24 @@ def given_deals(rules: Rules, size: int, options: dict[str, Any],
     elif isinstance(dealers, (str, bytes)) or not isinstance(
             dealers, (Sequence, np.ndarray)) or len(dealers) != size:
         raise ValueError(f"reset option 'dealer' must be an int or one per table ({size})")
-    out = np.full((size, n, 3), k.NONE, dtype=np.int64)
+    out = np.full((size, n, private), k.NONE, dtype=np.int64)
     chosen = np.full(size, k.NONE, dtype=np.int64)  # NONE: drawn as the deal starts
+    hands = []
     for t in range(size):
         dealer = dealers[t]
         if isinstance(dealer, np.integer):
             dealer = int(dealer)
-        hand = check_table(t, lambda t=t, d=dealer: Hand(
-            rules, cards[t], per_table[t], 0 if d is None else d))
+        table = {key: entries[t] for key, entries in extras.items()}
+        hand = check_table(t, lambda t=t, d=dealer, table=table: Hand(
+            rules, cards[t], per_table[t], 0 if d is None else d, **table))
+        hands.append(hand)
         for s, dealt in enumerate(hand.cards):
             if dealt is not None:
                 out[t, s] = dealt
         if dealer is not None:
             chosen[t] = dealer
-    return {"stacks": np.array(per_table, dtype=np.int64), "cards": out, "dealer": chosen}
+    return {"stacks": np.array(per_table, dtype=np.int64), "cards": out, "dealer": chosen,
+            "columns": deal_columns(hands)}
 
 
 def _given_array(rules: Rules, cards: NDArray[Any], dealers: Any,
@@ -77,7 +93,7 @@ def _given_array(rules: Rules, cards: NDArray[Any], dealers: Any,
     keys = np.concatenate([cards.reshape(size, -1).astype(np.int64), stack_array,
                            chosen[:, None]], axis=1)
     _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-    dealt = np.full((len(first), n, 3), k.NONE, dtype=np.int64)
+    dealt = np.full((len(first), n, rules.spec.private_cards), k.NONE, dtype=np.int64)
     for row in np.argsort(first).tolist():  # tables in order: the first bad one named
         t = int(first[row])
         table = [None if seat[0] < 0 else [int(c) for c in seat] for seat in cards[t]]
@@ -87,7 +103,8 @@ def _given_array(rules: Rules, cards: NDArray[Any], dealers: Any,
         for s, held in enumerate(hand.cards):
             if held is not None:
                 dealt[row, s] = held
-    return {"stacks": stack_array, "cards": dealt[inverse.reshape(-1)], "dealer": chosen}
+    return {"stacks": stack_array, "cards": dealt[inverse.reshape(-1)], "dealer": chosen,
+            "columns": deal_columns([None] * size)}
 
 
 def _plain_dealers(dealers: Any, size: int) -> bool:

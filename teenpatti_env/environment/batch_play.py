@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from teenpatti_env.environment.batch_deal import deal_private, deal_variant
 from teenpatti_env.environment.batch_rules import *  # noqa: F403
 from teenpatti_env.environment.batch_state import *  # noqa: F403
+from teenpatti_env.environment.batch_variant import burst_at_deal, show_deal, value_seats
 
 # ----------------------------------------------------------------- dealing
 
@@ -17,6 +19,7 @@ def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int
     first seat to act (or end the hand at once, RULES section 2)."""
     n = params[P_SEATS]
     boot = params[P_BOOT]
+    variant = params[P_VARIANT] == 1
     tab[t, POT] = 0
     tab[t, STAKE] = boot
     tab[t, ASKER] = NONE
@@ -35,11 +38,18 @@ def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int
             seat[t, field, s] = 0
         seat[t, VALUE, s] = NONE
         if seat[t, DEALT, s] == 1:
-            index = seat[t, CARD0, s] * 2704 + seat[t, CARD0 + 1, s] * 52 + seat[t, CARD0 + 2, s]
-            seat[t, VALUE, s] = values[index]
+            if not variant:
+                index = (seat[t, CARD0, s] * 2704 + seat[t, CARD0 + 1, s] * 52
+                         + seat[t, CARD0 + 2, s])
+                seat[t, VALUE, s] = values[index]
             pay(tab, seat, t, s, boot)
             if seat[t, STACK, s] == 0 and params[P_SHORT] != SHORT_PACK:
                 seat[t, ALL_IN, s] = 1
+    if variant:  # the variant's values, what its deal shows, then bursts (B5: first)
+        value_seats(params, tab, seat, values, t)
+        show_deal(params, seat, known, t)
+        if burst_at_deal(params, tab, seat, known, t):
+            return
     if (cap_reached(params, tab, t) or count_can_bet(seat, t, n) <= 1
             or empty_stack_showdown(params, seat, t)):
         showdown(params, tab, seat, known, t)
@@ -68,26 +78,17 @@ def draw_dealer(params: Any, tab: Any, seat: Any, rng: Any, t: int) -> int:
 @jit
 def deal_cards(params: Any, tab: Any, seat: Any, deck: Any, rng: Any, t: int) -> None:
     """Deal three cards to every seat that can enter, from the table's own shuffled deck,
-    one at a time from the dealer's left (the dealer is set)."""
+    one at a time from the dealer's left (the dealer is set); a variant's deal is
+    :func:`deal_variant`'s."""
     n = params[P_SEATS]
     entering = 0
     for s in range(n):
         if seat[t, START_STACK, s] >= params[P_ENTRY]:
             entering += 1
-    for i in range(3 * entering):  # a partial Fisher-Yates shuffle of the deck
-        j = i + random_below(rng, t, 52 - i)
-        deck[t, i], deck[t, j] = deck[t, j], deck[t, i]
-    place = 0
-    dealer = tab[t, DEALER]
-    for step in range(1, n + 1):
-        s = (dealer + step) % n
-        if seat[t, START_STACK, s] >= params[P_ENTRY]:
-            for c in range(3):
-                seat[t, CARD0 + c, s] = deck[t, place + c * entering]
-            place += 1
-        else:
-            for c in range(3):
-                seat[t, CARD0 + c, s] = NONE
+    if params[P_VARIANT] == 1:
+        deal_variant(params, tab, seat, deck, rng, t, entering)
+    else:
+        deal_private(params, tab, seat, deck, rng, t, entering, 3, 3 * entering)
 
 
 @jit

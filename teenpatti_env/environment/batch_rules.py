@@ -211,10 +211,14 @@ def reveal(params: Any, seat: Any, known: Any, t: int, s: int) -> None:
 
 
 @jit
-def finish(params: Any, tab: Any, seat: Any, t: int, end: int) -> None:
+def finish(params: Any, tab: Any, seat: Any, known: Any, t: int, end: int) -> None:
     """Pay ``PAYOUT`` into the stacks and close the hand."""
     for s in range(params[P_SEATS]):
         seat[t, STACK, s] += seat[t, PAYOUT, s]
+    if params[P_ALL_OPEN] == 1:  # V2: in all_open each seat sees its own cards at the end
+        for s in range(params[P_SEATS]):
+            if seat[t, DEALT, s] == 1:
+                known[t, s, s] = 1
     tab[t, POT] = 0
     tab[t, END] = end
     tab[t, TO_ACT] = NONE
@@ -223,16 +227,17 @@ def finish(params: Any, tab: Any, seat: Any, t: int, end: int) -> None:
 
 
 @jit
-def win_whole_pot(params: Any, tab: Any, seat: Any, t: int, winner: int, end: int) -> None:
+def win_whole_pot(params: Any, tab: Any, seat: Any, known: Any, t: int, winner: int,
+                  end: int) -> None:
     seat[t, PAYOUT, winner] = tab[t, POT]
-    finish(params, tab, seat, t, end)
+    finish(params, tab, seat, known, t, end)
 
 
 @jit
-def last_player_wins(params: Any, tab: Any, seat: Any, t: int) -> None:
+def last_player_wins(params: Any, tab: Any, seat: Any, known: Any, t: int) -> None:
     for s in range(params[P_SEATS]):
         if in_hand(seat, t, s):
-            win_whole_pot(params, tab, seat, t, s, LAST_PLAYER)
+            win_whole_pot(params, tab, seat, known, t, s, LAST_PLAYER)
             return
 
 
@@ -243,7 +248,7 @@ def resolve_show(params: Any, tab: Any, seat: Any, known: Any, t: int, asker: in
     reveal(params, seat, known, t, opponent)
     # The asker loses a tie (RULES 3.4).
     winner = asker if seat[t, VALUE, asker] > seat[t, VALUE, opponent] else opponent
-    win_whole_pot(params, tab, seat, t, winner, SHOW)
+    win_whole_pot(params, tab, seat, known, t, winner, SHOW)
 
 
 @jit
@@ -310,7 +315,7 @@ def showdown(params: Any, tab: Any, seat: Any, known: Any, t: int) -> None:
                 if odd > 0:
                     seat[t, PAYOUT, s] += 1
                     odd -= 1
-    finish(params, tab, seat, t, SHOWDOWN)
+    finish(params, tab, seat, known, t, SHOWDOWN)
 
 
 @jit
@@ -332,7 +337,7 @@ def after_action(params: Any, tab: Any, seat: Any, known: Any, t: int, actor: in
     """RULES section 4: what ends betting, in order, else the turn passes left."""
     n = params[P_SEATS]
     if count_in_hand(seat, t, n) == 1:
-        last_player_wins(params, tab, seat, t)
+        last_player_wins(params, tab, seat, known, t)
     elif cap_reached(params, tab, t):
         showdown(params, tab, seat, known, t)
     elif show_asker != NONE:
@@ -350,7 +355,8 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, t: int, kind: int
     s = tab[t, TO_ACT]
     if kind == K_LOOK:
         seat[t, SEEN, s] = 1
-        known[t, s, s] = 1
+        if params[P_ALL_OPEN] == 0:  # V2: in all_open looking changes only the price
+            known[t, s, s] = 1
         if params[P_SHORT] == SHORT_SHOWDOWN and is_short(tab, seat, t, s):
             showdown(params, tab, seat, known, t)
     elif kind == K_PACK:

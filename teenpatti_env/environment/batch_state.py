@@ -26,8 +26,12 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
     HAVE_NUMBA = False
 
 
-KERNEL_MODULES = ("batch_state", "batch_rules", "batch_play", "batch_observe")
+KERNEL_MODULES = ("batch_state", "batch_rules", "batch_variant", "batch_deal", "batch_play",
+                  "batch_observe")
 """The kernels' modules, which call one another's functions and read these constants."""
+SHARED_SOURCES = (Path(__file__).parents[1] / "cards" / "wild.py",)
+"""The rule texts the kernels compile in from the lower layers (the valuation and the wild
+sources, written once for both engines): a change to them drops the kernels' cache too."""
 
 
 def drop_stale_cache(folder: Path = Path(__file__).parent) -> bool:
@@ -35,11 +39,12 @@ def drop_stale_cache(folder: Path = Path(__file__).parent) -> bool:
     from the kernel modules as they are now; whether it deleted anything.
 
     numba's ``cache=True`` notices a change in a function's own file only, not in the
-    files whose functions and constants it compiled in; the kernels span four files, so
-    their cached code is dropped together whenever any of the four changes.
+    files whose functions and constants it compiled in; the kernels span several files
+    (and compile in :data:`SHARED_SOURCES`), so their cached code is dropped together
+    whenever any of them changes.
     """
-    digest = hashlib.sha256(b"".join(
-        (folder / f"{name}.py").read_bytes() for name in KERNEL_MODULES)).hexdigest()
+    sources = [folder / f"{name}.py" for name in KERNEL_MODULES] + list(SHARED_SOURCES)
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
     cache = folder / "__pycache__"
     stamp = cache / "batch_kernels.sources"
     try:
@@ -94,26 +99,75 @@ def wrapping(function: Callable[..., Any]) -> Callable[..., Any]:
 # cast in this break between hands (vote_to_end). Between hands TO_ACT is the seat asked
 # to vote (END is then not RUNNING).
 POT, STAKE, DEALER, TO_ACT, ASKER, TARGET, END, ACTIONS, DEALS, HANDS, VOTES = range(11)
-TAB_FIELDS = 11
-# END codes.
-RUNNING, LAST_PLAYER, SHOW, SHOWDOWN = range(4)
+# A variant's deal (batch_deal.py, batch_variant.py): the community cards and the
+# indicators in deal order, the chosen rank or colour code (NONE: none), the burst rank
+# (NONE: none), and the ranks and suits wild for every seat (flags). These columns exist
+# only in a batch that plays a variant (CLASSIC_TAB_FIELDS columns otherwise: narrower
+# rows keep the classic kernels' memory traffic as it was); only the variant's kernels
+# read them.
+CLASSIC_TAB_FIELDS = 11
+MAX_COMMUNITY = 2
+MAX_INDICATORS = 6
+COMMUNITY = 11
+INDICATOR = COMMUNITY + MAX_COMMUNITY
+CHOSEN_RANK = INDICATOR + MAX_INDICATORS
+CHOSEN_COLOUR = CHOSEN_RANK + 1
+BURST_RANK = CHOSEN_COLOUR + 1
+WILD_RANK = BURST_RANK + 1
+WILD_SUIT = WILD_RANK + 13
+TAB_FIELDS = WILD_SUIT + 4
+# END codes (VOID: every seat burst, every chip goes back, B4).
+RUNNING, LAST_PLAYER, SHOW, SHOWDOWN, VOID = range(5)
 # Per-seat fields.
 # CHIPS: the seat's chips in the session (busted seats' included), as of the last hand
-# settled; in hand episodes unused.
+# settled; in hand episodes unused. CARD0..CARD0+3: the private cards in deal order (NONE
+# past the variant's count). BURST: packed at the deal by a burst card (B1); OWN_RANK: the
+# seat's personal wild rank (personal_lowest, NONE: none). A batch of the classic family
+# holds only the fields up to CARD0+2 (CLASSIC_SEAT_FIELDS).
 (STACK, CONTRIB, DEALT, PACKED, SEEN, ALL_IN, BLIND_BETS, PAYOUT, START_STACK, VALUE, SHOWN,
  CHIPS, CARD0) = range(13)
-SEAT_FIELDS = CARD0 + 3
+MAX_PRIVATE = 4
+CLASSIC_SEAT_FIELDS = CARD0 + 3
+BURST = CARD0 + MAX_PRIVATE
+OWN_RANK = BURST + 1
+SEAT_FIELDS = OWN_RANK + 1
 # Rule settings.
 (P_SEATS, P_BOOT, P_RAISE, P_MAX_BLIND, P_MAX_BET, P_POT_CAP, P_POT_LIMIT, P_SIDESHOW,
  P_TARGET_SEEN, P_ALL_SEEN, P_REVEAL, P_SHORT, P_ENTRY, P_BET_LEVELS, P_SESSION,
  P_MAX_HANDS, P_VOTE, P_VOTE_AT) = range(18)
-PARAMS = 18
+# The variant (batch_variant.py): whether its deal and valuation run (not the classic
+# lookup), private, community and open cards, the imaginary card, all_open, what is
+# chosen (0 nothing, 1 a rank, 2 a colour), the burst rank (a rank, NONE, or
+# BURST_INDICATOR), personal_lowest, the indicators drawn, the wild sources (count, then
+# MAX_SOURCES codes and indicator counts, then the 13 fixed-rank flags), and the offsets
+# of the observation's variant block (P_OBS_COMMUNITY is NONE without one).
+(P_VARIANT, P_PRIVATE, P_COMMUNITY, P_OPEN, P_IMAGINED, P_ALL_OPEN, P_CHOOSES, P_BURST,
+ P_PERSONAL, P_INDICATORS, P_SOURCES) = range(18, 29)
+MAX_SOURCES = 6
+P_SOURCE_KIND = 29
+P_SOURCE_COUNT = P_SOURCE_KIND + MAX_SOURCES
+P_FIXED = P_SOURCE_COUNT + MAX_SOURCES
+(P_OBS_COMMUNITY, P_OBS_INDICATORS, P_OBS_WILD_RANKS, P_OBS_WILD_COLOURS, P_OBS_BURST_RANK,
+ P_OBS_BURST) = range(P_FIXED + 13, P_FIXED + 19)
+PARAMS = P_FIXED + 19
 """``P_VOTE``: votes to end between a session's hands (C3); ``P_VOTE_AT``: the offset of
 the observation's ``vote_now`` slot (``NONE`` without one)."""
 NONE = -1
 """An unset optional setting (``max_bet``, ``pot_cap``, ``max_blind_bets``,
 ``max_hands``) or no seat."""
 SHORT_ALL_IN, SHORT_PACK, SHORT_SHOWDOWN = range(3)
+BURST_INDICATOR = -2
+"""``P_BURST``: the rank of the last indicator bursts (S5)."""
+# The valuation lookups, one flat int64 array ``values``: the three-card table of the
+# ranking (``nat``, what the classic deal reads), then cards.wild's ``one``, ``two``,
+# ``three``, ``pair_order`` [2704, 8], ``one_order`` [52, 8] and ``two_order`` [8].
+V_ONE = 52 * 52 * 52
+V_TWO = V_ONE + 52 * 52
+V_THREE = V_TWO + 52
+V_PAIR_ORDER = V_THREE + 1
+V_ONE_ORDER = V_PAIR_ORDER + 52 * 52 * 8
+V_TWO_ORDER = V_ONE_ORDER + 52 * 8
+V_SIZE = V_TWO_ORDER + 8
 # Action kinds (the engine's action types the action table's indices stand for).
 K_PACK, K_LOOK, K_BET, K_SHOW, K_SIDESHOW, K_ACCEPT, K_REFUSE, K_ALL_IN, K_VOTE_END, K_CONTINUE = (
     range(10))

@@ -1,8 +1,9 @@
-"""The batched engine: thousands of classic tables held as arrays and stepped in lockstep.
+"""The batched engine: thousands of tables held as arrays and stepped in lockstep.
 
 :class:`TableBatch` plays ``N`` tables of one rule set of the classic family (every
-setting of the rules and the four presets; no variant), one hand an episode or, with
-``episode="session"``, one session an episode (RULES.md section 7). One
+setting of the rules and the four presets), one hand an episode or, with
+``episode="session"``, one session an episode (RULES.md section 7), or one hand an
+episode of a variant whose values are fixed at the deal (:func:`batch_rules`). One
 :meth:`TableBatch.step` applies one action per table that waits for a decision and gives,
 for every table, the seat to act, its observation vector and action mask (bit for bit
 those of ``teenpatti_env.env()`` in the same state, from the same
@@ -41,6 +42,14 @@ from teenpatti_env.engine.session import EPISODES
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.batch_options import BATCH_OPTIONS, check_entry, given_deals
+from teenpatti_env.environment.batch_variant import (
+    DEAL_COLUMNS,
+    batch_rules,
+    table_cards,
+    value_lookups,
+    variant_params,
+)
+from teenpatti_env.environment.batch_variant import classic_family as classic_family
 from teenpatti_env.environment.batch_views import BatchViews
 from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
 from teenpatti_env.errors import IllegalActionError
@@ -67,19 +76,6 @@ class BatchStep(NamedTuple):
     finished: NDArray[np.bool_]
     """``[N]``: the episode ended at this table in this call (its hand, or in
     ``episode="session"`` its session)."""
-
-
-def classic_family(rules: Rules) -> Rules:
-    """``rules`` if the batched engine plays them, else a ``ValueError`` naming what it
-    does not play (variants and dealer's choice need the per-table engine)."""
-    if rules.dealers_choice is not None:
-        raise ValueError("the batched engine plays the classic family only: dealer's choice "
-                         "needs the per-table engine (teenpatti_env.env)")
-    if not rules.spec.is_classic or rules.variant != "classic":
-        name = rules.spec.name
-        raise ValueError(f"the batched engine plays the classic family only, not the variant "
-                         f"{name!r}: use the per-table engine (teenpatti_env.env)")
-    return rules
 
 
 class TableBatch(BatchViews):
@@ -115,7 +111,7 @@ class TableBatch(BatchViews):
         base = Rules.of(rules)
         if num_players is not None:
             settings["num_players"] = num_players
-        self.rules = classic_family(base.replace(**settings) if settings else base)
+        self.rules = batch_rules(base.replace(**settings) if settings else base)
         if episode not in EPISODES:
             raise ValueError(f"episode must be 'hand' or 'session', got {episode!r}")
         self.episode = episode
@@ -158,7 +154,7 @@ class TableBatch(BatchViews):
         # The action table and the observation slots, read from the layouts themselves.
         kinds = self.layout.kinds
         unknown = sorted(set(kinds) - set(k.KIND_NAMES))
-        if unknown:  # pragma: no cover - classic_family admits no such table
+        if unknown:  # pragma: no cover - batch_rules admits no such table
             raise ValueError(f"the batched engine has no actions {unknown}")
         self._kind_of = np.array([k.KIND_NAMES.index(kind) for kind in kinds], dtype=np.int64)
         self._level_of = np.array(
@@ -173,14 +169,22 @@ class TableBatch(BatchViews):
         self._category_at = int(offsets["my_category"])
         params[k.P_VOTE_AT] = offsets.get("vote_now", k.NONE)
         self._cards_at = np.array([offsets[f"seat{j}.cards"] for j in range(n)], dtype=np.int64)
-        self._values = np.asarray(value_table(rules), dtype=np.int64)
+        variant_params(rules, params, offsets)
+        self._values = value_lookups(rules, np.asarray(value_table(rules), dtype=np.int64))
         self._categories = np.asarray(value_categories(rules), dtype=np.int64)
         self._strengths = np.asarray(value_strengths(rules), dtype=np.float64)
         # The tables.
-        self._tab = np.zeros((size, k.TAB_FIELDS), dtype=np.int64)
+        # A variant's columns and seat fields only where a variant is played (batch_state).
+        variant = rules.variant != "classic"
+        self._tab = np.zeros((size, k.TAB_FIELDS if variant else k.CLASSIC_TAB_FIELDS),
+                             dtype=np.int64)
         self._tab[:, k.TO_ACT] = k.NONE
         self._tab[:, k.END] = k.LAST_PLAYER  # nothing dealt yet
-        self._seat = np.zeros((size, k.SEAT_FIELDS, n), dtype=np.int64)
+        self._seat = np.zeros((size, k.SEAT_FIELDS if variant else k.CLASSIC_SEAT_FIELDS, n),
+                              dtype=np.int64)
+        if variant:
+            self._tab[:, [k.CHOSEN_RANK, k.CHOSEN_COLOUR, k.BURST_RANK]] = k.NONE
+            self._seat[:, k.OWN_RANK, :] = k.NONE
         self._known = np.zeros((size, n, n), dtype=np.uint8)
         self._deck = np.tile(np.arange(NUM_CARDS, dtype=np.int64), (size, 1))
         self._rng = np.zeros(size, dtype=np.uint64)
@@ -240,7 +244,11 @@ class TableBatch(BatchViews):
             k.deal_tables(self._params, self._tab, self._seat, self._known, self._deck,
                           self._rng, self._values, everyone)
         else:
-            self._seat[:, k.CARD0:k.CARD0 + 3, :] = given["cards"].transpose(0, 2, 1)
+            private = self.rules.spec.private_cards
+            self._seat[:, k.CARD0:k.CARD0 + private, :] = given["cards"].transpose(0, 2, 1)
+            if self._tab.shape[1] > k.CLASSIC_TAB_FIELDS:  # a variant's table cards
+                for field, column in DEAL_COLUMNS.items():
+                    self._tab[:, column] = given["columns"][field]
             self._tab[:, k.DEALER] = given["dealer"]
             k.start_tables(self._params, self._tab, self._seat, self._known, self._rng,
                            self._values, everyone)
@@ -380,13 +388,15 @@ class TableBatch(BatchViews):
         every action so far replayed)."""
         t = self._table(table)
         seat = self._seat
+        private = self.rules.spec.private_cards
         cards = [
             None if seat[t, k.CARD0, s] == k.NONE
-            else [int(c) for c in seat[t, k.CARD0:k.CARD0 + 3, s]]
+            else [int(c) for c in seat[t, k.CARD0:k.CARD0 + private, s]]
             for s in range(self.num_seats)
         ]
         stacks = self.hand_stacks[t].tolist()
-        hand = Hand(self.rules, cards, stacks, int(self._tab[t, k.DEALER]))
+        hand = Hand(self.rules, cards, stacks, int(self._tab[t, k.DEALER]),
+                    **table_cards(self.rules, self._tab[t]))
         for action in self._history[t, : self._tab[t, k.ACTIONS]]:
             assert hand.to_act is not None
             hand.apply(self.layout.decode(hand, hand.to_act, int(action)))

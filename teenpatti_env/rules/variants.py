@@ -35,20 +35,16 @@ else:  # pragma: no cover - Python 3.10
 from teenpatti_env.cards import RANKS, format_card, rank_of, suit_of
 from teenpatti_env.cards.hands import Ranking
 from teenpatti_env.cards.hands import value_table as _value_table
-from teenpatti_env.cards.wild import three_card_value, trusted_value
+from teenpatti_env.cards.wild import (
+    COLOUR_CODES,
+    WILD_SOURCES,
+    public_wild,
+    three_card_value,
+    trusted_value,
+)
 from teenpatti_env.nesting import check_nesting
 
-WILD_KINDS = (
-    "ranks",
-    "indicator_rank",
-    "chosen_rank",
-    "indicator_colour",
-    "chosen_colour",
-    "middle",
-    "personal_lowest",
-    "rotating_lowest",
-    "thresholds",
-)
+WILD_KINDS = WILD_SOURCES
 """Every wild source of VARIANTS.md."""
 
 """Wild sources whose rules come with the second part of the variants."""
@@ -156,6 +152,18 @@ class VariantSpec:
     def wild_ranks(self) -> tuple[int, ...]:
         """The fixed wild ranks (``ranks`` sources)."""
         return tuple(sorted({r for s in self.wild if s.kind == "ranks" for r in s.values}))
+
+    @cached_property
+    def source_codes(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """The wild sources as integers for :func:`public_wild`: each source's index in
+        :data:`WILD_KINDS`, the indicators each draws (S4), and the fixed ranks as 13 flags."""
+        kinds = tuple(WILD_KINDS.index(source.kind) for source in self.wild)
+        counts = tuple(
+            len(source.values) if source.kind == "thresholds" else _INDICATORS.get(source.kind, 0)
+            for source in self.wild
+        )
+        fixed = tuple(int(rank in self.wild_ranks) for rank in range(13))
+        return kinds, counts, fixed
 
     @cached_property
     def indicator_count(self) -> int:
@@ -581,33 +589,28 @@ class Deal:
             return rank_of(self.indicators[-1])
         return burst if isinstance(burst, int) else None
 
+    @cached_property
+    def _public_masks(self) -> tuple[list[int], list[int]]:
+        """:func:`public_wild` of this deal: the wild rank and suit flags."""
+        kinds, counts, fixed = self.spec.source_codes
+        chosen = self.chosen
+        chosen_rank = chosen if isinstance(chosen, int) else -1
+        chosen_colour = COLOUR_CODES.index(chosen) if isinstance(chosen, str) else -1
+        burst = self.burst_rank
+        ranks, suits = [0] * 13, [0] * 4
+        public_wild(kinds, counts, fixed, self.indicators, self.revealed, chosen_rank,
+                    chosen_colour, -1 if burst is None else burst, ranks, suits)
+        return ranks, suits
+
     @property
     def wild_ranks(self) -> frozenset[int]:
         """Ranks wild for every seat (the burst rank never is: B2)."""
-        ranks = set(self.spec.wild_ranks)
-        for kind, cards in self._indicators_by_source():
-            if kind == "indicator_rank":
-                ranks.add(rank_of(cards[0]))
-            elif kind == "thresholds":
-                ranks.update(rank_of(card) for card in cards[: self.revealed])
-            elif kind == "middle":
-                low, high = sorted(rank_of(card) for card in cards)  # ace high (S3)
-                ranks.update(range(low + 1, high))
-        if "chosen_rank" in self.spec.wild_kinds and isinstance(self.chosen, int):
-            ranks.add(self.chosen)
-        ranks.discard(self.burst_rank)
-        return frozenset(ranks)
+        return frozenset(r for r, wild in enumerate(self._public_masks[0]) if wild)
 
     @property
     def wild_suits(self) -> frozenset[int]:
         """Suits wild for every seat (indicator or chosen colour)."""
-        suits: set[int] = set()
-        for kind, cards in self._indicators_by_source():
-            if kind == "indicator_colour":
-                suits.update(COLOURS[colour_of(cards[0])])
-        if "chosen_colour" in self.spec.wild_kinds and isinstance(self.chosen, str):
-            suits.update(COLOURS[self.chosen])
-        return frozenset(suits)
+        return frozenset(u for u, wild in enumerate(self._public_masks[1]) if wild)
 
     @cached_property
     def _wild_card(self) -> tuple[bool, ...]:

@@ -18,6 +18,7 @@ from teenpatti_env.engine.session import Session
 from teenpatti_env.environment import aec
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.environment.batch_variant import table_cards
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import PRESETS, Rules
 
@@ -75,17 +76,30 @@ def random_actions(step: Any, rng: np.random.Generator) -> Any:
 
 
 def given_deals(batch: TableBatch, rng: np.random.Generator) -> dict[str, Any]:
-    """Reset options for every table of ``batch``: random stacks, cards and dealers."""
+    """Reset options for every table of ``batch``: random stacks, cards and dealers, and
+    a variant's community cards, indicators and chosen rank or colour."""
     n = batch.num_seats
+    spec = batch.rules.spec
+    private = spec.private_cards
     stacks = [random_stacks(batch.rules, rng) for _ in range(batch.num_tables)]
-    cards = np.full((batch.num_tables, n, 3), -1, dtype=np.int64)
+    cards = np.full((batch.num_tables, n, private), -1, dtype=np.int64)
+    table: dict[str, list[Any]] = {"community": [], "indicators": [], "chosen": []}
     for t, row in enumerate(stacks):
         deck = rng.permutation(NUM_CARDS)
         for s, chips in enumerate(row):
             if chips >= batch.rules.entry_chips:
-                cards[t, s] = deck[3 * s: 3 * s + 3]
+                cards[t, s] = deck[private * s: private * s + private]
+        rest = deck[private * n:].tolist()
+        table["community"].append(rest[:spec.community_cards])
+        table["indicators"].append(rest[spec.community_cards:][:spec.indicator_count])
+        table["chosen"].append({"rank": str(rng.choice(list("23456789TJQKA")))}
+                               if spec.chooses == "rank" else
+                               {"colour": str(rng.choice(["red", "black"]))}
+                               if spec.chooses == "colour" else None)
     dealers = rng.integers(n, size=batch.num_tables)
-    return {"cards": cards, "stacks": stacks, "dealer": dealers}
+    extras = {key: entries for key, entries in table.items()
+              if any(entry for entry in entries)}
+    return {"cards": cards, "stacks": stacks, "dealer": dealers, **extras}
 
 
 class ShadowDeck:
@@ -96,18 +110,23 @@ class ShadowDeck:
 
     def __init__(self, batch: TableBatch, table: int) -> None:
         self.params = batch.arrays.params
+        self.rules = batch.rules
         self.rng = batch._rng[table:table + 1].copy()
         self.deck = batch._deck[table:table + 1].copy()
         self.tab = np.zeros((1, k.TAB_FIELDS), dtype=np.int64)
         self.seat = np.zeros((1, k.SEAT_FIELDS, batch.num_seats), dtype=np.int64)
 
-    def deal(self, dealer: int, stacks: list[int]) -> list[list[int] | None]:
+    def deal(self, dealer: int, stacks: list[int]) -> tuple[list[list[int] | None],
+                                                           dict[str, Any]]:
+        """The cards of every seat and a variant's table cards (``Hand`` keywords)."""
         self.tab[0, k.DEALER] = dealer
         self.seat[0, k.START_STACK] = stacks
         k.deal_cards(self.params, self.tab, self.seat, self.deck, self.rng, 0)
-        return [None if self.seat[0, k.CARD0, s] == k.NONE
-                else [int(c) for c in self.seat[0, k.CARD0:k.CARD0 + 3, s]]
-                for s in range(len(stacks))]
+        private = self.rules.spec.private_cards
+        cards = [None if self.seat[0, k.CARD0, s] == k.NONE
+                 else [int(c) for c in self.seat[0, k.CARD0:k.CARD0 + private, s]]
+                 for s in range(len(stacks))]
+        return cards, table_cards(self.rules, self.tab[0])
 
 
 class ShadowSession(Session):
@@ -124,7 +143,8 @@ class ShadowSession(Session):
         expected = next((self.dealer + step) % n for step in range(1, n + 1)
                         if active[(self.dealer + step) % n])
         stacks = [chips if active[s] else 0 for s, chips in enumerate(self.stacks)]
-        hand = super().new_hand(self.shadow.deal(expected, stacks))
+        cards, table = self.shadow.deal(expected, stacks)
+        hand = super().new_hand(cards, **table)
         assert hand.dealer == expected
         return hand
 
@@ -144,19 +164,23 @@ def session_twin(batch: TableBatch, table: int, start: list[int]) -> Any:
 
     plain, aec.Session = aec.Session, make  # type: ignore[assignment, misc]
     try:
-        env.reset(options={"cards": hand.cards, "dealer": hand.dealer, "stacks": start})
+        env.reset(options={"cards": hand.cards, "dealer": hand.dealer, "stacks": start,
+                           **hand.table_cards()})
     finally:
         aec.Session = plain  # type: ignore[misc]
     return env
 
 
-def twin_env(batch: TableBatch, table: int) -> Any:
+def twin_env(batch: TableBatch, table: int, env: Any = None) -> Any:
     """A per-table environment holding the same deal as ``table`` of ``batch`` now
-    (call right after the batch dealt it)."""
+    (call right after the batch dealt it): ``env`` reset to it, or a new one (making
+    one costs far more than a reset)."""
     hand = batch.hand(table)
-    env = raw_env(rules=batch.rules, bet_levels=batch.layout.bet_levels)
+    if env is None:
+        env = raw_env(rules=batch.rules, bet_levels=batch.layout.bet_levels)
     start = batch.hand_stacks[table].tolist()
-    env.reset(options={"cards": hand.cards, "dealer": hand.dealer, "stacks": start})
+    env.reset(options={"cards": hand.cards, "dealer": hand.dealer, "stacks": start,
+                       **hand.table_cards()})
     return env
 
 
@@ -171,3 +195,72 @@ def variant_policy(path: Path, scale: float = 0.01) -> Path:
     rng = np.random.default_rng(1)
     weights = [w + rng.normal(0, scale, w.shape).astype(np.float32) for w in shipped.weights]
     return NumpyPolicy(weights, shipped.biases, shipped.metadata).save(path)
+
+
+def _compare_running(batch: TableBatch, envs: list[Any], t: int, step: Any) -> None:
+    env = envs[t]
+    hand = env.hand
+    assert hand.to_act == step.to_act[t], describe(batch, t)
+    agent = env.possible_agents[hand.to_act]
+    observed = env.observe(agent)
+    assert np.array_equal(observed["observation"], step.observations[t]), describe(batch, t)
+    assert np.array_equal(observed["action_mask"], step.action_masks[t]), describe(batch, t)
+    assert hand.pot == batch.pot[t], describe(batch, t)
+    assert hand.stake == batch.stake[t], describe(batch, t)
+    assert hand.stacks == batch.stack_chips[t].tolist(), describe(batch, t)
+
+
+def _compare_finished(batch: TableBatch, envs: list[Any], t: int, rewards: Any,
+                      finals: list[Any]) -> None:
+    hand = envs[t].hand
+    assert hand.over, describe(batch, t)
+    assert (rewards * batch.rules.boot).astype(np.int64).tolist() == hand.net, describe(batch, t)
+    assert sorted(hand.shown) == np.flatnonzero(batch.shown[t]).tolist(), describe(batch, t)
+    assert hand.stacks == batch.stack_chips[t].tolist(), describe(batch, t)
+    for seat in range(batch.num_seats):
+        expected = envs[t].observe(envs[t].possible_agents[seat])["observation"]
+        assert np.array_equal(expected, finals[seat][t]), describe(batch, t)
+
+
+def play_against_twins(batch: TableBatch, rng: np.random.Generator, seed: int,
+                       options: dict[str, Any] | None, seen: Any,
+                       ended: Any = None, envs: list[Any] | None = None) -> int:
+    """Play one hand at every table of ``batch`` (``autoreset=False``) with random legal
+    actions beside a ``raw_env`` twin holding the same deal, comparing at every decision
+    the seat to act, the observation, the mask, the pot, the stake and the stacks, and at
+    the end every seat's net, the hands shown, the stacks and every final observation.
+    ``seen`` counts the actions taken by name; ``ended(hand)`` is called with each twin's
+    finished hand; ``envs`` (one per table) are reused as the twins. Returns the decisions
+    played."""
+    step = batch.reset(seed=seed, options=options)
+    envs = [twin_env(batch, t, None if envs is None else envs[t])
+            for t in range(batch.num_tables)]
+    decisions = 0
+    finished_at_deal = step.to_act < 0
+    while (step.to_act >= 0).any():
+        waiting = step.to_act >= 0
+        for t in np.flatnonzero(waiting):
+            _compare_running(batch, envs, t, step)
+        actions = random_actions(step, rng)
+        for t in np.flatnonzero(waiting):
+            seen[batch.layout.names[actions[t]]] += 1
+            envs[t].step(int(actions[t]))
+        decisions += int(waiting.sum())
+        step = batch.step(actions)
+        done = step.finished
+        if done.any():
+            finals = [batch.observe(np.full(batch.num_tables, seat))
+                      for seat in range(batch.num_seats)]
+            rewards = step.rewards.copy()
+            for t in np.flatnonzero(done):
+                _compare_finished(batch, envs, t, rewards[t], finals)
+    if finished_at_deal.any():
+        finals = [batch.observe(np.full(batch.num_tables, seat))
+                  for seat in range(batch.num_seats)]
+        for t in np.flatnonzero(finished_at_deal):
+            hand = envs[t].hand
+            _compare_finished(batch, envs, t, np.asarray(hand.net) / batch.rules.boot, finals)
+    if ended is not None:
+        for env in envs:
+            ended(env.hand)
+    return decisions
