@@ -153,3 +153,12 @@ def test_cli_general_run_with_evaluate_writes_the_report_at_the_chosen_table(
     assert all(entry["players"] == 4 for entry in exploits)
     assert report["head_to_head"]["rules"] == Rules.preset("flash").to_dict()
     assert str(out / "evaluation.md") in capsys.readouterr().out
+
+
+def test_a_checkpoint_of_another_variant_is_refused_on_resume(tmp_path: Path) -> None:
+    muflis = tiny_general(tmp_path, "muflis", table_mix="single", variant="muflis",
+                          timesteps=1_000)
+    train_selfplay(muflis)
+    with pytest.raises(ValueError, match="variant='muflis'"):
+        train_selfplay(tiny_general(tmp_path, "classic", table_mix="single",
+                                    resume=str(tmp_path / "muflis" / "checkpoint.pt")))
