@@ -248,8 +248,6 @@ class SelfPlayConfig:
         if self.table_mix == "general" and self.variant != "classic":
             raise ValueError("table_mix general trains the classic family's table kinds; "
                              f"leave out variant={self.variant!r} (or use table_mix single)")
-        if self.table_mix == "general" and self.resume:
-            raise ValueError("table_mix general does not resume from a checkpoint yet")
         if self.table_mix == "general" and self.ray is not None:
             raise ValueError("table_mix general trains in this process only, not on Ray yet")
         self.hidden = tuple(int(width) for width in self.hidden)

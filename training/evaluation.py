@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents import SCRIPTED_AGENTS
+from agents import SCRIPTED_AGENTS, make_agent
 from agents.arena import HeadToHeadReport, head_to_head
+from agents.policy import PolicyAgent
 from teenpatti_env.rules import Rules
 from training.exploit import ExploitReport, approximate_exploitability, plot_curves
 
@@ -63,6 +64,14 @@ class Evaluation:
         return paths
 
 
+def best_response_start(agent: str) -> str | None:
+    """Where the evaluation's best responses start: from ``agent``'s weights when it is a
+    one-table policy (``teenpatti-policy/1``); a general policy's padded input does not fit
+    a one-table network, so against it (and the baselines) they start fresh."""
+    player = make_agent(agent)
+    return None if isinstance(player, PolicyAgent) and player.policy.padded else agent
+
+
 def evaluate_policy(
     agent: str,
     preset: str = "classic",
@@ -80,13 +89,15 @@ def evaluate_policy(
     curve_path: str | None = None,
 ) -> Evaluation:
     """Measure ``agent`` (a name :func:`agents.make_agent` accepts) at the ``preset``
-    table with ``players`` seats, on deals of ``seed``."""
+    table with ``players`` seats, on deals of ``seed`` (the best responses start from
+    :func:`best_response_start`)."""
     tell = say or (lambda line: None)
     rules = Rules.preset(preset, **({} if players is None else {"num_players": players}))
     tell(f"evaluating {agent}: {hands:,} duplicate hands against each of "
          f"{', '.join(opponents)} at 2v2 and 1v{rules.num_players - 1} tables")
     report = head_to_head(agent, list(opponents), tables=("2v2", "1vN"), hands=hands,
                           rules=rules, seed=seed, workers=workers)
+    start = best_response_start(agent)
     exploits = []
     for target in (agent, *baselines):
         tell(f"approximate exploitability of {target}: a best response trains for "
@@ -94,7 +105,7 @@ def evaluate_policy(
         exploits.append(approximate_exploitability(
             target, players=players, preset=preset,
             budget_steps=exploit_budget, hands=exploit_hands, seed=seed, device=device,
-            threads=threads, workers=workers, start_from=agent))
+            threads=threads, workers=workers, start_from=start))
     if curve_path is not None:
         plot_curves(exploits, curve_path)
     return Evaluation(report, exploits)

@@ -7,9 +7,13 @@ mixture (:data:`GENERAL_MIXTURE`: every seat count 3..7 under each of the four p
 and the ``classic`` preset with other limit and sideshow settings), so every rollout
 holds several kinds. The rollouts of all groups go through the network in one batch and
 one merged PPO update (:class:`training.selfplay_learner.Learner` plays :class:`MixedTables` as it
-plays one :class:`TableBatch`). The league is shared by every kind: the frozen snapshots
-and the uniform random policy sit at any table (they read the same padded input). The
-league's exploiters are not trained in this mode yet (``exploiter_every`` is not used).
+plays one :class:`TableBatch`). The run loop is :func:`training.selfplay.run_loop`'s
+(snapshots, exploiters, checkpoints, ``resume``), its rounds and table hooks given by
+:class:`GeneralRounds`. The league is shared by every kind: the frozen snapshots, the
+uniform random policy and the exploiters sit at any table. Each exploiter is made at one
+kind drawn from the mixture: a learned one is a copy of the network trained there, a
+searched one a rule setting found there, which reads each padded row unpadded
+(:func:`unpadded_rule_actor`).
 
 ``progress.csv`` has, besides the usual columns, two per kind:
 ``<kind>.versus_per_hand`` (the learner's boots per hand at tables of that kind where it
@@ -22,9 +26,6 @@ lists the mixture; each snapshot is also written as one, ``snapshots/step_N.npz`
 
 from __future__ import annotations
 
-import copy
-import dataclasses
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
 from numpy.typing import NDArray
 
 from agents.policy import GENERAL_POLICY_FORMAT, NumpyPolicy
@@ -41,19 +43,18 @@ from teenpatti_env.environment.batched import BatchStep, TableBatch
 from teenpatti_env.rules import MIN_PLAYERS, Rules
 from teenpatti_env.rules.variants import PRESET_NAMES
 from training.config import SelfPlayConfig
+from training.league_search import rule_actor, search_exploiter
 from training.scaling import padded_observation_scale
-from training.selfplay import SelfPlayResult
-from training.selfplay_files import RunLog, progress_bar
-from training.selfplay_learner import Learner, RunClock, ppo_round
+from training.selfplay import LocalRounds, SelfPlayResult, run_loop
+from training.selfplay_learner import Learner, train_exploiter
 from training.selfplay_network import (
-    UNIFORM,
     ActorCritic,
-    FrozenActor,
-    UniformActor,
+    BatchActor,
+    Exploiter,
     configure_torch,
     starting_policy,
 )
-from training.selfplay_rollout import SeatPlan
+from training.selfplay_rollout import RolloutStats, SeatPlan
 
 GROUPS = 8
 """Groups of tables, each drawing its own table kind before every round."""
@@ -258,79 +259,120 @@ def export_general(model: ActorCritic, mixture: Sequence[TableKind],
                    for kind in mixture], **extra)
 
 
+def unpadded_rule_actor(params: NDArray[np.float64]) -> BatchActor:
+    """A searched rule exploiter as a pool member at padded tables: each row is unpadded
+    to the observation of its own seat count (read from the presence flags), which the
+    rule strategy reads as it reads a classic table of that size."""
+    strategy = rule_actor(params, Rules.preset("classic"))
+    targets = {seats: padded_layout(Rules.preset("classic", num_players=seats)).target
+               for seats in range(MIN_PLAYERS, MAX_SEATS + 1)}
+    presence = padded_layout(Rules.preset("classic")).presence
+
+    def play(observations: NDArray[np.float32], masks: NDArray[Any]) -> NDArray[np.int64]:
+        seats = np.rint(observations[:, presence].sum(axis=1)).astype(np.int64)
+        actions = np.zeros(len(observations), np.int64)
+        for count in np.unique(seats):
+            rows = np.flatnonzero(seats == count)
+            actions[rows] = strategy(observations[rows][:, targets[int(count)]], masks[rows])
+        return actions
+
+    return play
+
+
+def sized_learner(learner: Learner, tables: MixedTables) -> None:
+    """Give ``learner`` (playing at ``tables``) the seat plan of tables of different seat
+    counts and seat every table again with it."""
+    learner.plan = SizedSeatPlan(learner.plan, tables.seat_counts)
+    learner.replan(np.arange(tables.num_tables))
+
+
+class GeneralRounds(LocalRounds):
+    """The rounds of a general run (:class:`~training.selfplay.LocalRounds` at
+    :class:`MixedTables`, each group drawing its kind again before every round but the
+    first) and its :class:`~training.selfplay.TableHooks`: the padded
+    ``teenpatti-policy/2`` export, the per-kind log columns, and exploiters each made at
+    one kind drawn from the mixture."""
+
+    rule_seat = staticmethod(unpadded_rule_actor)
+
+    def __init__(self, model: ActorCritic, config: SelfPlayConfig, device: torch.device,
+                 mixture: Sequence[TableKind], tell: Callable[[str], None]) -> None:
+        self.mixture = list(mixture)
+        self.tell = tell
+        groups = min(GROUPS, config.tables)
+        self.tables = MixedTables(mixture, groups, max(1, config.tables // groups), config.seed)
+        super().__init__(model, config, device, self.tables)
+        sized_learner(self.learner, self.tables)
+        self.tables.roles = self.learner.plan.roles
+        self.played = 0
+
+    def play(self, learning_rate: float) -> tuple[int, RolloutStats, dict[str, float]]:
+        """Every group draws a kind again (not before the first round), then the round."""
+        if self.played:
+            self.learner.step = self.tables.redraw()
+            self.learner.replan(np.arange(self.tables.num_tables))
+        self.played += 1
+        return super().play(learning_rate)
+
+    def set_pool(self, members: Sequence[tuple[str, Exploiter]], updates: int) -> None:
+        """The pool's snapshots and exploiters from now on; every table is seated again."""
+        super().set_pool(members, updates)
+        self.tables.uniform_role = len(self.learner.pool) if self.uniform else 0
+        self.learner.replan(np.arange(self.tables.num_tables))
+
+    def new_member(self) -> ActorCritic:
+        """A fresh network over the padded input."""
+        return general_model(self.config, self.tables.action_size)
+
+    def export(self, model: ActorCritic, **metadata: Any) -> NumpyPolicy:
+        """The ``teenpatti-policy/2`` form of ``model``."""
+        return export_general(model, self.mixture, trained_by=TRAINED_BY, **metadata)
+
+    def exploiter_kind(self, seed: int) -> TableKind:
+        """The kind an exploiter seeded ``seed`` is made at: drawn from the mixture."""
+        kind = self.mixture[int(np.random.default_rng([seed, 13]).choice(
+            len(self.mixture), p=self.tables.weights))]
+        self.tell(f"the exploiter plays at {kind.name}")
+        return kind
+
+    def train_exploiter(self, model: ActorCritic, seed: int,
+                        on_round: Callable[[int], None]) -> tuple[ActorCritic, float]:
+        """A learned best response to ``model`` at one kind drawn from the mixture."""
+        tables = MixedTables([self.exploiter_kind(seed)], 1, self.config.tables, seed)
+        return train_exploiter(model, self.config, self.device, seed, on_round, tables,
+                               lambda learner: sized_learner(learner, tables))
+
+    def search_exploiter(self, model: ActorCritic, seed: int,
+                         ) -> tuple[NDArray[np.float64], float]:
+        """A rule setting searched against ``model`` at one kind drawn from the mixture."""
+        kind = self.exploiter_kind(seed)
+        return search_exploiter(self.export(model), kind.rules, seed)
+
+    def log_columns(self) -> dict[str, float]:
+        """The per-kind columns of the rounds since the last call."""
+        return self.tables.take_results()
+
+    def summary(self) -> dict[str, Any]:
+        """The mixture's kinds."""
+        return {"table_mix": mixture_names(self.mixture)}
+
+
+TRAINED_BY = "teenpatti selfplay --table-mix general"
+
+
 def train_general(config: SelfPlayConfig, say: Callable[[str], None] | None = None,
                   mixture: Sequence[TableKind] = GENERAL_MIXTURE) -> SelfPlayResult:
-    """Train one general policy from scratch at the ``mixture`` (``config.table_mix ==
-    "general"``) and export ``policy.npz``; ``preset``, ``players``, the exploiters and
-    ``resume`` are not used."""
+    """Train one general policy at the ``mixture`` (``config.table_mix == "general"``),
+    from scratch or from ``config.resume``, and export ``policy.npz``: the run loop of
+    :func:`training.selfplay.train_selfplay` (snapshots, exploiters, checkpoints), its
+    rounds played by :class:`GeneralRounds`; ``preset`` and ``players`` are not used."""
     tell = say or (lambda line: None)
     started = time.perf_counter()
     device = configure_torch(config)
-    out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
-    groups = min(GROUPS, config.tables)
-    tables = MixedTables(mixture, groups, max(1, config.tables // groups), config.seed)
-    model = general_model(config, tables.action_size)
-    if config.init_from:
+    Path(config.out).mkdir(parents=True, exist_ok=True)
+    model = general_model(config, len(ActionLayout(mixture[0].rules).names))
+    if config.init_from and not config.resume:
         model.load_policy(starting_policy(config.init_from))
     model = model.to(device)
-    learner = Learner(model, tables, config, device, config.seed)
-    learner.plan = SizedSeatPlan(learner.plan, tables.seat_counts)
-    tables.roles = learner.plan.roles
-    if config.exploiter_every:
-        tell("the general mixture trains no exploiters yet: the league is the snapshots "
-             "and the uniform policy")
-    snapshots: list[ActorCritic] = []
-    uniform = [UniformActor(config.seed)] if config.uniform_table_share else []
-
-    def refresh_pool() -> None:
-        pool = [FrozenActor(m, device, config.seed + 7919 * (k + 1) + updates)
-                for k, m in enumerate(snapshots)]
-        learner.set_pool([*pool, *uniform], ["snapshot"] * len(pool) + [UNIFORM] * len(uniform))
-        tables.uniform_role = len(learner.pool) if uniform else 0
-        seat_all()
-
-    def seat_all() -> None:
-        learner.plan.draw(np.arange(tables.num_tables), len(learner.pool), (),
-                          tables.uniform_role)
-
-    decisions = updates = 0
-    refresh_pool()
-    (out / "run.json").write_text(json.dumps(
-        {"config": dataclasses.asdict(config), "command": config.command()}, indent=2) + "\n")
-    log = RunLog(out)
-    clock = RunClock(started)
-    next_snapshot = config.snapshot_every
-    bar = progress_bar(config.timesteps, 0, config.progress)
-    try:
-        while decisions < config.timesteps:
-            if updates:  # every round: each group draws a kind again
-                learner.step = tables.redraw()
-                seat_all()
-            count, row = clock.play(lambda rate: ppo_round(learner, rate), config, decisions)
-            decisions += count
-            updates += 1
-            bar.update(count)
-            log.write({**row, "pool_size": len(learner.pool), **tables.take_results()})
-            if decisions >= next_snapshot:
-                next_snapshot += config.snapshot_every
-                snapshots.append(copy.deepcopy(model))
-                del snapshots[:-config.max_snapshots]
-                refresh_pool()
-                export_general(model, mixture, trained_by="teenpatti selfplay --table-mix "
-                               "general", decisions=decisions).save(
-                    out / "snapshots" / f"step_{decisions}.npz")
-                tell(f"{decisions:,} decisions: a snapshot joined the pool")
-    finally:
-        bar.close()
-        log.close()
-    policy = export_general(model, mixture, trained_by="teenpatti selfplay --table-mix general",
-                            decisions=decisions, command=config.command())
-    policy.save(out / "policy.npz")
-    seconds = time.perf_counter() - started
-    summary = {"config": dataclasses.asdict(config), "command": config.command(),
-               "table_mix": mixture_names(mixture), "decisions": decisions,
-               "updates": updates, "seconds": seconds, "learning_seconds": clock.learning,
-               "exploiter_seconds": 0.0, "steps_per_second": decisions / max(clock.learning, 1e-9)}
-    (out / "run.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return SelfPlayResult(out, policy, decisions, updates, seconds, clock.learning, 0.0)
+    rounds = GeneralRounds(model, config, device, mixture, tell)
+    return run_loop(config, model, rounds, rounds, device, tell, started)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.policy import PolicyAgent
+from agents.policy import NumpyPolicy, PolicyAgent
 from agents.rule_strategy import RuleAgent
 from teenpatti_env.rules import Rules
 from training.rule_search import SearchBudget, search_rule_response
@@ -26,11 +26,12 @@ LEAGUE_SEARCH = SearchBudget(population=16, rounds=3, deals=100, finalists=2,
 100 deals each, then two finalists of 250 deals (34,000 hands at four seats)."""
 
 
-def search_exploiter(main: Any, rules: Rules, seed: int, budget: SearchBudget | None = None,
-                     ) -> tuple[NDArray[np.float64], float]:
-    """The rule setting found against ``main`` (an ``ActorCritic``, played greedily as its
-    export plays) and what it won per hand on the search's final deals."""
-    target = PolicyAgent(main.to_numpy_policy(rules), name="main")
+def search_exploiter(main: NumpyPolicy, rules: Rules, seed: int,
+                     budget: SearchBudget | None = None) -> tuple[NDArray[np.float64], float]:
+    """The rule setting found against ``main`` (the export of the current policy, played
+    greedily as exports play) at tables under ``rules``, and what it won per hand on the
+    search's final deals."""
+    target = PolicyAgent(main, name="main")
     found = search_rule_response(target, rules, budget or LEAGUE_SEARCH, seed)
     return found.params, found.score
 

@@ -27,6 +27,10 @@ last decision of the hand; the returns are undiscounted (``gamma = 1``) with GAE
 seat's own decisions only. A decision whose hand is still running when a rollout ends is
 bootstrapped from its own value.
 
+The run loop (:func:`run_loop`) is also the general trainer's (:mod:`training.general`):
+what differs between one table kind and a mixture sits in its :class:`Rounds` and
+:class:`TableHooks`.
+
 The same machinery trains a best response against any fixed agent
 (:mod:`training.exploit`): see :class:`Learner` and :func:`ppo_round`.
 
@@ -46,7 +50,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
 import torch
+from numpy.typing import NDArray
 
 from agents.policy import NumpyPolicy
 from teenpatti_env.environment.batched import TableBatch
@@ -146,15 +152,82 @@ class Rounds(Protocol):
         """Let go of what the rounds hold (workers, connections)."""
 
 
-class LocalRounds:
-    """The rounds of a run in this process: one :class:`Learner` at ``config.tables``
-    tables, seeded by the run's seed."""
+class TableHooks(Protocol):
+    """What the run loop asks of the tables it trains at, beyond the rounds: how the
+    network is exported, how a pool member is rebuilt from a checkpoint, how the league's
+    exploiters are made, and the extra columns of the log. :class:`OneTable` is a run at
+    one table kind; :class:`training.general.GeneralRounds` a run at a mixture of kinds."""
 
-    def __init__(self, model: ActorCritic, config: SelfPlayConfig,
-                 device: torch.device) -> None:
+    def new_member(self) -> ActorCritic:
+        """A fresh network of the run's shape (a checkpoint's snapshots load into it)."""
+
+    def export(self, model: ActorCritic, **metadata: Any) -> NumpyPolicy:
+        """The torch-free form of ``model`` (``policy.npz`` and each snapshot), its
+        ``trained_by`` filled in."""
+
+    def train_exploiter(self, model: ActorCritic, seed: int,
+                        on_round: Callable[[int], None]) -> tuple[ActorCritic, float]:
+        """A learned best response to ``model`` and what it won per hand."""
+
+    def search_exploiter(self, model: ActorCritic, seed: int,
+                         ) -> tuple[NDArray[np.float64], float]:
+        """A searched rule exploiter of ``model`` and what it won per hand."""
+
+    def log_columns(self) -> dict[str, float]:
+        """Extra ``progress.csv`` columns of the rounds since the last call."""
+
+    def summary(self) -> dict[str, Any]:
+        """Extra entries of the finished run's ``run.json``."""
+
+
+class OneTable:
+    """The :class:`TableHooks` of a run at one table kind, ``config.rules``."""
+
+    def __init__(self, config: SelfPlayConfig, device: torch.device) -> None:
         self.config = config
         self.device = device
-        batch = TableBatch(config.tables, config.rules, seed=config.seed)
+
+    def new_member(self) -> ActorCritic:
+        """A fresh network for the run's table."""
+        return new_model(self.config, self.config.rules)
+
+    def export(self, model: ActorCritic, **metadata: Any) -> NumpyPolicy:
+        """The ``teenpatti-policy/1`` form of ``model``."""
+        return model.to_numpy_policy(self.config.rules, trained_by="teenpatti selfplay",
+                                     **metadata)
+
+    def train_exploiter(self, model: ActorCritic, seed: int,
+                        on_round: Callable[[int], None]) -> tuple[ActorCritic, float]:
+        """:func:`train_exploiter` at the run's table."""
+        return train_exploiter(model, self.config, self.device, seed, on_round)
+
+    def search_exploiter(self, model: ActorCritic, seed: int,
+                         ) -> tuple[NDArray[np.float64], float]:
+        """:func:`search_exploiter` at the run's table."""
+        return search_exploiter(self.export(model), self.config.rules, seed)
+
+    def log_columns(self) -> dict[str, float]:
+        """None beyond the usual."""
+        return {}
+
+    def summary(self) -> dict[str, Any]:
+        """Nothing beyond the usual."""
+        return {}
+
+
+class LocalRounds:
+    """The rounds of a run in this process: one :class:`Learner` at ``tables`` (default:
+    ``config.tables`` tables under ``config.rules``), seeded by the run's seed."""
+
+    rule_seat: Callable[[NDArray[np.float64]], BatchActor] | None = None
+    """How a searched exploiter sits at these tables (``None``: at ``config.rules``)."""
+
+    def __init__(self, model: ActorCritic, config: SelfPlayConfig,
+                 device: torch.device, tables: Tables | None = None) -> None:
+        self.config = config
+        self.device = device
+        batch = tables if tables is not None else TableBatch(config.tables, config.rules,
+                                                             seed=config.seed)
         self.learner = Learner(model, batch, config, device, config.seed)
         self.model = model
         self.optimizer: torch.optim.Optimizer = self.learner.optimizer
@@ -181,7 +254,7 @@ class LocalRounds:
     def set_pool(self, members: Sequence[tuple[str, Exploiter]], updates: int) -> None:
         """The pool's snapshots and exploiters from now on (``updates``: made so far)."""
         actors = pool_actors(members, self.config.rules, self.device, self.config.seed,
-                             updates)
+                             updates, self.rule_seat)
         self.learner.set_pool(actors + self.uniform, [name for name, _ in members]
                               + [UNIFORM] * len(self.uniform))
 
@@ -212,22 +285,24 @@ def train_selfplay(config: SelfPlayConfig,
     rounds: Rounds = (LocalRounds(model, config, device) if config.ray is None
                       else RayRounds(model, config, device, tell))
     try:
-        return _train(config, model, rounds, device, tell, started)
+        return run_loop(config, model, rounds, OneTable(config, device), device, tell, started)
     finally:
         rounds.close()
 
 
-def _train(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, device: torch.device,
-           tell: Callable[[str], None], started: float) -> SelfPlayResult:
-    """The run loop of :func:`train_selfplay`, its rounds played by ``rounds``."""
-    rules = config.rules
+def run_loop(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, table: TableHooks,
+             device: torch.device, tell: Callable[[str], None],
+             started: float) -> SelfPlayResult:
+    """The run loop of :func:`train_selfplay` (and of the general mixture), its rounds
+    played by ``rounds`` at the tables ``table`` describes."""
     out = Path(config.out)
     snapshots: list[ActorCritic] = []
     exploiters: list[Exploiter] = []
     decisions = updates = 0
     if config.resume:
         decisions, updates = load_checkpoint(Path(config.resume), model, rounds.optimizer,
-                                             snapshots, exploiters, config, rules, device)
+                                             snapshots, exploiters, config, config.rules, device,
+                                             table.new_member)
         tell(f"resumed from {config.resume} at {decisions:,} decisions")
 
     def refresh_pool() -> None:
@@ -251,14 +326,13 @@ def _train(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, device: t
             decisions += count
             updates += 1
             bar.update(count)
-            log.write({**row, "pool_size": rounds.pool_size})
+            log.write({**row, "pool_size": rounds.pool_size, **table.log_columns()})
             if decisions >= next_snapshot:
                 next_snapshot += config.snapshot_every
                 snapshots.append(copy.deepcopy(model))
                 del snapshots[:-config.max_snapshots]
                 refresh_pool()
-                model.to_numpy_policy(rules, trained_by="teenpatti selfplay",
-                                      decisions=decisions).save(
+                table.export(model, decisions=decisions).save(
                     out / "snapshots" / f"step_{decisions}.npz")
             # An exploiter after the last update would teach the main policy nothing.
             if (next_exploiter is not None and decisions >= next_exploiter
@@ -274,12 +348,11 @@ def _train(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, device: t
                 exploit_started = time.perf_counter()
                 exploiter: Exploiter
                 if kind == "ppo":
-                    exploiter, edge = _train_exploiter_on_bar(model, config, device,
+                    exploiter, edge = _train_exploiter_on_bar(table, model, config,
                                                               config.seed + 1000 + updates,
                                                               bar, label)
                 else:  # a search makes no learner decisions: none on the bar
-                    exploiter, edge = search_exploiter(model, rules,
-                                                       config.seed + 1000 + updates)
+                    exploiter, edge = table.search_exploiter(model, config.seed + 1000 + updates)
                     bar.total -= config.exploiter_steps
                 exploiting += time.perf_counter() - exploit_started
                 exploiters.append(exploiter)
@@ -296,14 +369,13 @@ def _train(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, device: t
     finally:
         bar.close()
         log.close()
-    policy = model.to_numpy_policy(rules, trained_by="teenpatti selfplay",
-                                   decisions=decisions, command=config.command())
+    policy = table.export(model, decisions=decisions, command=config.command())
     policy.save(out / "policy.npz")
     seconds = time.perf_counter() - started
     summary = {"config": dataclasses.asdict(config), "command": config.command(),
                "decisions": decisions, "updates": updates, "seconds": seconds,
                "learning_seconds": clock.learning, "exploiter_seconds": exploiting,
-               "steps_per_second": decisions / max(clock.learning, 1e-9)}
+               "steps_per_second": decisions / max(clock.learning, 1e-9), **table.summary()}
     (out / "run.json").write_text(json.dumps(summary, indent=2) + "\n")
     return SelfPlayResult(out, policy, decisions, updates, seconds, clock.learning, exploiting,
                           _mean(rounds.rollout_seconds), _mean(rounds.update_seconds))
@@ -313,11 +385,10 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / max(len(values), 1)
 
 
-def _train_exploiter_on_bar(main: ActorCritic, config: SelfPlayConfig,
-                            device: torch.device, seed: int, bar: Any,
-                            label: str) -> tuple[ActorCritic, float]:
-    """:func:`train_exploiter`, its decisions counted on the run's progress bar (whose
-    total is corrected by what the exploiter made beyond its budget)."""
+def _train_exploiter_on_bar(table: TableHooks, main: ActorCritic, config: SelfPlayConfig,
+                            seed: int, bar: Any, label: str) -> tuple[ActorCritic, float]:
+    """``table``'s learned exploiter, its decisions counted on the run's progress bar
+    (whose total is corrected by what the exploiter made beyond its budget)."""
     made = 0
 
     def advance(count: int) -> None:
@@ -326,7 +397,7 @@ def _train_exploiter_on_bar(main: ActorCritic, config: SelfPlayConfig,
         bar.update(count)
 
     bar.set_description(label)
-    result = train_exploiter(main, config, device, seed, advance)
+    result = table.train_exploiter(main, seed, advance)
     bar.total += made - config.exploiter_steps
     bar.set_description("main policy")
     return result

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -115,11 +115,12 @@ def save_checkpoint(path: Path, model: ActorCritic, optimizer: torch.optim.Optim
 
 def load_checkpoint(path: Path, model: ActorCritic, optimizer: torch.optim.Optimizer,
                     snapshots: list[Any], exploiters: list[Exploiter],
-                    config: SelfPlayConfig, rules: Rules,
-                    device: torch.device) -> tuple[int, int]:
+                    config: SelfPlayConfig, rules: Rules, device: torch.device,
+                    new_member: Callable[[], ActorCritic] | None = None) -> tuple[int, int]:
     """Load the checkpoint at ``path`` into ``model`` and ``optimizer``, append its
-    snapshots and exploiters; returns its decisions and updates. A missing, damaged or
-    foreign file, or one of another table or network, is a ``ValueError``."""
+    snapshots and exploiters (networks made by ``new_member``, by default a network for
+    ``rules``); returns its decisions and updates. A missing, damaged or foreign file, or
+    one of another table, table mix or network, is a ``ValueError``."""
     if not path.is_file():
         raise ValueError(f"no checkpoint at {str(path)!r}")
     try:
@@ -129,9 +130,10 @@ def load_checkpoint(path: Path, model: ActorCritic, optimizer: torch.optim.Optim
     if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{str(path)!r} is not a {CHECKPOINT_FORMAT} file")
     saved = state["config"]
-    for key in ("preset", "players", "hidden", "activation"):
+    older = {"variant": "classic", "table_mix": "single"}  # what files without them trained
+    for key in ("preset", "players", "hidden", "activation", "variant", "table_mix"):
         mine = getattr(config, key)
-        theirs = tuple(saved[key]) if key == "hidden" else saved[key]
+        theirs = tuple(saved[key]) if key == "hidden" else saved.get(key, older.get(key))
         if mine != theirs:
             raise ValueError(f"{str(path)!r} was trained with {key}={theirs!r}, this run "
                              f"asks for {mine!r}")
@@ -144,7 +146,7 @@ def load_checkpoint(path: Path, model: ActorCritic, optimizer: torch.optim.Optim
                 if "rule_params" in weights:  # a searched rule exploiter
                     target.append(weights["rule_params"].cpu().numpy())
                     continue
-                member = new_model(config, rules).to(device)
+                member = (new_member() if new_member else new_model(config, rules)).to(device)
                 member.load_state_dict(weights)
                 target.append(member)
     except (KeyError, RuntimeError) as error:

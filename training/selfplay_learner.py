@@ -148,18 +148,24 @@ def learn(learner: Learner, decisions: int, learning_rate: Callable[[int], float
 
 def train_exploiter(main: ActorCritic, config: SelfPlayConfig, device: torch.device,
                     seed: int, on_round: Callable[[int], None] | None = None,
+                    tables: Tables | None = None,
+                    prepare: Callable[[Learner], None] | None = None,
                     ) -> tuple[ActorCritic, float]:
     """A best response to the frozen ``main`` played greedily, as its export plays in the
     arena (a copy of it that learns against it in every other seat, the way
     :mod:`training.exploit` measures a policy); returns it and what it won per hand in
     its last rounds. ``main`` and torch's global random state are left as they were;
-    ``on_round`` receives the decisions of each of the exploiter's rounds."""
+    ``on_round`` receives the decisions of each of the exploiter's rounds. It learns at
+    ``tables`` where given (else ``config.tables`` tables under ``config.rules``);
+    ``prepare`` may adjust its learner before the first round."""
     exploiter = copy.deepcopy(main)
-    rules = config.rules
     settings = dataclasses.replace(config, self_play_share=0.0, anneal_lr=False)
-    batch = TableBatch(config.tables, rules, seed=seed)
+    batch = tables if tables is not None else TableBatch(config.tables, config.rules,
+                                                         seed=seed)
     learner = Learner(exploiter, batch, settings, device, seed,
                       pool=[FrozenActor(main, device, seed, greedy=True)], names=["main"])
+    if prepare is not None:
+        prepare(learner)
     recent: list[tuple[int, float]] = []
 
     def record(count: int, stats: RolloutStats, losses: dict[str, float]) -> None:

@@ -188,12 +188,16 @@ def configure_torch(config: SelfPlayConfig) -> torch.device:
 
 
 def pool_actors(members: Sequence[tuple[str, Exploiter]], rules: Rules, device: torch.device,
-                seed: int, updates: int) -> list[BatchActor]:
+                seed: int, updates: int,
+                rule_seat: Callable[[NDArray[np.float64]], BatchActor] | None = None,
+                ) -> list[BatchActor]:
     """The actors that play the pool's ``members`` (``(name, snapshot or exploiter)``):
-    a searched exploiter plays its rule strategy, a network a :class:`FrozenActor` with a
-    seed of its own (from ``seed``, its place in the pool and ``updates``, the updates made
-    so far). Exploiters play greedily, as the best responses that measure a policy do."""
-    return [rule_actor(member, rules) if isinstance(member, np.ndarray) else
+    a searched exploiter plays its rule strategy (``rule_seat(params)`` where given, else
+    at tables under ``rules``), a network a :class:`FrozenActor` with a seed of its own
+    (from ``seed``, its place in the pool and ``updates``, the updates made so far).
+    Exploiters play greedily, as the best responses that measure a policy do."""
+    seat_rule = rule_seat or (lambda params: rule_actor(params, rules))
+    return [seat_rule(member) if isinstance(member, np.ndarray) else
             FrozenActor(member, device, seed + 7919 * (k + 1) + updates,
                         greedy=name == EXPLOITER)
             for k, (name, member) in enumerate(members)]

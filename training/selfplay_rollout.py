@@ -258,7 +258,7 @@ class Collector:
         self.plan = SeatPlan(batch.num_tables, batch.num_seats, config.self_play_share, rng,
                              config.exploiter_table_share, config.uniform_table_share)
         self.step: BatchStep = batch.reset(seed=seed)
-        self._replan(np.arange(batch.num_tables))
+        self.replan(np.arange(batch.num_tables))
         self.last = np.full((batch.num_tables, batch.num_seats), -1, np.int64)
         self.rollout = Rollout(batch.num_tables * config.rollout_steps, batch.observation_size,
                                batch.action_size)
@@ -275,7 +275,8 @@ class Collector:
         if UNIFORM in self.pool_names[:-1]:
             raise ValueError("the uniform policy must be the pool's last member")
 
-    def _replan(self, tables: NDArray[np.int64]) -> None:
+    def replan(self, tables: NDArray[np.int64]) -> None:
+        """Draw who sits where at ``tables`` (their next hands) from the pool."""
         self.plan.draw(tables, len(self.pool), self._exploiters, self._uniform)
 
     @torch.no_grad()
@@ -341,5 +342,5 @@ class Collector:
             stats.exploiter_reward_sum += float(paid[lone][~learner_seats[lone]].sum())
             stats.uniform_hands += int(uniform.sum())
             stats.uniform_reward_sum += float(paid[uniform][learner_seats[uniform]].sum())
-            self._replan(finished)
+            self.replan(finished)
         return stats

@@ -218,7 +218,8 @@ def _add_selfplay_parser(commands: Any) -> None:
     parser.add_argument("--evaluate", action="store_true",
                         help="after training: the policy against every scripted agent at 2v2 "
                              "and 1vN tables, and its approximate exploitability next to "
-                             "hard's and equity's")
+                             "hard's and equity's (a general run: at the --preset and "
+                             "--players table)")
     parser.add_argument("--eval-hands", type=positive_int, default=2_000,
                         help="duplicate hands per pairing of --evaluate")
     parser.add_argument("--exploit-budget", type=positive_int, default=100_000,
@@ -239,9 +240,6 @@ def _command_selfplay(args: argparse.Namespace) -> None:
         config = SelfPlayConfig(progress=not args.quiet, **options)
     except ValueError as error:
         raise CommandError(str(error)) from error
-    if args.evaluate and config.table_mix == "general":
-        raise CommandError("--evaluate measures a policy at one table; measure a general "
-                           "policy with benchmarks/bench_general.py --agent ppo:PATH")
     try:
         from training.selfplay import train_selfplay
     except ImportError as error:
