@@ -87,17 +87,17 @@ def test_the_progress_bar_counts_the_exploiters_decisions(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The bar's total is the main budget plus each exploiter's, corrected by what each
     exploiter actually made; so its estimate of the time left counts them."""
-    import training.selfplay as selfplay
+    import training.selfplay_loop as selfplay_loop
 
     bars: list[Any] = []
-    real = selfplay.run_progress_bar
+    real = selfplay_loop.run_progress_bar
 
     def keep(config: SelfPlayConfig, decisions: int) -> Any:
         bars.append(real(config, decisions))
         assert bars[-1].total == config.timesteps + 3 * config.exploiter_steps
         return bars[-1]
 
-    real_train = selfplay._train_exploiter_on_bar
+    real_train = selfplay_loop._train_exploiter_on_bar
     totals: list[int] = []
 
     def watch(*args: Any) -> Any:
@@ -105,8 +105,8 @@ def test_the_progress_bar_counts_the_exploiters_decisions(
         totals.append(bars[0].total)
         return made
 
-    monkeypatch.setattr(selfplay, "run_progress_bar", keep)
-    monkeypatch.setattr(selfplay, "_train_exploiter_on_bar", watch)
+    monkeypatch.setattr(selfplay_loop, "run_progress_bar", keep)
+    monkeypatch.setattr(selfplay_loop, "_train_exploiter_on_bar", watch)
     result = train_selfplay(league(tmp_path, progress=True))
     bar = bars[0]
     exploiter_decisions = bar.n - result.decisions

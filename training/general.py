@@ -7,7 +7,7 @@ mixture (:data:`GENERAL_MIXTURE`: every seat count 3..7 under each of the four p
 and the ``classic`` preset with other limit and sideshow settings), so every rollout
 holds several kinds. The rollouts of all groups go through the network in one batch and
 one merged PPO update (:class:`training.selfplay_learner.Learner` plays :class:`MixedTables` as it
-plays one :class:`TableBatch`). The run loop is :func:`training.selfplay.run_loop`'s
+plays one :class:`TableBatch`). The run loop is :func:`training.selfplay_loop.run_loop`'s
 (snapshots, exploiters, checkpoints, ``resume``), its rounds and table hooks given by
 :class:`GeneralRounds`. The league is shared by every kind: the frozen snapshots, the
 uniform random policy and the exploiters sit at any table. Each exploiter is made at one
@@ -45,8 +45,8 @@ from teenpatti_env.rules.variants import PRESET_NAMES
 from training.config import SelfPlayConfig
 from training.league_search import rule_actor, search_exploiter
 from training.scaling import padded_observation_scale
-from training.selfplay import LocalRounds, SelfPlayResult, run_loop
 from training.selfplay_learner import Learner, train_exploiter
+from training.selfplay_loop import LocalRounds, SelfPlayResult, run_loop
 from training.selfplay_network import (
     ActorCritic,
     BatchActor,
@@ -287,9 +287,9 @@ def sized_learner(learner: Learner, tables: MixedTables) -> None:
 
 
 class GeneralRounds(LocalRounds):
-    """The rounds of a general run (:class:`~training.selfplay.LocalRounds` at
+    """The rounds of a general run (:class:`~training.selfplay_loop.LocalRounds` at
     :class:`MixedTables`, each group drawing its kind again before every round but the
-    first) and its :class:`~training.selfplay.TableHooks`: the padded
+    first) and its :class:`~training.selfplay_loop.TableHooks`: the padded
     ``teenpatti-policy/2`` export, the per-kind log columns, and exploiters each made at
     one kind drawn from the mixture."""
 
