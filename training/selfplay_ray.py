@@ -56,6 +56,11 @@ PoolMembers = list[tuple[str, Any]]
 """The pool as sent to the workers: ``(name, state dict or rule parameters)``."""
 
 
+def cpu_weights(model: ActorCritic) -> dict[str, torch.Tensor]:
+    """``model``'s state dict on the CPU, as sent to the workers."""
+    return {key: value.detach().cpu() for key, value in model.state_dict().items()}
+
+
 def worker_seed(seed: int, index: int) -> int:
     """The seed of rollout worker ``index`` in a run seeded ``seed``: the run's own seed
     for worker 0 (so one worker plays as the local trainer), a seed drawn from both for
@@ -155,9 +160,7 @@ class RayRounds:
         """Send the pool's snapshots and exploiters to every worker (networks as CPU state
         dicts); they play them from the next round."""
         self._members = [(name, member if isinstance(member, np.ndarray) else
-                          {key: value.detach().cpu() for key, value in
-                           member.state_dict().items()})
-                         for name, member in members]
+                          cpu_weights(member)) for name, member in members]
         self._updates = updates
         from ray.exceptions import RayActorError
 
@@ -176,8 +179,7 @@ class RayRounds:
     def play(self, learning_rate: float) -> tuple[int, RolloutStats, dict[str, float]]:
         """One synchronous round: every worker collects with the current weights, then
         one update here over all their decisions."""
-        weights = self.ray.put({key: value.detach().cpu()
-                                for key, value in self.model.state_dict().items()})
+        weights = self.ray.put(cpu_weights(self.model))
         state = self._generator_state if self._generator_shared() else None
         results = self._collect_all(weights, state)
         samples = Samples.join([result[0] for result in results])
