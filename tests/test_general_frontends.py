@@ -30,7 +30,7 @@ PRESETS = ("classic", "pagat", "flash", "tabletop")
 def general_spec(tmp_path_factory: pytest.TempPathFactory) -> str:
     """An untrained general policy (its moves need not be good, only legal and its own)."""
     torch.manual_seed(4)
-    model = general_model(SelfPlayConfig(hidden=(32,)), 10)
+    model = general_model(SelfPlayConfig(hidden=(32,)))
     path = tmp_path_factory.mktemp("general") / "general.npz"
     export_general(model, GENERAL_MIXTURE).save(path)
     return f"ppo:{path}"

@@ -116,7 +116,7 @@ def test_padding_a_wrong_size_is_a_clear_error() -> None:
 
 def general_policy(seed: int = 0) -> tuple[object, object]:
     torch.manual_seed(seed)
-    model = general_model(SelfPlayConfig(hidden=(32, 16)), 10)
+    model = general_model(SelfPlayConfig(hidden=(32, 16)))
     with torch.no_grad():  # a value head and biases away from their zero start
         for parameter in model.parameters():
             parameter.add_(0.1 * torch.randn_like(parameter))

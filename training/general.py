@@ -26,10 +26,8 @@ lists the mixture; each snapshot is also written as one, ``snapshots/step_N.npz`
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -46,13 +44,11 @@ from training.config import SelfPlayConfig
 from training.league_search import rule_actor, search_exploiter
 from training.scaling import padded_observation_scale
 from training.selfplay_learner import Learner, train_exploiter
-from training.selfplay_loop import LocalRounds, SelfPlayResult, run_loop
+from training.selfplay_loop import LocalRounds
 from training.selfplay_network import (
     ActorCritic,
     BatchActor,
     Exploiter,
-    configure_torch,
-    starting_policy,
 )
 from training.selfplay_rollout import RolloutStats, SeatPlan
 
@@ -244,10 +240,11 @@ class SizedSeatPlan(SeatPlan):
         self.roles[tables] = roles
 
 
-def general_model(config: SelfPlayConfig, action_size: int) -> ActorCritic:
-    """A freshly initialised network over the padded input."""
-    return ActorCritic(PADDED_SIZE, action_size, config.hidden, config.activation,
-                       padded_observation_scale())
+def general_model(config: SelfPlayConfig,
+                  mixture: Sequence[TableKind] = GENERAL_MIXTURE) -> ActorCritic:
+    """A freshly initialised network over the padded input, with the mixture's actions."""
+    return ActorCritic(PADDED_SIZE, len(ActionLayout(mixture[0].rules).names), config.hidden,
+                       config.activation, padded_observation_scale())
 
 
 def export_general(model: ActorCritic, mixture: Sequence[TableKind],
@@ -322,7 +319,7 @@ class GeneralRounds(LocalRounds):
 
     def new_member(self) -> ActorCritic:
         """A fresh network over the padded input."""
-        return general_model(self.config, self.tables.action_size)
+        return general_model(self.config, self.mixture)
 
     def export(self, model: ActorCritic, **metadata: Any) -> NumpyPolicy:
         """The ``teenpatti-policy/2`` form of ``model``."""
@@ -359,20 +356,3 @@ class GeneralRounds(LocalRounds):
 
 TRAINED_BY = "teenpatti selfplay --table-mix general"
 
-
-def train_general(config: SelfPlayConfig, say: Callable[[str], None] | None = None,
-                  mixture: Sequence[TableKind] = GENERAL_MIXTURE) -> SelfPlayResult:
-    """Train one general policy at the ``mixture`` (``config.table_mix == "general"``),
-    from scratch or from ``config.resume``, and export ``policy.npz``: the run loop of
-    :func:`training.selfplay.train_selfplay` (snapshots, exploiters, checkpoints), its
-    rounds played by :class:`GeneralRounds`; ``preset`` and ``players`` are not used."""
-    tell = say or (lambda line: None)
-    started = time.perf_counter()
-    device = configure_torch(config)
-    Path(config.out).mkdir(parents=True, exist_ok=True)
-    model = general_model(config, len(ActionLayout(mixture[0].rules).names))
-    if config.init_from and not config.resume:
-        model.load_policy(starting_policy(config.init_from))
-    model = model.to(device)
-    rounds = GeneralRounds(model, config, device, mixture, tell)
-    return run_loop(config, model, rounds, rounds, device, tell, started)

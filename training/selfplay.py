@@ -46,9 +46,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from training.config import SelfPlayConfig
+from training.general import GENERAL_MIXTURE, GeneralRounds, general_model
 from training.selfplay_files import exploiter_count, exploiters_before, progress_bar
 from training.selfplay_learner import Learner, learn, ppo_round, train_exploiter
-from training.selfplay_loop import LocalRounds, OneTable, Rounds, SelfPlayResult, run_loop
+from training.selfplay_loop import (
+    LocalRounds,
+    OneTable,
+    Rounds,
+    SelfPlayResult,
+    TableHooks,
+    run_loop,
+)
 from training.selfplay_network import (
     EXPLOITER,
     UNIFORM,
@@ -80,23 +88,24 @@ def train_selfplay(config: SelfPlayConfig,
 
     ``say`` receives one line at each change of phase (an exploiter starts or joins the
     pool, a snapshot is taken, a checkpoint is written)."""
-    if config.table_mix == "general":  # one network for every classic-family table
-        from training.general import train_general
-
-        return train_general(config, say)
     tell = say or (lambda line: None)
     started = time.perf_counter()
     device = configure_torch(config)
-    rules = config.rules
-    out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
-    model = new_model(config, rules)
+    Path(config.out).mkdir(parents=True, exist_ok=True)
+    general = config.table_mix == "general"  # one network for every classic-family table
+    model = general_model(config) if general else new_model(config, config.rules)
     if config.init_from and not config.resume:
         model.load_policy(starting_policy(config.init_from))
     model = model.to(device)
-    rounds: Rounds = (LocalRounds(model, config, device) if config.ray is None
-                      else RayRounds(model, config, device, tell))
+    rounds: Rounds
+    table: TableHooks
+    if general:
+        rounds = table = GeneralRounds(model, config, device, GENERAL_MIXTURE, tell)
+    else:
+        rounds = (LocalRounds(model, config, device) if config.ray is None
+                  else RayRounds(model, config, device, tell))
+        table = OneTable(config, device)
     try:
-        return run_loop(config, model, rounds, OneTable(config, device), device, tell, started)
+        return run_loop(config, model, rounds, table, device, tell, started)
     finally:
         rounds.close()
