@@ -102,6 +102,11 @@ PADDED_SIZE = (_GLOBAL + MAX_SEATS * _SEAT + MAX_SEATS + _CATEGORY + MAX_SEATS *
 """The size of every padded input."""
 
 
+def source_size(seats: int) -> int:
+    """The size of a classic-family observation at a table of ``seats`` seats."""
+    return _GLOBAL + seats * (_SEAT + NUM_CARDS) + _CATEGORY
+
+
 def rule_features(rules: Rules) -> NDArray[np.float32]:
     """The rules block of ``rules`` (:data:`RULE_FEATURES`)."""
     values = [v for _, width, feature in RULE_FEATURES for v in feature(rules)]
@@ -117,7 +122,7 @@ def unfit_reason(rules: Rules, action_names: tuple[str, ...] | list[str]) -> str
     if rules.variant != "classic" or not rules.spec.is_classic:
         return f"the variant {rules.variant!r} is not in its input layout"
     layout = ObservationLayout(rules)
-    if layout.size != _GLOBAL + rules.num_players * (_SEAT + NUM_CARDS) + _CATEGORY:
+    if layout.size != source_size(rules.num_players):
         return "its observations carry blocks the padded layout has no place for"
     names = ActionLayout(rules).names
     if tuple(names) != tuple(action_names):
@@ -133,7 +138,7 @@ class PaddedLayout:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         n = self.num_seats = rules.num_players
-        self.source_size = _GLOBAL + n * (_SEAT + NUM_CARDS) + _CATEGORY
+        self.source_size = source_size(n)
         self.size = PADDED_SIZE
         seats_at = _GLOBAL
         presence_at = seats_at + MAX_SEATS * _SEAT
