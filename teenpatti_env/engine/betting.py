@@ -4,6 +4,16 @@ all-in, looking and packing, and the turn passing left until something ends the 
 from __future__ import annotations
 
 from teenpatti_env.engine.outcome import Outcome
+from teenpatti_env.rules.betting import (
+    OK,
+    amount_problem,
+    bet_range,
+    blind_limit_reached,
+    is_short,
+    look_problem,
+    min_bet,
+    reason,
+)
 
 
 class Betting(Outcome):
@@ -20,54 +30,37 @@ class Betting(Outcome):
         )
 
     def _at_blind_limit(self, seat: int) -> bool:
-        limit = self.rules.max_blind_bets
-        return not self.seen[seat] and limit is not None and self.blind_bets[seat] >= limit
+        return blind_limit_reached(self.rules.settings, self.seen[seat], self.blind_bets[seat])
 
     def _min_bet(self, seat: int) -> int:
-        return 2 * self.stake if self.seen[seat] else self.stake
+        return min_bet(self.stake, self.seen[seat])
 
     def _is_short(self, seat: int) -> bool:
-        return self.stacks[seat] < self._min_bet(seat)
+        return is_short(self.stake, self.seen[seat], self.stacks[seat])
 
     def _bet_range(self, seat: int, keep: int = 0) -> tuple[int, int] | None:
-        rules = self.rules
-        low = self._min_bet(seat)
-        # The largest bet before the stack (leaving ``keep``) is taken into account:
-        if self.seen[seat]:
-            high = 2 * rules.raise_multiple * self.stake
-            if rules.max_bet is not None:
-                high = min(high, rules.max_bet)
-        else:
-            high = rules.raise_multiple * self.stake
-            if rules.max_bet is not None:
-                high = min(high, rules.max_bet // 2)
-        if rules.pot_limit_betting:
-            high = min(high, self.pot)
-        high = min(high, self.stacks[seat] - keep)
-        if self.seen[seat]:
-            high -= high & 1
+        low, high = bet_range(
+            self.rules.settings, self.stake, self.seen[seat], self.stacks[seat], self.pot, keep
+        )
         return (low, high) if low <= high else None
 
     def _may_look(self, seat: int) -> bool:
-        if self.end is not None or self.choosing or not self._can_bet(seat) or self.seen[seat]:
+        if self.end is not None or self.choosing or not self.dealt_in[seat]:
+            return False
+        if look_problem(self.packed[seat], self.all_in[seat], self.seen[seat]) != OK:
             return False
         return self.rules.look_anytime or (seat == self.to_act and self.pending_sideshow is None)
 
-    def _all_in_allowed(self, seat: int) -> bool:
-        # All-in is only for a short seat, and only where short stacks may go all-in.
-        return self.rules.short_stack == "all_in" and self.stacks[seat] > 0 and self._is_short(seat)
-
     def _amount_problem(
-        self, seat: int, amount: int | None, bounds: tuple[int, int] | None, what: str
+        self, seat: int, amount: int, keep: int, what: str
     ) -> str | None:
-        if bounds is None:
-            return f"no {what} fits (stack {self.stacks[seat]}, stake {self.stake})"
-        low, high = bounds
-        if amount is None or not low <= amount <= high:
-            return f"a {what} must be {low}..{high}, got {amount}"
-        if self.seen[seat] and amount % 2:
-            return f"a seen {what} must be even, got {amount}"
-        return None
+        stake, stack = self.stake, self.stacks[seat]
+        low, high = bet_range(self.rules.settings, stake, self.seen[seat], stack, self.pot, keep)
+        code = amount_problem(low, high, self.seen[seat], amount)
+        if code == OK:
+            return None
+        return reason(code, what=what, stack=stack, stake=stake, low=low, high=high,
+                      amount=amount)
 
     def previous_player(self, seat: int) -> int | None:
         """Nearest seat to the right of ``seat`` still in the hand and not all-in."""

@@ -10,6 +10,16 @@ from teenpatti_env.engine.choice import DealersChoice
 from teenpatti_env.engine.state import ACTION_TYPES, AMOUNT_TYPES, PHASE_TYPES
 from teenpatti_env.engine.validation import is_seat
 from teenpatti_env.errors import IllegalActionError
+from teenpatti_env.rules.betting import (
+    BLIND_LIMIT,
+    OK,
+    SHOW_COST,
+    all_in_problem,
+    look_problem,
+    reason,
+    show_problem,
+    sideshow_problem,
+)
 
 _EFFECTS = {kind: sys.intern("_do_" + kind) for kind in ACTION_TYPES}
 """The method that carries out each action type (interned names: Python's method cache
@@ -51,11 +61,15 @@ class Referee(DealersChoice):
             actions.append({"type": "bet", "min": bets[0], "max": bets[1]})
         if self._may_buy(seat):
             actions.append({"type": "buy_joker", "cards": self._card_texts(seat)})
-        if self._all_in_allowed(seat):
+        # The shared checks (rules.betting): an action is listed exactly when its check,
+        # the one _problem words, answers OK.
+        settings, stake = self.rules.settings, self.stake
+        if all_in_problem(settings, stake, self.seen[seat], self.stacks[seat]) == OK:
             actions.append({"type": "all_in"})
-        if self._show_problem(seat) is None:
+        in_hand_count, seats = self._count_in_hand(), self._seats()
+        if show_problem(seat, in_hand_count, seats, stake) == OK:
             actions.append({"type": "show"})
-        if self._sideshow_problem(seat) is None:
+        if sideshow_problem(settings, seat, in_hand_count, seats, stake, self.pot) == OK:
             low, high = self._bet_range(seat, keep=1)  # type: ignore[misc]
             actions.append({"type": "sideshow", "min": low, "max": high})
         return actions
@@ -90,12 +104,9 @@ class Referee(DealersChoice):
         if kind in PHASE_TYPES:
             return f"no {kind}: there is no selection phase now"
         if kind == "look":
-            if self.packed[seat]:
-                return "a packed player cannot look"
-            if self.all_in[seat]:
-                return "an all-in player cannot look"
-            if self.seen[seat]:
-                return "the seat has already looked"
+            code = look_problem(self.packed[seat], self.all_in[seat], self.seen[seat])
+            if code != OK:
+                return reason(code)
             if not self._may_look(seat):
                 return f"looking only on one's own turn; it is seat {self.to_act}'s turn"
             return None
@@ -110,23 +121,24 @@ class Referee(DealersChoice):
         if kind == "pack":
             return None
         if self._at_blind_limit(seat):
-            return "the blind-bet limit is reached: look first"
+            return reason(BLIND_LIMIT)
         if kind == "bet":
-            return self._amount_problem(seat, amount, self._bet_range(seat), "bet")
+            return self._amount_problem(seat, amount, 0, "bet")  # type: ignore[arg-type]
         if kind == "buy_joker":
             return self._buy_problem(seat, action or {})
+        settings, stake = self.rules.settings, self.stake
         if kind == "all_in":
-            if self.rules.short_stack != "all_in":
-                return f"no all-in under short_stack={self.rules.short_stack!r}"
-            if not self._all_in_allowed(seat):
-                return "all-in is only for a player who cannot cover the minimum bet"
-            return None
-        if kind == "show":
-            return self._show_problem(seat)
-        problem = self._sideshow_problem(seat)
-        if problem is not None:
-            return problem
-        return self._amount_problem(seat, amount, self._bet_range(seat, keep=1), "sideshow chaal")
+            code = all_in_problem(settings, stake, self.seen[seat], self.stacks[seat])
+        elif kind == "show":
+            code = show_problem(seat, self._count_in_hand(), self._seats(), stake)
+            if code == SHOW_COST:
+                return reason(code, cost=self._show_cost(seat))
+        else:
+            code = sideshow_problem(settings, seat, self._count_in_hand(), self._seats(),
+                                    stake, self.pot)
+            if code == OK:
+                return self._amount_problem(seat, amount, 1, "sideshow chaal")  # type: ignore[arg-type]
+        return None if code == OK else reason(code, short=self.rules.short_stack)
 
     def _parse_action(self, action: dict[str, Any]) -> tuple[int, str, int | None]:
         if not isinstance(action, dict):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from teenpatti_env.cards import format_card
 from teenpatti_env.engine.betting import Betting
+from teenpatti_env.rules.betting import NONE, show_cost, sideshow_target
 
 
 class Shows(Betting):
@@ -12,41 +13,11 @@ class Shows(Betting):
     :class:`~teenpatti_env.engine.outcome.Outcome`."""
 
     def _show_cost(self, seat: int) -> int:
-        return self._min_bet(seat)
-
-    def _show_problem(self, seat: int) -> str | None:
-        if self._count_in_hand() != 2:
-            return "a show needs exactly two players in the hand"
-        opponent = self._other_in_hand(seat)
-        if self.all_in[seat] or self.all_in[opponent]:
-            return "no show against an all-in player"
-        if self.seen[seat] and not self.seen[opponent]:
-            return "a seen player may not show against a blind opponent"
-        if self.stacks[seat] < self._show_cost(seat):
-            return f"a show costs {self._show_cost(seat)} chips"
-        return None
+        return show_cost(self.stake, self.seen[seat])
 
     def _sideshow_target(self, seat: int) -> int | None:
-        return self._previous_player(seat, self.rules.sideshow_target == "previous_seen")
-
-    def _sideshow_problem(self, seat: int) -> str | None:
-        rules = self.rules
-        if not rules.sideshow:
-            return "sideshows are off at this table"
-        if not self.seen[seat]:
-            return "a blind player cannot ask for a sideshow"
-        if self._count_in_hand() < 3:
-            return "a sideshow needs at least three players in the hand"
-        if rules.sideshow_requires_all_seen and not all(
-            self.seen[s] for s in range(self.num_seats) if self._in_hand(s)
-        ):
-            return "a sideshow needs every player in the hand to have seen"
-        target = self._sideshow_target(seat)
-        if target is None or not self.seen[target]:
-            return "the sideshow target has not seen"
-        if self._bet_range(seat, keep=1) is None:
-            return "no chaal that leaves a chip behind"
-        return None
+        target = sideshow_target(self.rules.settings, seat, self._seats())
+        return None if target == NONE else target
 
     def sideshow_target(self, seat: int) -> int | None:
         """Whom ``seat`` would ask for a sideshow under the ``sideshow_target`` setting."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from teenpatti_env.engine.validation import is_seat
+from teenpatti_env.rules.betting import NONE, other_in_hand, previous_player
 
 if TYPE_CHECKING:
     import numpy as np
@@ -192,19 +193,17 @@ class HandState:
         return next(s for s in ((seat + i) % n for i in range(1, n)) if self.dealt_in[s])
 
     def _previous_player(self, seat: int, seen_only: bool = False) -> int | None:
-        n = self.num_seats
-        dealt_in, packed, all_in, seen = self.dealt_in, self.packed, self.all_in, self.seen
-        for step in range(1, n):
-            other = (seat - step) % n
-            # _can_bet(other), inline: this runs for every observation and sideshow check
-            if dealt_in[other] and not packed[other] and not all_in[other] and (
-                seen[other] or not seen_only
-            ):
-                return other
-        return None
+        other = previous_player(seat, seen_only, self._seats())
+        return None if other == NONE else other
 
     def _other_in_hand(self, seat: int) -> int:
-        return next(s for s in range(self.num_seats) if s != seat and self._in_hand(s))
+        return other_in_hand(seat, self._seats())
+
+    def _seats(self) -> tuple[list[Any], ...]:
+        """The seat record the shared betting rules read (``rules.betting``, in its field
+        order ``STACK`` .. ``BLIND_BETS``)."""
+        return (self.stacks, self.contributions, self.dealt_in, self.packed, self.seen,
+                self.all_in, self.blind_bets)
 
     def _seat(self, seat: int) -> int:
         if type(seat) is int and 0 <= seat < self.num_seats:  # the common case, first

@@ -8,6 +8,22 @@ from typing import Any
 import numpy as np
 
 from teenpatti_env.environment.batch_state import *  # noqa: F403
+from teenpatti_env.rules import betting as _rules
+
+# The betting rules, written once in rules/betting.py for both engines and compiled here;
+# the functions below only read them their arguments out of the batch's arrays.
+_compiled = compile_rules(_rules)
+_bet_range = _compiled.bet_range
+_min_bet = _compiled.min_bet
+_blind_limit_reached = _compiled.blind_limit_reached
+_all_in_problem = _compiled.all_in_problem
+_look_problem = _compiled.look_problem
+_previous_player = _compiled.previous_player
+_other_in_hand = _compiled.other_in_hand
+_show_cost = _compiled.show_cost
+_show_problem = _compiled.show_problem
+_sideshow_target = _compiled.sideshow_target
+_sideshow_problem = _compiled.sideshow_problem
 
 # ----------------------------------------------------------------- rule queries
 # Boolean results are combined with ``&``, not ``and``: numba compiles a value-returning
@@ -61,23 +77,17 @@ def empty_stack_showdown(params: Any, seat: Any, t: int) -> bool:
 @inline
 def previous_player(params: Any, seat: Any, t: int, s: int, seen_only: bool) -> int:
     """Nearest seat to the right of ``s`` still in the hand and not all-in."""
-    n = params[P_SEATS]
-    for step in range(1, n):
-        other = (s - step) % n
-        if can_bet(seat, t, other) and (seat[t, SEEN, other] == 1 or not seen_only):
-            return other
-    return NONE
+    return _previous_player(s, seen_only, seat[t])
 
 
 @inline
 def at_blind_limit(params: Any, seat: Any, t: int, s: int) -> bool:
-    limit = params[P_MAX_BLIND]
-    return (seat[t, SEEN, s] == 0) & (limit != NONE) & (seat[t, BLIND_BETS, s] >= limit)
+    return _blind_limit_reached(params, seat[t, SEEN, s] == 1, seat[t, BLIND_BETS, s])
 
 
 @inline
 def min_bet(tab: Any, seat: Any, t: int, s: int) -> int:
-    return 2 * tab[t, STAKE] if seat[t, SEEN, s] == 1 else tab[t, STAKE]
+    return _min_bet(tab[t, STAKE], seat[t, SEEN, s] == 1)
 
 
 @inline
@@ -88,72 +98,36 @@ def is_short(tab: Any, seat: Any, t: int, s: int) -> bool:
 @inline
 def bet_range(params: Any, tab: Any, seat: Any, t: int, s: int, keep: int) -> tuple[int, int]:
     """``(low, high)`` of a legal bet leaving ``keep`` chips; ``low > high``: none fits."""
-    stake = tab[t, STAKE]
-    seen = seat[t, SEEN, s] == 1
-    if seen:
-        ceiling = 2 * params[P_RAISE] * stake
-        if params[P_MAX_BET] != NONE:
-            ceiling = min(ceiling, params[P_MAX_BET])
-    else:
-        ceiling = params[P_RAISE] * stake
-        if params[P_MAX_BET] != NONE:
-            ceiling = min(ceiling, params[P_MAX_BET] // 2)
-    if params[P_POT_LIMIT] == 1:
-        ceiling = min(ceiling, tab[t, POT])
-    low = 2 * stake if seen else stake
-    high = min(ceiling, seat[t, STACK, s] - keep)
-    if seen:
-        high -= high & 1
-    return low, high
+    return _bet_range(params, tab[t, STAKE], seat[t, SEEN, s] == 1, seat[t, STACK, s],
+                      tab[t, POT], keep)
 
 
 @inline
 def other_in_hand(params: Any, seat: Any, t: int, s: int) -> int:
-    for other in range(params[P_SEATS]):
-        if other != s and in_hand(seat, t, other):
-            return other
-    return NONE
+    return _other_in_hand(s, seat[t])
 
 
 @jit
 def show_allowed(params: Any, tab: Any, seat: Any, t: int, s: int, in_hand_count: int) -> bool:
-    if in_hand_count != 2:
-        return False
-    opponent = other_in_hand(params, seat, t, s)
-    if seat[t, ALL_IN, s] == 1 or seat[t, ALL_IN, opponent] == 1:
-        return False
-    if seat[t, SEEN, s] == 1 and seat[t, SEEN, opponent] == 0:
-        return False
-    return seat[t, STACK, s] >= min_bet(tab, seat, t, s)
+    return _show_problem(s, in_hand_count, seat[t], tab[t, STAKE]) == _rules.OK
 
 
 @jit
 def sideshow_target(params: Any, seat: Any, t: int, s: int) -> int:
-    return previous_player(params, seat, t, s, params[P_TARGET_SEEN] == 1)
+    return _sideshow_target(params, s, seat[t])
 
 
 @jit
 def sideshow_allowed(params: Any, tab: Any, seat: Any, t: int, s: int,
                      in_hand_count: int) -> bool:
-    n = params[P_SEATS]
-    if params[P_SIDESHOW] == 0 or seat[t, SEEN, s] == 0 or in_hand_count < 3:
-        return False
-    if params[P_ALL_SEEN] == 1:
-        for other in range(n):
-            if in_hand(seat, t, other) and seat[t, SEEN, other] == 0:
-                return False
-    target = sideshow_target(params, seat, t, s)
-    if target == NONE or seat[t, SEEN, target] == 0:
-        return False
-    low, high = bet_range(params, tab, seat, t, s, 1)
-    return low <= high
+    return _sideshow_problem(params, s, in_hand_count, seat[t], tab[t, STAKE],
+                             tab[t, POT]) == _rules.OK
 
 
 @inline
 def all_in_allowed(params: Any, tab: Any, seat: Any, t: int, s: int) -> bool:
-    if params[P_SHORT] != SHORT_ALL_IN or seat[t, STACK, s] == 0:
-        return False
-    return is_short(tab, seat, t, s)
+    return _all_in_problem(params, tab[t, STAKE], seat[t, SEEN, s] == 1,
+                           seat[t, STACK, s]) == _rules.OK
 
 
 @jit
@@ -173,7 +147,8 @@ def legal_kinds(params: Any, tab: Any, seat: Any, t: int, out: Any) -> None:
         return
     # Only the seat to act takes actions here, so look_anytime (off-turn looks) never
     # matters: a blind seat to act may always look.
-    out[K_LOOK] = seat[t, SEEN, s] == 0
+    out[K_LOOK] = _look_problem(seat[t, PACKED, s], seat[t, ALL_IN, s],
+                                seat[t, SEEN, s]) == _rules.OK
     out[K_PACK] = True
     if at_blind_limit(params, seat, t, s):
         return
@@ -380,7 +355,7 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, t: int, kind: int
         seat[t, ALL_IN, s] = 1
         after_action(params, tab, seat, known, t, s, NONE)
     elif kind == K_SHOW:
-        pay(tab, seat, t, s, min_bet(tab, seat, t, s))
+        pay(tab, seat, t, s, _show_cost(tab[t, STAKE], seat[t, SEEN, s] == 1))
         after_action(params, tab, seat, known, t, s, s)
     elif kind == K_SIDESHOW:
         amount = bet_range(params, tab, seat, t, s, 1)[0]

@@ -14,9 +14,42 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
+from types import FunctionType, ModuleType, SimpleNamespace
 from typing import Any
 
 import numpy as np
+
+# The betting rules' names the kernels share (``X as X``: re-exported to the kernels).
+# isort: off
+from teenpatti_env.rules.betting import (
+    ALL_IN as ALL_IN,
+    BLIND_BETS as BLIND_BETS,
+    CONTRIB as CONTRIB,
+    DEALT as DEALT,
+    NONE as NONE,
+    P_ALL_SEEN as P_ALL_SEEN,
+    P_BOOT as P_BOOT,
+    P_ENTRY as P_ENTRY,
+    P_MAX_BET as P_MAX_BET,
+    P_MAX_BLIND as P_MAX_BLIND,
+    P_POT_CAP as P_POT_CAP,
+    P_POT_LIMIT as P_POT_LIMIT,
+    P_RAISE as P_RAISE,
+    P_REVEAL as P_REVEAL,
+    P_SEATS as P_SEATS,
+    P_SHORT as P_SHORT,
+    P_SIDESHOW as P_SIDESHOW,
+    P_TARGET_SEEN as P_TARGET_SEEN,
+    PACKED as PACKED,
+    SEAT_RECORD as SEAT_RECORD,
+    SEEN as SEEN,
+    SETTINGS as SETTINGS,
+    SHORT_ALL_IN as SHORT_ALL_IN,
+    SHORT_PACK as SHORT_PACK,
+    SHORT_SHOWDOWN as SHORT_SHOWDOWN,
+    STACK as STACK,
+)
+# isort: on
 
 try:  # numba is optional: without it the kernels run as plain (slow) Python.
     from numba import njit as _numba_njit
@@ -29,9 +62,11 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 KERNEL_MODULES = ("batch_state", "batch_rules", "batch_variant", "batch_deal", "batch_play",
                   "batch_observe")
 """The kernels' modules, which call one another's functions and read these constants."""
-SHARED_SOURCES = (Path(__file__).parents[1] / "cards" / "wild.py",)
-"""The rule texts the kernels compile in from the lower layers (the valuation and the wild
-sources, written once for both engines): a change to them drops the kernels' cache too."""
+SHARED_SOURCES = (Path(__file__).parents[1] / "cards" / "wild.py",
+                  Path(__file__).parents[1] / "rules" / "betting.py")
+"""The rule texts the kernels compile in from the lower layers (the valuation, the wild
+sources and the betting rules, written once for both engines): a change to them drops the
+kernels' cache too."""
 
 
 def drop_stale_cache(folder: Path = Path(__file__).parent) -> bool:
@@ -82,6 +117,31 @@ def inline(function: Callable[..., Any]) -> Callable[..., Any]:
     return function
 
 
+def compile_rules(module: ModuleType) -> SimpleNamespace:
+    """Every public function of a lower layer's rules module, compiled with :func:`jit`.
+
+    The module's functions are plain Python that the per-table engine calls as they are;
+    they call one another by name, which numba can only compile if those names are
+    compiled functions too. So each is compiled as a copy whose globals are the module's
+    with every function replaced by its compiled copy; the module itself is left as it
+    is. Without numba the copies are plain Python, as the module's are.
+    """
+    names = {}
+    compiled: dict[str, Any] = {}
+    for name, value in vars(module).items():
+        if isinstance(value, FunctionType) and value.__module__ == module.__name__:
+            names[name] = value
+    scope = dict(vars(module))
+    for name, function in names.items():
+        copy = FunctionType(function.__code__, scope, name, function.__defaults__,
+                            function.__closure__)
+        copy.__qualname__ = function.__qualname__
+        scope[name] = compiled[name] = (
+            _numba_njit(cache=True, nogil=True, error_model="numpy", inline="always")(copy)
+            if HAVE_NUMBA else copy)
+    return SimpleNamespace(**compiled)
+
+
 def wrapping(function: Callable[..., Any]) -> Callable[..., Any]:
     """:func:`inline` for arithmetic meant to wrap around 2**64 (the random streams).
 
@@ -124,17 +184,16 @@ RUNNING, LAST_PLAYER, SHOW, SHOWDOWN, VOID = range(5)
 # past the variant's count). BURST: packed at the deal by a burst card (B1); OWN_RANK: the
 # seat's personal wild rank (personal_lowest, NONE: none). A batch of the classic family
 # holds only the fields up to CARD0+2 (CLASSIC_SEAT_FIELDS).
-(STACK, CONTRIB, DEALT, PACKED, SEEN, ALL_IN, BLIND_BETS, PAYOUT, START_STACK, VALUE, SHOWN,
- CHIPS, CARD0) = range(13)
+# STACK .. BLIND_BETS: the betting rules' seat record (rules.betting), then the batch's own.
+(PAYOUT, START_STACK, VALUE, SHOWN, CHIPS, CARD0) = range(SEAT_RECORD, SEAT_RECORD + 6)
 MAX_PRIVATE = 4
 CLASSIC_SEAT_FIELDS = CARD0 + 3
 BURST = CARD0 + MAX_PRIVATE
 OWN_RANK = BURST + 1
 SEAT_FIELDS = OWN_RANK + 1
-# Rule settings.
-(P_SEATS, P_BOOT, P_RAISE, P_MAX_BLIND, P_MAX_BET, P_POT_CAP, P_POT_LIMIT, P_SIDESHOW,
- P_TARGET_SEEN, P_ALL_SEEN, P_REVEAL, P_SHORT, P_ENTRY, P_BET_LEVELS, P_SESSION,
- P_MAX_HANDS, P_VOTE, P_VOTE_AT) = range(18)
+# Rule settings: the betting rules' settings vector (rules.betting.settings_of, P_SEATS ..
+# P_ENTRY), then the batch's own.
+(P_BET_LEVELS, P_SESSION, P_MAX_HANDS, P_VOTE, P_VOTE_AT) = range(SETTINGS, SETTINGS + 5)
 # The variant (batch_variant.py): whether its deal and valuation run (not the classic
 # lookup), private, community and open cards, the imaginary card, all_open, what is
 # chosen (0 nothing, 1 a rank, 2 a colour), the burst rank (a rank, NONE, or
@@ -152,10 +211,6 @@ P_FIXED = P_SOURCE_COUNT + MAX_SOURCES
 PARAMS = P_FIXED + 19
 """``P_VOTE``: votes to end between a session's hands (C3); ``P_VOTE_AT``: the offset of
 the observation's ``vote_now`` slot (``NONE`` without one)."""
-NONE = -1
-"""An unset optional setting (``max_bet``, ``pot_cap``, ``max_blind_bets``,
-``max_hands``) or no seat."""
-SHORT_ALL_IN, SHORT_PACK, SHORT_SHOWDOWN = range(3)
 BURST_INDICATOR = -2
 """``P_BURST``: the rank of the last indicator bursts (S5)."""
 # The valuation lookups, one flat int64 array ``values``: the three-card table of the

@@ -133,19 +133,8 @@ class TableBatch(BatchViews):
     def _setup_tables(self) -> None:
         rules, n, size = self.rules, self.num_seats, self.num_tables
         params = np.zeros(k.PARAMS, dtype=np.int64)
+        params[: k.SETTINGS] = rules.settings  # the betting rules' settings (rules.betting)
         params[k.P_SEATS] = n
-        params[k.P_BOOT] = rules.boot
-        params[k.P_RAISE] = rules.raise_multiple
-        params[k.P_MAX_BLIND] = k.NONE if rules.max_blind_bets is None else rules.max_blind_bets
-        params[k.P_MAX_BET] = k.NONE if rules.max_bet is None else rules.max_bet
-        params[k.P_POT_CAP] = k.NONE if rules.pot_cap is None else rules.pot_cap
-        params[k.P_POT_LIMIT] = rules.pot_limit_betting
-        params[k.P_SIDESHOW] = rules.sideshow
-        params[k.P_TARGET_SEEN] = rules.sideshow_target == "previous_seen"
-        params[k.P_ALL_SEEN] = rules.sideshow_requires_all_seen
-        params[k.P_REVEAL] = rules.sideshow_reveal == "private"
-        params[k.P_SHORT] = ("all_in", "pack", "showdown").index(rules.short_stack)
-        params[k.P_ENTRY] = rules.entry_chips
         params[k.P_BET_LEVELS] = self.layout.bet_levels
         params[k.P_SESSION] = self.episode == "session"
         params[k.P_MAX_HANDS] = k.NONE if rules.max_hands is None else rules.max_hands

@@ -12,11 +12,13 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.nesting import check_nesting
+from teenpatti_env.rules.betting import settings_of
 from teenpatti_env.rules.variants import (
     PRESET_NAMES,
     VARIANTS,
@@ -193,6 +195,12 @@ class Rules:
         settings = dict(data)
         preset = settings.pop("preset", "classic")
         return cls.preset(preset, **settings)
+
+    @functools.cached_property
+    def settings(self) -> tuple[int, ...]:
+        """The settings the betting rules read, as ints (:func:`rules.betting.settings_of`;
+        computed once, then an attribute read)."""
+        return settings_of(self)
 
     @property
     def starting_stack(self) -> int:
