@@ -1,4 +1,4 @@
-"""The betting rules written once (teenpatti_env/rules/betting.py) for both engines.
+"""The betting rules written once (teenpatti_env/rules/betting.py, pots.py) for both engines.
 
 Worked examples of the bet range and the refusals; the per-table engine's legal list is
 exactly the actions its check lets through, with the words of the same check; the batch's
@@ -23,6 +23,7 @@ from teenpatti_env.engine import Hand
 from teenpatti_env.environment.batch_state import compile_rules
 from teenpatti_env.rules import Rules
 from teenpatti_env.rules import betting as rules_betting
+from teenpatti_env.rules import pots as rules_pots
 from teenpatti_env.rules.betting import (
     NOT_SHORT,
     OK,
@@ -221,3 +222,40 @@ def test_the_batch_rules_only_call_the_shared_functions() -> None:
                   if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
         assert called and all(callee.startswith("_") or callee in ADAPTERS
                                for callee in called), (name, called)
+
+
+# ----------------------------------------------------------------- side pots, odd chip
+
+
+def test_the_batch_divides_the_pot_with_the_same_function() -> None:
+    pots = compile_rules(rules_pots)
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        n = int(rng.integers(2, 8))
+        record = np.zeros((7, n), dtype=np.int64)  # STACK .. BLIND_BETS, as the batch's
+        record[2] = rng.random(n) < 0.9  # dealt
+        record[3] = (rng.random(n) < 0.3) & (record[2] == 1)  # packed
+        record[5] = (rng.random(n) < 0.5) & (record[3] == 0) & (record[2] == 1)  # all-in
+        record[1] = rng.integers(0, 12, size=n) * record[2]  # contributions
+        values = np.where((record[2] == 1) & (record[3] == 0), rng.integers(0, 4, size=n), -1)
+        dealer = int(rng.integers(n))
+        plain_record = tuple([int(x) for x in row] for row in record)
+        plain_payouts = [0] * n
+        rules_pots.divide_pot(plain_record, [int(v) for v in values], dealer, [0] * n,
+                              plain_payouts)
+        payouts = np.zeros(n, dtype=np.int64)
+        pots.divide_pot(record, values, dealer, np.zeros(n, dtype=np.int64), payouts)
+        assert list(payouts) == plain_payouts
+        if ((record[2] == 1) & (record[3] == 0)).any():  # someone may win: every chip paid
+            assert sum(plain_payouts) == int(record[1].sum())
+
+
+def test_the_batch_showdown_is_the_shared_division() -> None:
+    functions = _functions(PACKAGE / "environment" / "batch_rules.py")
+    called = {node.func.id for node in ast.walk(functions["showdown"])
+              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    assert "_divide_pot" in called
+    for path in sorted((PACKAGE / "environment").glob("batch_*.py")):
+        assigned = {node.id for node in ast.walk(ast.parse(path.read_text()))
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+        assert not assigned & {"levels", "odd", "carried"}, path.name  # no second slicing

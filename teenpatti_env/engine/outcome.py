@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from teenpatti_env.cards import format_card
-from teenpatti_env.engine.pots import divide_pot
 from teenpatti_env.engine.valuation import Valuation
+from teenpatti_env.rules.pots import divide_pot
 
 
 class Outcome(Valuation):
-    """Reveals hands, divides the pot (:func:`~teenpatti_env.engine.pots.divide_pot`) and
+    """Reveals hands, divides the pot (:func:`~teenpatti_env.rules.pots.divide_pot`) and
     finishes the hand; nothing here runs after :meth:`_finish`."""
 
     def _reveal(self, seats: list[int]) -> None:
@@ -60,5 +60,6 @@ class Outcome(Valuation):
         contenders = [s for s in self.seat_order() if self._in_hand(s)]
         self._reveal(contenders)
         values = [self._hand_value(s) if self._in_hand(s) else -1 for s in range(self.num_seats)]
-        payouts = divide_pot(self.contributions, contenders, self.all_in, values, self.seat_order())
+        payouts = [0] * self.num_seats
+        divide_pot(self._seats(), values, self.dealer, [0] * self.num_seats, payouts)
         self._finish("showdown", payouts)

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from teenpatti_env.rules.betting import ALL_IN, CONTRIB, DEALT, PACKED, SEAT_RECORD
+from teenpatti_env.rules.pots import divide_pot as divide
+from teenpatti_env.rules.pots import may_win, pot_levels, slice_chips
 
 
 @dataclass(frozen=True)
@@ -13,6 +18,19 @@ class SidePot:
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
+
+
+def _seat_record(
+    contributions: Sequence[int], contenders: Sequence[int], all_in: Sequence[bool]
+) -> list[list[Any]]:
+    """The seat record the shared pot rules read (``rules.betting``'s fields)."""
+    n = len(contributions)
+    record: list[list[Any]] = [[0] * n for _ in range(SEAT_RECORD)]
+    record[CONTRIB] = list(contributions)
+    record[DEALT] = [s in contenders for s in range(n)]
+    record[PACKED] = [False] * n
+    record[ALL_IN] = list(all_in)
+    return record
 
 
 def side_pots(
@@ -27,34 +45,25 @@ def side_pots(
 
     ``contributions`` are the chips every seat put in this hand (packed seats included),
     ``contenders`` the seats still in the hand, ``values`` their hand values (higher
-    wins), ``seat_order`` the seats from the dealer's left (the dealer last). Slices are
-    cut at each all-in contender's contribution; a slice that no contender may win joins
-    the one below.
+    wins), ``seat_order`` the seats from the dealer's left (the dealer last). The slices
+    are the shared rules' (:mod:`teenpatti_env.rules.pots`): cut at each all-in
+    contender's contribution; a slice that no contender may win joins the one below.
     """
-    levels = sorted({contributions[s] for s in contenders if all_in[s]})
-    slices: list[tuple[int, list[int]]] = []
-    floor = 0
-    for level in [*levels, None]:
-        if level is None:
-            amount = sum(max(0, c - floor) for c in contributions)
-            eligible = [s for s in contenders if not all_in[s]]
-        else:
-            amount = sum(max(0, min(c, level) - floor) for c in contributions)
-            eligible = [s for s in contenders if not all_in[s] or contributions[s] >= level]
-            floor = level
-        slices.append((amount, eligible))
-
+    seats = _seat_record(contributions, contenders, all_in)
+    levels = [0] * len(contributions)
+    count = pot_levels(seats, levels)
     pots: list[SidePot] = []
     carried = 0
-    for amount, eligible in reversed(slices):
-        amount += carried
+    for k in range(count, -1, -1):
+        amount = slice_chips(seats, levels, count, k) + carried
+        eligible = [s for s in range(len(contributions)) if may_win(seats, levels, count, k, s)]
         if not eligible:
             carried = amount
             continue
         carried = 0
         best = max(values[s] for s in eligible)
         winners = tuple(s for s in seat_order if s in eligible and values[s] == best)
-        pots.append(SidePot(amount, tuple(sorted(eligible)), winners))
+        pots.append(SidePot(amount, tuple(eligible), winners))
     return pots[::-1]
 
 
@@ -66,11 +75,10 @@ def divide_pot(
     seat_order: Sequence[int],
 ) -> list[int]:
     """What each seat receives from the pot at a showdown (the arguments of
-    :func:`side_pots`): each side pot split among its winners, odd chips to the winners
-    nearest the dealer's left."""
+    :func:`side_pots`): :func:`teenpatti_env.rules.pots.divide_pot`, each side pot split
+    among its winners, odd chips to the winners nearest the dealer's left (the dealer is
+    the last of ``seat_order``)."""
     payouts = [0] * len(contributions)
-    for pot in side_pots(contributions, contenders, all_in, values, seat_order):
-        share, odd = divmod(pot.amount, len(pot.winners))
-        for rank, seat in enumerate(pot.winners):
-            payouts[seat] += share + (1 if rank < odd else 0)
+    divide(_seat_record(contributions, contenders, all_in), values, seat_order[-1],
+           [0] * len(contributions), payouts)
     return payouts

@@ -9,6 +9,7 @@ import numpy as np
 
 from teenpatti_env.environment.batch_state import *  # noqa: F403
 from teenpatti_env.rules import betting as _rules
+from teenpatti_env.rules import pots as _pots
 
 # The betting rules, written once in rules/betting.py for both engines and compiled here;
 # the functions below only read them their arguments out of the batch's arrays.
@@ -24,6 +25,7 @@ _show_cost = _compiled.show_cost
 _show_problem = _compiled.show_problem
 _sideshow_target = _compiled.sideshow_target
 _sideshow_problem = _compiled.sideshow_problem
+_divide_pot = compile_rules(_pots).divide_pot
 
 # ----------------------------------------------------------------- rule queries
 # Boolean results are combined with ``&``, not ``and``: numba compiles a value-returning
@@ -229,67 +231,14 @@ def resolve_show(params: Any, tab: Any, seat: Any, known: Any, t: int, asker: in
 @jit
 def showdown(params: Any, tab: Any, seat: Any, known: Any, t: int) -> None:
     """Every hand still in is shown; the pot is cut into side pots at the all-in
-    contributions and each slice goes to its best eligible hands (RULES section 5)."""
+    contributions and each slice goes to its best eligible hands (RULES section 5,
+    :func:`teenpatti_env.rules.pots.divide_pot`)."""
     n = params[P_SEATS]
-    dealer = tab[t, DEALER]
-    # Distinct all-in levels of the contenders, ascending, then the top (no level).
-    levels = np.empty(n + 1, dtype=np.int64)
-    count = 0
     for s in range(n):
         if in_hand(seat, t, s):
             reveal(params, seat, known, t, s)
-            if seat[t, ALL_IN, s] == 1:
-                level = seat[t, CONTRIB, s]
-                new = True
-                for k in range(count):
-                    if levels[k] == level:
-                        new = False
-                if new:
-                    levels[count] = level
-                    count += 1
-        seat[t, PAYOUT, s] = 0
-    levels[:count] = np.sort(levels[:count])
-    amounts = np.zeros(count + 1, dtype=np.int64)
-    floor = 0
-    for k in range(count + 1):
-        for s in range(n):
-            chips = seat[t, CONTRIB, s]
-            if k < count:
-                chips = min(chips, levels[k])
-            if chips > floor:
-                amounts[k] += chips - floor
-        if k < count:
-            floor = levels[k]
-    carried = 0
-    for k in range(count, -1, -1):
-        amount = amounts[k] + carried
-        best = NONE
-        winners = 0
-        for s in range(n):
-            if in_hand(seat, t, s) and (
-                seat[t, ALL_IN, s] == 0 or (k < count and seat[t, CONTRIB, s] >= levels[k])
-            ):
-                value = seat[t, VALUE, s]
-                if value > best:
-                    best, winners = value, 1
-                elif value == best:
-                    winners += 1
-        if winners == 0:
-            carried = amount
-            continue
-        carried = 0
-        share = amount // winners
-        odd = amount - share * winners
-        # Odd chips one at a time to the tied winners from the dealer's left.
-        for step in range(1, n + 1):
-            s = (dealer + step) % n
-            if in_hand(seat, t, s) and seat[t, VALUE, s] == best and (
-                seat[t, ALL_IN, s] == 0 or (k < count and seat[t, CONTRIB, s] >= levels[k])
-            ):
-                seat[t, PAYOUT, s] += share
-                if odd > 0:
-                    seat[t, PAYOUT, s] += 1
-                    odd -= 1
+    _divide_pot(seat[t], seat[t, VALUE], tab[t, DEALER], np.empty(n, dtype=np.int64),
+                seat[t, PAYOUT])
     finish(params, tab, seat, known, t, SHOWDOWN)
 
 

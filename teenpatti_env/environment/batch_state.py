@@ -63,7 +63,8 @@ KERNEL_MODULES = ("batch_state", "batch_rules", "batch_variant", "batch_deal", "
                   "batch_observe")
 """The kernels' modules, which call one another's functions and read these constants."""
 SHARED_SOURCES = (Path(__file__).parents[1] / "cards" / "wild.py",
-                  Path(__file__).parents[1] / "rules" / "betting.py")
+                  Path(__file__).parents[1] / "rules" / "betting.py",
+                  Path(__file__).parents[1] / "rules" / "pots.py")
 """The rule texts the kernels compile in from the lower layers (the valuation, the wild
 sources and the betting rules, written once for both engines): a change to them drops the
 kernels' cache too."""
