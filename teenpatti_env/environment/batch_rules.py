@@ -1,5 +1,10 @@
 """The batched engine's rules of one hand (RULES.md sections 2-6 and 9): what a seat may
-do, what an action does, what ends the betting, side pots and the odd chip."""
+do, what an action does, what ends the betting, side pots and the odd chip.
+
+What a seat may do (the bet range, the blind limit, all-in, look, show, sideshow) and the
+division of the pot are the shared rules of :mod:`teenpatti_env.rules.betting` and
+:mod:`teenpatti_env.rules.pots`, compiled here; their names below only read the
+arguments out of the batch's arrays (docs/design.md, "One rules text")."""
 
 from __future__ import annotations
 
