@@ -226,15 +226,18 @@ class BatchReading(BatchAgent):
         bets = self.seen_bets[d.rows, d.me] * self.reading
         top = _powers(self.per_table.RANGE_NARROWING, bets) * extra
         chance = _beat_in_range(self._pct[:, None], top)
-        theirs = d.known & (d.cards[:, :, 0] >= 0) & ~d.is_me
-        if theirs.any():
+        # ReadingAgent._beat: a three-card hand it knows is beaten exactly (by its plain
+        # strength when this seat sees none of its own cards; by value in a classic deal)
+        theirs = d.full & (d.cards[:, :, 0] >= 0) & ~d.is_me
+        blind = theirs & d.sees_none_own[:, None]
+        exact = theirs & ~blind if d.classic else np.zeros_like(theirs)
+        if exact.any():
             values = d.odds_values()
             ours = values[np.arange(d.count), d.me][:, None]
-            exact = np.where(ours > values, 1.0, np.where(ours == values, 0.5, 0.0))
-            blind = theirs & ~d.knows_own[:, None]
-            if blind.any():
-                exact[blind] = 1.0 - d.odds.strengths(d.cards[blind])
-            chance[theirs] = exact[theirs]
+            compared = np.where(ours > values, 1.0, np.where(ours == values, 0.5, 0.0))
+            chance[exact] = compared[exact]
+        if blind.any():
+            chance[blind] = 1.0 - d.odds.strengths(d.cards[blind])
         self._cache[extra] = chance
         return chance
 
@@ -300,12 +303,14 @@ class BatchEquity(BatchReading):
 
     def _percentile(self, d: Decisions) -> NDArray[np.float64]:
         percentile = d.strength.copy()
+        if not d.classic:  # EquityAgent: the engine's own valuation of the variant
+            return percentile
         others = d.known & ~d.is_me
         dead = others.any(axis=1)
         plain = d.knows_own & ~dead
         mine = d.my_cards
-        flat = mine[:, 0] * 2704 + mine[:, 1] * 52 + mine[:, 2]
-        percentile[plain] = d.odds.percentiles()[flat[plain]]
+        flat = mine[plain, 0] * 2704 + mine[plain, 1] * 52 + mine[plain, 2]
+        percentile[plain] = d.odds.percentiles()[flat]
         rules = self.batch.rules
         for i in np.flatnonzero(d.knows_own & dead).tolist():
             cards = tuple(sorted(d.cards[i][others[i]].ravel().tolist()))

@@ -37,7 +37,8 @@ def play_side_by_side(name: str, rules: Rules, tables: int, hands: int, seed: in
         for t, env in enumerate(envs):
             hand = batch.hand(t)
             env.reset(options={"cards": hand.cards, "dealer": hand.dealer,
-                               "stacks": batch.hand_stacks[t].tolist()})
+                               "stacks": batch.hand_stacks[t].tolist(),
+                               **hand.table_cards()})
         while (step.to_act >= 0).any():
             rows = np.flatnonzero(step.to_act >= 0)
             actions = np.zeros(tables, dtype=np.int64)
