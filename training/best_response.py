@@ -36,8 +36,7 @@ from typing import Any
 
 from agents import POLICY_PREFIXES, make_agent
 from teenpatti_env.rules import Rules
-from training.config import SelfPlayConfig
-from training.exploit import measure_response, train_best_response
+from training.exploit import exploit_rules, measure_response, train_best_response
 from training.rule_search import SearchBudget, search_rule_response
 
 STRONGEST_SHIPPED = "pretrained:classic"
@@ -234,15 +233,17 @@ def best_response(
     threads: int | None = None,
     workers: int | None = 1,
     progress: bool = False,
+    variant: str = "classic",
 ) -> BestResponseReport:
     """Every applicable exploiter (``exploiters``: a subset of :data:`EXPLOITERS`) against
     ``agent``, each trained on its own seed, then all measured on ``hands`` duplicate hands
     of the same fresh deals. PPO exploiters save ``br_<name>.npz`` and the search its
-    ``rule_search.json`` in ``out`` (default: a temporary folder)."""
+    ``rule_search.json`` in ``out`` (default: a temporary folder). ``variant``: the
+    variant played (one the batched engine plays, :func:`exploit_rules`)."""
     if not isinstance(hands, int) or isinstance(hands, bool) or hands < 1:
         raise ValueError(f"hands must be a positive int, got {hands!r}")
     started = time.perf_counter()
-    rules = SelfPlayConfig(preset=preset, players=players).rules
+    rules = exploit_rules(preset, players, variant)
     make_agent(agent).check_rules(rules)
     names = chosen_exploiters(agent, exploiters, rules)
     starts = {"scratch": None, "target": agent, "shipped": STRONGEST_SHIPPED}
@@ -271,7 +272,8 @@ def best_response(
                 start = starts[name]
                 trained = train_best_response(
                     agent, folder / f"br_{name}.npz", players, ppo_steps, own_seed, preset,
-                    device=device, threads=threads, progress=progress, start_from=start)
+                    device=device, threads=threads, progress=progress, start_from=start,
+                    variant=variant)
                 spec, curve = f"ppo:{trained.path}", trained.curve
                 budget = f"{trained.decisions:,} decisions"
                 description = "PPO from " + ("scratch" if start is None else start)
