@@ -189,13 +189,21 @@ def test_percentile_table_is_the_hand_by_hand_percentile() -> None:
             assert table[c * 2704 + a * 52 + b] == odds.percentile([a, b, c], ())
 
 
-@pytest.mark.parametrize(("agents", "table"), [(["random", "easy", "medium"], "field"),
-                                              (["hard", "equity"], "2v2"),
-                                              (["auto", "equity"], "1vN")])
+@pytest.mark.parametrize(("agents", "table", "variant"), [
+    (["random", "easy", "medium"], "field", "classic"),
+    (["hard", "equity"], "2v2", "classic"),
+    (["auto", "equity"], "1vN", "classic"),
+    (["random", "hard", "equity"], "field", "muflis"),
+    (["hard", "equity"], "2v2", "seven_joker_two_burst"),
+    (["auto", "medium"], "1vN", "shared_pair"),
+    (["easy", "equity"], "2v2", "four_card"),
+])
 def test_arena_with_scripted_agents_gives_the_same_report_on_both_engines(
-        agents: list[str], table: str) -> None:
-    batched = run_arena(agents, hands=160, seed=5, table=table, engine="batched")
-    per_table = run_arena(agents, hands=160, seed=5, table=table, engine="per_table")
+        agents: list[str], table: str, variant: str) -> None:
+    rules = Rules(variant=variant)
+    batched = run_arena(agents, hands=160, seed=5, table=table, engine="batched", rules=rules)
+    per_table = run_arena(agents, hands=160, seed=5, table=table, engine="per_table",
+                          rules=rules)
     assert batched.to_dict() == per_table.to_dict()
 
 
