@@ -123,7 +123,7 @@ def random_deals(rules: Rules, deals: int, rng: np.random.Generator) -> tuple[
     table: dict[str, list[Any]] = {}
     for row in range(deals):
         dealt = Hand.deal(rules, stacks, int(dealers[row]), rng)
-        cards[row] = dealt.cards
+        cards[row] = np.array(dealt.cards, dtype=np.int64)  # every seat dealt in
         for key, entry in dealt.table_cards().items():
             table.setdefault(key, []).append(entry)
     return cards, dealers, table
