@@ -1,7 +1,8 @@
 """The scripted agents in batched form: one object plays its seats at every table of a
 :class:`~teenpatti_env.environment.batched.TableBatch`, deciding for all of them at once
 from the batch's state, decision for decision as the per-table agents of
-:mod:`agents.scripted` decide from their info views.
+:mod:`agents.scripted` decide from their info views, in every rule set the batch plays
+(the classic family and seventeen variants: :class:`~agents.batch_view.Decisions`).
 
 What a per-table agent remembers within a hand (the bets each opponent made after
 looking, its own raises) is kept per table and seat in arrays. Randomness is shared the
