@@ -48,8 +48,14 @@ class BatchAgent:
     some tables (call it whenever a table is dealt a new hand)."""
 
     name = "agent"
+    hands_only = False
+    """Plays one hand an episode only: its memory and its phase choices (``continue``
+    between a session's hands) are checked against the per-table agent in hands alone."""
 
     def __init__(self, batch: TableBatch, seeds: Seeds = None) -> None:
+        if self.hands_only and batch.episode != "hand":
+            raise ValueError(f"the batched form of {self.name!r} plays one hand an episode "
+                             "(episode='hand'): play a session per table")
         self.batch = batch
         self.names = batch.layout.names
         shape = (batch.num_tables, batch.num_seats)
@@ -99,6 +105,7 @@ class BatchAuto(BatchAgent):
     """:class:`~agents.scripted.AutoAgent`: looks at once, bets by its hand's strength."""
 
     name = "auto"
+    hands_only = True
 
     def decide(self, d: Decisions, legal: BatchLegal) -> Rows:
         strength = d.strength
@@ -122,6 +129,7 @@ class BatchReading(BatchAgent):
 
     per_table: type[ReadingAgent] = ReadingAgent
     reading = 1.0
+    hands_only = True
 
     def __init__(self, batch: TableBatch, seeds: Seeds = None) -> None:
         super().__init__(batch, seeds)
@@ -258,8 +266,8 @@ class BatchLevel(BatchReading):
         if level not in LevelAgent.STYLES:
             raise ValueError(f"level must be one of {', '.join(LevelAgent.STYLES)}, "
                              f"got {level!r}")
-        super().__init__(batch, seeds)
         self.name = level
+        super().__init__(batch, seeds)
         self.style: Style = LevelAgent.STYLES[level]
         self.reading = self.style.reading
 
