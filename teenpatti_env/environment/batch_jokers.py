@@ -32,7 +32,7 @@ def joker_params(rules: Rules, params: Any, offsets: dict[str, int]) -> None:
     params[P_THRESHOLD_AT] = NONE
     params[P_THRESHOLD_COUNT] = 0
     at = 0
-    kinds, counts, _ = spec.source_codes
+    counts = spec.source_codes[1]
     for source, count in zip(spec.wild, counts, strict=True):
         if source.kind == "thresholds":
             params[P_THRESHOLD_AT] = at
@@ -42,7 +42,7 @@ def joker_params(rules: Rules, params: Any, offsets: dict[str, int]) -> None:
     params[P_ROTATING] = "rotating_lowest" in spec.wild_kinds
     params[P_BUY] = spec.buy_a_joker
     for param, name in ((P_OBS_BEYOND, "beyond_boots"), (P_OBS_ROTATIONS, "rotations"),
-                        (P_OBS_MY_BOUGHT, "my_bought"), (P_OBS_BOUGHT, "bought")):
+                        (P_OBS_MY_BOUGHT, "my_bought"), (P_OBS_BOUGHT, "seat0.bought")):
         params[param] = offsets.get(name, NONE)
 
 

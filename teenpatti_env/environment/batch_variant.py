@@ -31,7 +31,6 @@ from teenpatti_env.rules.variants import rank_text
 
 UNSUPPORTED = (
     "a selection phase (discard_one, shopping, passing)",
-    "buy_a_joker",
     "personal_lowest together with rotating_lowest",
 )
 
@@ -41,10 +40,8 @@ def unsupported(rules: Rules) -> str | None:
     spec = rules.spec
     if spec.phase is not None:
         return UNSUPPORTED[0]
-    if spec.buy_a_joker:
-        return UNSUPPORTED[1]
     if {"personal_lowest", "rotating_lowest"} <= set(spec.wild_kinds):
-        return UNSUPPORTED[2]
+        return UNSUPPORTED[1]
     if len(spec.wild) > MAX_SOURCES or spec.indicator_count > MAX_INDICATORS:
         return f"more than {MAX_SOURCES} wild sources or {MAX_INDICATORS} indicators"
     return None
