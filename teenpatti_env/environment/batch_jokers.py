@@ -3,9 +3,11 @@ threshold indicators turning up as chips go in (VARIANTS.md T1-T2), wild ranks r
 after each full betting round (R1-R3) and a joker bought on a seat's turn (J1-J2).
 
 The rules are not restated here: a seat's value is
-:func:`teenpatti_env.cards.wild.wild_value` and the ranks and suits wild for every seat
-(the turned-up thresholds included) are :func:`teenpatti_env.cards.wild.public_wild`, the
-functions the per-table engine calls, compiled by numba. This module sits below
+:func:`teenpatti_env.cards.wild.wild_value`, the ranks and suits wild for every seat
+(the turned-up thresholds included) are :func:`teenpatti_env.cards.wild.public_wild`, and
+the thresholds reached, the end of a full betting round, the owner of a rotating rank and
+who may buy a joker are :mod:`teenpatti_env.cards.jokers`'s: the functions the per-table
+engine calls, compiled by numba. This module sits below
 ``batch_rules`` so that the betting kernels can call its hooks (a payment turns
 thresholds up, a turn passed on may end a round) without an import cycle.
 """
@@ -16,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from teenpatti_env.cards import jokers
 from teenpatti_env.cards.wild import public_wild as _public_wild
 from teenpatti_env.cards.wild import wild_value as _wild_value
 from teenpatti_env.environment.batch_state import *  # noqa: F403
@@ -23,6 +26,11 @@ from teenpatti_env.rules import Rules
 
 wild_value = jit(_wild_value)
 public_wild = jit(_public_wild)
+thresholds_reached = jit(jokers.thresholds_reached)
+round_ended = jit(jokers.round_ended)
+rotation_owner = jit(jokers.rotation_owner)
+lowest_rank = jit(jokers.lowest_rank)
+may_buy_joker = jit(jokers.may_buy_joker)
 
 
 def joker_params(rules: Rules, params: Any, offsets: dict[str, int]) -> None:
@@ -90,34 +98,11 @@ def set_public_wild(params: Any, tab: Any, t: int) -> None:
 
 
 @jit
-def lowest_rank(params: Any, seat: Any, t: int, s: int) -> int:
-    """The lowest rank (ace high) among seat ``s``'s private cards (S1)."""
-    lowest = 13
-    for c in range(params[P_PRIVATE]):
-        lowest = min(lowest, seat[t, CARD0 + c, s] >> 2)
-    return lowest
-
-
-@jit
 def rotating_rank(params: Any, tab: Any, seat: Any, t: int, s: int) -> int:
-    """R2: the starting lowest rank of the seat ``ROTATIONS`` places to the right of
-    ``s`` in the ring of seats dealt in (``NONE`` for the burst rank, B2)."""
-    n = params[P_SEATS]
-    ring = 0
-    place = 0
-    for other in range(n):
-        if seat[t, DEALT, other] == 1:
-            if other == s:
-                place = ring
-            ring += 1
-    target = (place - tab[t, ROTATIONS]) % ring
-    for other in range(n):
-        if seat[t, DEALT, other] == 1:
-            if target == 0:
-                rank = lowest_rank(params, seat, t, other)
-                return NONE if rank == tab[t, BURST_RANK] else rank
-            target -= 1
-    return NONE
+    """R2: seat ``s``'s rotating wild rank now (``NONE`` for the burst rank, B2)."""
+    owner = rotation_owner(seat[t, DEALT], params[P_SEATS], s, tab[t, ROTATIONS])
+    rank = lowest_rank(seat[t, CARD0:CARD0 + params[P_PRIVATE], owner], params[P_PRIVATE])
+    return NONE if rank == tab[t, BURST_RANK] else rank
 
 
 @jit
@@ -152,11 +137,8 @@ def turn_up_thresholds(params: Any, tab: Any, seat: Any, values: Any, t: int) ->
     count = params[P_THRESHOLD_COUNT]
     if count == 0:
         return
-    beyond = beyond_boots(params, seat, t)
-    reached = 0
-    for i in range(count):
-        if beyond >= params[P_THRESHOLD + i]:
-            reached += 1
+    reached = thresholds_reached(params[P_THRESHOLD:P_THRESHOLD + count], count,
+                                 beyond_boots(params, seat, t))
     if reached > tab[t, REVEALED]:
         tab[t, REVEALED] = reached
         revalue(params, tab, seat, values, t)
@@ -169,9 +151,7 @@ def count_rotation(params: Any, tab: Any, seat: Any, values: Any, t: int, origin
     left is at or before ``origin``'s; the wild ranks then rotate."""
     if params[P_ROTATING] == 0:
         return
-    n = params[P_SEATS]
-    dealer = tab[t, DEALER]
-    if (tab[t, TO_ACT] - dealer - 1) % n <= (origin - dealer - 1) % n:
+    if round_ended(tab[t, TO_ACT], origin, tab[t, DEALER], params[P_SEATS]):
         tab[t, ROTATIONS] += 1
         revalue(params, tab, seat, values, t)
 
@@ -181,8 +161,9 @@ def may_buy(params: Any, tab: Any, seat: Any, t: int, s: int) -> bool:
     """J1: once a hand, a seen seat on its betting turn with a boot plus a chip behind."""
     if params[P_BUY] == 0:  # (a batch without buying holds no BOUGHT field)
         return False
-    return ((params[P_BUY] == 1) & (seat[t, SEEN, s] == 1) & (seat[t, BOUGHT, s] == NONE)
-            & (tab[t, ASKER] == NONE) & (seat[t, STACK, s] >= params[P_BOOT] + 1))
+    ok: bool = may_buy_joker(seat[t, SEEN, s] == 1, seat[t, BOUGHT, s] != NONE,
+                             tab[t, ASKER] != NONE, seat[t, STACK, s], params[P_BOOT])
+    return ok
 
 
 @jit

@@ -29,7 +29,8 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 KERNEL_MODULES = ("batch_state", "batch_jokers", "batch_rules", "batch_variant", "batch_deal",
                   "batch_play", "batch_observe")
 """The kernels' modules, which call one another's functions and read these constants."""
-SHARED_SOURCES = (Path(__file__).parents[1] / "cards" / "wild.py",)
+SHARED_SOURCES = tuple(Path(__file__).parents[1] / "cards" / name
+                       for name in ("wild.py", "jokers.py"))
 """The rule texts the kernels compile in from the lower layers (the valuation and the wild
 sources, written once for both engines): a change to them drops the kernels' cache too."""
 
