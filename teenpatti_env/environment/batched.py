@@ -2,11 +2,11 @@
 
 :class:`TableBatch` plays ``N`` tables of one rule set of the classic family (every
 setting of the rules and the four presets), one hand an episode or, with
-``episode="session"``, one session an episode (RULES.md section 7), or one hand an
-episode of a variant whose values are fixed at the deal (:func:`batch_rules`). One
-:meth:`TableBatch.step` applies one action per table that waits for a decision and gives,
-for every table, the seat to act, its observation vector and action mask (bit for bit
-those of ``teenpatti_env.env()`` in the same state, from the same
+``episode="session"``, one session an episode (RULES.md section 7), or any variant
+without a selection phase (:func:`batch_rules`). One :meth:`TableBatch.step` applies
+one action per table that waits for a decision and gives, for every table, the seat to
+act, its observation vector and action mask (bit for bit those of
+``teenpatti_env.env()`` in the same state, from the same
 :class:`~teenpatti_env.environment.observation.ObservationLayout` and
 :class:`~teenpatti_env.environment.actions.ActionLayout`), every seat's reward of a hand that just
 ended, and which tables finished. This is the self-play interface: every seat is a
