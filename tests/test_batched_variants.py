@@ -135,7 +135,24 @@ def test_every_variant_agrees_with_the_engine_at_every_decision(variant: Any) ->
        short=st.booleans(), session=st.booleans())
 def test_chips_are_conserved_and_every_hand_and_session_ends(
         name: str, seed: int, players: int, short: bool, session: bool) -> None:
-    rules = Rules(variant=name, num_players=players, max_hands=30 if session else None)
+    _play_conserving_chips(name, seed, players, short, session)
+
+
+@settings(max_examples=12, deadline=None)
+@given(variant=st.sampled_from(["joker_thresholds", "rotating_jokers", "buy_a_joker",
+                                MIXED_JOKERS]),
+       seed=st.integers(0, 2**31), players=st.integers(3, 7), short=st.booleans(),
+       session=st.booleans())
+def test_chips_are_conserved_while_the_wild_cards_change(
+        variant: Any, seed: int, players: int, short: bool, session: bool) -> None:
+    _play_conserving_chips(variant, seed, players, short, session)
+
+
+def _play_conserving_chips(variant: Any, seed: int, players: int, short: bool,
+                           session: bool) -> None:
+    """Random legal play at 16 tables: every chip stays in a stack or the pot, rewards
+    sum to zero, every hand (and session) ends."""
+    rules = Rules(variant=variant, num_players=players, max_hands=30 if session else None)
     stacks = [rules.boot * (2 + (seed >> s) % 9) for s in range(players)] if short else None
     batch = TableBatch(16, rules, seed=seed, stacks=stacks,
                        episode="session" if session else "hand")
