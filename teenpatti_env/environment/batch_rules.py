@@ -185,7 +185,8 @@ def legal_kinds(params: Any, tab: Any, seat: Any, t: int, out: Any) -> None:
         return
     low, high = bet_range(params, tab, seat, t, s, 0)
     out[K_BET] = low <= high
-    out[K_BUY] = may_buy(params, tab, seat, t, s)
+    if params[P_BUY] == 1:  # (checked here: no call in the classic family's hot path)
+        out[K_BUY] = may_buy(params, tab, seat, t, s)
     out[K_ALL_IN] = all_in_allowed(params, tab, seat, t, s)
     in_hand_count = count_in_hand(seat, t, params[P_SEATS])
     out[K_SHOW] = show_allowed(params, tab, seat, t, s, in_hand_count)
@@ -334,7 +335,7 @@ def pass_turn(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int,
         if can_bet(seat, t, s):
             tab[t, TO_ACT] = s
             break
-    if not first:  # R1: a full betting round may have ended
+    if (params[P_ROTATING] == 1) & (not first):  # R1: a full betting round may have ended
         count_rotation(params, tab, seat, values, t, origin)
     # short_stack="showdown": a short seat about to take a betting turn shows at once.
     if params[P_SHORT] == SHORT_SHOWDOWN and is_short(tab, seat, t, tab[t, TO_ACT]):
@@ -347,7 +348,8 @@ def after_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: i
     """RULES section 4: what ends betting, in order, else the turn passes left (T2: after
     the thresholds the action's payment turned up)."""
     n = params[P_SEATS]
-    turn_up_thresholds(params, tab, seat, values, t)
+    if params[P_THRESHOLD_COUNT] > 0:
+        turn_up_thresholds(params, tab, seat, values, t)
     if count_in_hand(seat, t, n) == 1:
         last_player_wins(params, tab, seat, known, t)
     elif cap_reached(params, tab, t):
@@ -400,7 +402,8 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: i
         target = sideshow_target(params, seat, t, s)
         tab[t, STAKE] = amount // 2
         pay(tab, seat, t, s, amount)
-        turn_up_thresholds(params, tab, seat, values, t)  # T2: before the comparison
+        if params[P_THRESHOLD_COUNT] > 0:  # T2: before the comparison
+            turn_up_thresholds(params, tab, seat, values, t)
         if cap_reached(params, tab, t):
             showdown(params, tab, seat, known, t)  # RULES 3.5: the request is cancelled
         else:
