@@ -305,7 +305,7 @@ def test_bad_table_cards_in_options_are_refused_and_change_nothing(options: dict
     assert np.array_equal(batch.observe(batch.to_act), observations)
 
 
-@pytest.mark.parametrize("name", ["muflis", "joker"])
+@pytest.mark.parametrize("name", ["muflis", "joker", "buy_a_joker"])
 def test_the_batched_arena_gives_the_per_table_report_in_a_variant(tmp_path: Path,
                                                                   name: str) -> None:
     from builders.training import random_policy
