@@ -29,6 +29,7 @@ from agents.arena.aivat_net import (
     SEAT_FEATURES,
     DealValueNet,
     net_corrections,
+    policy_fingerprint,
     shipped_net,
 )
 from agents.arena.run import _play_reports
@@ -352,12 +353,23 @@ def test_the_network_estimator_keeps_a_known_edge(monkeypatch: pytest.MonkeyPatc
     _agree([r.agents[CALLER].result for r in reports], 1.0)
 
 
-def test_a_network_is_shipped_for_the_policy_against_equity_and_hard() -> None:
+def test_a_network_is_shipped_for_the_policy_against_equity() -> None:
     classic = Rules.preset("classic")
-    for opponent in ("equity", "hard"):
-        for seats in ((2, 2), (1, 3)):
-            net = shipped_net(("pretrained:classic", opponent), seats, classic)
-            assert net is not None and net.agents == ("pretrained:classic", opponent)
+    for seats in ((2, 2), (1, 3)):
+        net = shipped_net(("pretrained:classic", "equity"), seats, classic)
+        assert net is not None and net.seats == seats
+        assert net.fingerprints[0] == policy_fingerprint("pretrained:classic")
+    assert shipped_net(("pretrained:classic", "hard"), (2, 2), classic) is None
+    assert shipped_net(("pretrained:classic", "equity"), (3, 1), classic) is None
+
+
+def test_a_changed_policy_does_not_use_the_shipped_network(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The network records the policy's weights file; another file, same name: none."""
+    monkeypatch.setattr(aivat_net, "policy_fingerprint", lambda spec: "another file")
+    assert shipped_net(("pretrained:classic", "equity"), (2, 2),
+                       Rules.preset("classic")) is None
     assert shipped_net(("equity", "pretrained:classic"), (2, 2), classic) is None
     assert shipped_net(("pretrained:classic", "random"), (2, 2), classic) is None
     assert shipped_net(("pretrained:classic", "equity"), (2, 2),

@@ -42,7 +42,7 @@ rank among the four hands (one-hot and scaled)."""
 SEAT_FEATURES = HAND_FEATURES + 1
 """A seat's hand features and its agent (0: the pool's first agent, 1: the other)."""
 
-MC_DEALS = 100_000
+MC_DEALS = 50_000
 """Fresh deals per seating pattern in the Monte Carlo estimate of ``E[V]``."""
 
 VALUES_DIR = Path(__file__).with_name("values")
@@ -151,29 +151,30 @@ def net_corrections(net: DealValueNet, cards: NDArray[np.int64], dealers: NDArra
     agents = by_position(seated.astype(np.int64), dealers)
     predicted = _predict_batched(net, values, agents)
     patterns = agents @ (1 << np.arange(PLAYERS))  # [deal, rotation]
-    expected = np.zeros((1 << PLAYERS, PLAYERS))
-    variance = np.zeros((1 << PLAYERS, PLAYERS))
-    fresh = _fresh_values(rng, mc_deals)
+    fresh = _fresh_values(rng, mc_deals)  # the same fresh deals for every pattern
+    samples = np.zeros((1 << PLAYERS, mc_deals, PLAYERS))
     for pattern in np.unique(patterns):
         bits = (int(pattern) >> np.arange(PLAYERS)) & 1
-        sample = _predict_batched(net, fresh, np.broadcast_to(bits, (mc_deals, 1, PLAYERS)))
-        expected[pattern] = sample[:, 0].mean(axis=0)
-        variance[pattern] = sample[:, 0].var(axis=0, ddof=1) / mc_deals
+        samples[pattern] = _predict_batched(
+            net, fresh, np.broadcast_to(bits, (mc_deals, 1, PLAYERS)))[:, 0]
+    expected = samples.mean(axis=1)  # [pattern, position]
     by_pos = predicted - expected[patterns]
     # back from positions to seats: position p is seat (p + dealer + 1) % PLAYERS
     seat_of = (np.arange(PLAYERS)[None, :] + dealers[:, None] + 1) % PLAYERS
     corrections = np.zeros_like(by_pos, dtype=np.float64)
     np.put_along_axis(corrections, np.broadcast_to(seat_of[:, None, :], by_pos.shape),
                       by_pos, axis=-1)
-    # each agent's mean correction per seat: its MC error sums the patterns' errors
-    # weighted by how often the agent sat at each position of each pattern
+    # each agent's mean correction per seat subtracts a weighted sum of the expectations
+    # (weights: how often it sat at each position of each pattern); its Monte Carlo error
+    # is that weighted sum's, over the fresh deals (common to every pattern)
     mc = np.zeros(2)
     for agent in (0, 1):
         mine = agents == agent
         counts = np.zeros((1 << PLAYERS, PLAYERS))
         np.add.at(counts, (np.broadcast_to(patterns[..., None], mine.shape)[mine],
                            np.broadcast_to(np.arange(PLAYERS), mine.shape)[mine]), 1.0)
-        mc[agent] = np.sqrt((counts**2 * variance).sum()) / max(1.0, counts.sum())
+        weighted = np.einsum("pmk,pk->m", samples, counts / max(1.0, counts.sum()))
+        mc[agent] = weighted.std(ddof=1) / np.sqrt(mc_deals)
     return NetCorrections(corrections, mc)
 
 
@@ -195,10 +196,10 @@ def _fresh_values(rng: np.random.Generator, deals: int) -> NDArray[np.int64]:
     return evaluate_hands(cards.reshape(deals, PLAYERS, 3)).astype(np.int64)
 
 
-SHIPPED = ("classic-equity-2v2", "classic-hard-2v2", "classic-equity-1v3",
-           "classic-hard-1v3")
+SHIPPED = ("classic-equity-2v2", "classic-equity-1v3")
 """The shipped networks (files under :data:`VALUES_DIR`): ``pretrained:classic`` against
-``equity`` and against ``hard``, two seats each or one seat against three."""
+``equity``, two seats each or one seat against three (``training.aivat_values`` fits the
+same for ``hard``; none is shipped yet)."""
 
 
 @cache
