@@ -6,8 +6,9 @@
 Plays ``pretrained:classic`` against ``equity`` and against ``hard`` at ``2v2`` and
 ``1v3`` tables on the batched engine, each pairing ``--hands`` duplicate hands with AIVAT
 (``teenpatti arena --variance-reduction aivat``): once with the value network shipped for
-the pairing (pilot ``shipped``: no pilot; the network was fitted on seeds 100 and selected
-on seed 200, so use another ``--seed``), then once per pilot size in ``--pilots`` with the
+the pairing (pilot ``shipped``: no pilot; the network was fitted on seed 100 and selected
+on seed 200, so use another ``--seed``; a pairing without one plays the default pilot,
+a quarter of the hands), then once per pilot size in ``--pilots`` with the
 shipped network set aside (the linear value function fitted on a pilot, as for agents
 without a shipped network; the pilot's hands are played on separate deals before the
 run). For every pairing it prints, on the same hands, the standard error
@@ -84,9 +85,10 @@ def main() -> None:
                     mc = float(net_corrections(net, *aivat.dealt_cards(config),
                                                row.report.deals.agent,
                                                aivat.monte_carlo_seed(config)).mc_std_error[0])
-                cost = (hands / (hands + pilot) if pilot is not None
+                played = row.report.pilot  # None: the shipped network, no pilot
+                cost = (hands / (hands + played.hands) if played is not None
                         else errors[2] ** 2 / (errors[2] ** 2 + mc**2))
-                label = "shipped" if pilot is None else str(pilot)
+                label = "shipped" if played is None else str(played.hands)
                 print(f"{opponent:<8} {row.table:<5} {label:>7} {row.mean:>+7.3f} "
                       + " ".join(f"{e:>{w}.4f}" for e, w in zip(errors, (9, 8, 9),
                                                                strict=True))

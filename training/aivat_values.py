@@ -40,7 +40,8 @@ POLICY = "pretrained:classic"
 BATCH = 1024
 
 
-def play_training_deals(opponent: str, table: str, deals: int, seed: int) -> dict[str, NDArray[np.generic]]:
+def play_training_deals(opponent: str, table: str, deals: int,
+                        seed: int) -> dict[str, NDArray[np.generic]]:
     """``cards[deal, seat, 3]``, ``dealers[deal]``, ``seated[deal, rotation, seat]`` and
     ``net[deal, rotation, seat]`` (boots) of ``deals`` duplicate deals."""
     rules = Rules.preset("classic")
