@@ -63,8 +63,9 @@ def play_training_deals(opponent: str, table: str, deals: int,
             "net": np.concatenate([p.net for p in parts]) / rules.boot}
 
 
-def fit_value_net(data: dict[str, NDArray[np.generic]], agents: tuple[str, str], seats: tuple[int, int],
-                  epochs: int, hidden: int, seed: int, log: bool = True) -> DealValueNet:
+def fit_value_net(data: dict[str, NDArray[np.generic]], agents: tuple[str, str],
+                  seats: tuple[int, int], epochs: int, hidden: int, seed: int,
+                  log: bool = True) -> DealValueNet:
     """The network fitted on ``data`` (:func:`play_training_deals`)."""
     import torch  # the training layer's own dependency
 
