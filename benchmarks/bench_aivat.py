@@ -37,7 +37,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from agents.arena import aivat, head_to_head
+from agents.arena import aivat, aivat_net, head_to_head
 from agents.arena.aivat_net import net_corrections
 
 
@@ -53,7 +53,7 @@ def main() -> None:
     hands = args.hands // scale
     pilots: list[int | None] = [None, *(int(text) // scale for text in args.pilots.split(",")
                                          if text.strip())]
-    shipped = aivat.shipped_net
+    shipped = aivat_net.shipped_net
     print(f"pretrained:classic against equity and hard, {hands} hands per pairing, seed "
           f"{args.seed}, batched engine; standard errors in boots per hand, sd = se * "
           "sqrt(hands)\n")
@@ -64,7 +64,7 @@ def main() -> None:
     print(header)
     for pilot in pilots:
         # with a pilot size, the shipped networks are set aside: the pilot's linear fit
-        aivat.shipped_net = shipped if pilot is None else (lambda *args: None)
+        setattr(aivat, "shipped_net", shipped if pilot is None else (lambda *args: None))
         for table in ("2v2", "1vN"):
             for opponent in ("equity", "hard"):
                 start = time.perf_counter()
