@@ -329,7 +329,7 @@ def test_the_network_estimator_is_unbiased_for_an_agent_against_itself(
     shipped one (no pilot is played): the edge is zero, and the corrected mean agrees
     with it and with duplicate dealing's."""
     net = _random_net(("medium", "medium"), (2, 2), 5, scale=3.0)
-    monkeypatch.setattr(aivat, "shipped_net", lambda agents, seats, rules: net)
+    monkeypatch.setattr(aivat_net, "shipped_net", lambda agents, seats, rules: net)
     monkeypatch.setattr(aivat_net, "MC_DEALS", 5_000)
     reports = _reports(("medium", "medium"), "2v2", range(6), 800, 4 * MIN_PILOT_DEALS)
     assert all(r.pilot is None for r in reports)  # the network, not a pilot
@@ -345,7 +345,7 @@ def test_the_network_estimator_keeps_a_known_edge(monkeypatch: pytest.MonkeyPatc
     """The packer against the caller at 2v2 (edge exactly -1 and +1 per hand) with a
     random network's corrections: over seeds the corrected means agree with the edge."""
     net = _random_net((PACKER, CALLER), (2, 2), 7, scale=3.0)
-    monkeypatch.setattr(aivat, "shipped_net", lambda agents, seats, rules: net)
+    monkeypatch.setattr(aivat_net, "shipped_net", lambda agents, seats, rules: net)
     monkeypatch.setattr(aivat_net, "MC_DEALS", 5_000)
     reports = _reports((PACKER, CALLER), "2v2", range(6), 800, 4 * MIN_PILOT_DEALS)
     assert all(abs(r.agents[PACKER].result.mean + 1.0) > 1e-6 for r in reports)  # corrected

@@ -37,7 +37,8 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.arena.aivat_net import DealValueNet, net_corrections, shipped_net
+from agents.arena import aivat_net
+from agents.arena.aivat_net import DealValueNet, net_corrections
 from agents.arena.seating import ArenaConfig, Deals, draw_deal
 from agents.odds import HandOdds
 from teenpatti_env.cards import NUM_CARDS
@@ -396,7 +397,7 @@ def value_net(config: ArenaConfig) -> DealValueNet | None:
     (:mod:`agents.arena.aivat_net`), or ``None``: the run fits its own on a pilot."""
     if not config.aivat or config.pilot:
         return None
-    return shipped_net(config.agents, config.table.seats, config.rules)
+    return aivat_net.shipped_net(config.agents, config.table.seats, config.rules)
 
 
 def needs_pilot(config: ArenaConfig) -> bool:
