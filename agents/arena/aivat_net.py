@@ -43,7 +43,12 @@ SEAT_FEATURES = HAND_FEATURES + 1
 """A seat's hand features and its agent (0: the pool's first agent, 1: the other)."""
 
 MC_DEALS = 50_000
-"""Fresh deals per seating pattern in the Monte Carlo estimate of ``E[V]``."""
+"""Fresh deals in the Monte Carlo estimate of ``E[V]`` (each played under every seating
+pattern that occurs), at least; a run of ``n`` deals draws ``MC_PER_DEAL * n`` if more."""
+
+MC_PER_DEAL = 20
+"""Monte Carlo deals per evaluated deal: the Monte Carlo then adds about a twentieth of
+the variance the network explains, a few per cent of what is left."""
 
 VALUES_DIR = Path(__file__).with_name("values")
 """Where the shipped networks live (``<name>.npz``, their metadata inside)."""
@@ -144,9 +149,10 @@ def net_corrections(net: DealValueNet, cards: NDArray[np.int64], dealers: NDArra
     ``cards[deal, seat, :3]`` with dealer ``dealers[deal]`` to the pool agents
     ``seated[deal, rotation, seat]`` (0 or 1). ``E_mc[V]`` is the mean of ``V`` over
     ``mc_deals`` fresh uniform deals from ``rng`` for each seating pattern that occurs
-    (the agents by position; default :data:`MC_DEALS`): the expectation given the lineup
-    and the dealer."""
-    mc_deals = MC_DEALS if mc_deals is None else mc_deals
+    (the agents by position; default :data:`MC_DEALS` or :data:`MC_PER_DEAL` per deal):
+    the expectation given the lineup and the dealer."""
+    if mc_deals is None:
+        mc_deals = max(MC_DEALS, MC_PER_DEAL * len(cards))
     values = by_position(evaluate_hands(cards[..., :3]).astype(np.int64), dealers)
     agents = by_position(seated.astype(np.int64), dealers)
     predicted = _predict_batched(net, values, agents)
