@@ -376,10 +376,13 @@ def test_a_changed_policy_does_not_use_the_shipped_network(
                        Rules.preset("classic")) is None
 
 
-def test_a_shipped_network_replaces_the_pilot(tmp_path: Path) -> None:
+def test_a_shipped_network_replaces_the_pilot() -> None:
     report = run_arena(["pretrained:classic", "equity"], hands=400, seed=3, table="2v2",
                        variance_reduction="aivat", engine="batched")
     data = report.to_dict()
-    assert data["value_function"] == "shipped" and "pilot" not in data
-    assert report.corrections is not None and np.abs(report.corrections).max() > 0
+    arena = data["rows"][0]["arena"]
+    assert arena["value_function"] == "shipped" and "pilot" not in arena
+    assert "pilot" not in data
+    corrections = report.rows[0].report.corrections
+    assert corrections is not None and np.abs(corrections).max() > 0
     assert "value network shipped" in report.table()
