@@ -80,11 +80,11 @@ def main() -> None:
                 plain_dup = (errors[0] / errors[1]) ** 2
                 gain = (errors[1] / errors[2]) ** 2
                 config, mc = row.report.config, 0.0
-                net = aivat.value_net(config)
+                net = aivat_net.value_net(config)
                 if pilot is None and net is not None and row.report.deals is not None:
                     mc = float(net_corrections(net, *aivat.dealt_cards(config),
                                                row.report.deals.agent,
-                                               aivat.monte_carlo_seed(config)).mc_std_error[0])
+                                               aivat_net.monte_carlo_seed(config)).mc_std_error[0])
                 played = row.report.pilot  # None: the shipped network, no pilot
                 cost = (hands / (hands + played.hands) if played is not None
                         else errors[2] ** 2 / (errors[2] ** 2 + mc**2))

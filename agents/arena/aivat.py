@@ -37,8 +37,7 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.arena import aivat_net
-from agents.arena.aivat_net import DealValueNet, net_corrections
+from agents.arena.aivat_net import monte_carlo_seed, net_corrections, value_net
 from agents.arena.seating import ArenaConfig, Deals, draw_deal
 from agents.odds import HandOdds
 from teenpatti_env.cards import NUM_CARDS
@@ -390,25 +389,6 @@ def pilot_config(config: ArenaConfig, pilot_hands: int | None) -> ArenaConfig:
              else math.ceil(config.deals * config.rotations * PILOT_SHARE))
     hands = max(hands, 2 * config.rotations)
     return replace(config, hands=hands, pilot=True)
-
-
-def value_net(config: ArenaConfig) -> DealValueNet | None:
-    """The value network shipped for ``config``'s pairing and table
-    (:mod:`agents.arena.aivat_net`), or ``None``: the run fits its own on a pilot."""
-    if not config.aivat or config.pilot:
-        return None
-    return aivat_net.shipped_net(config.agents, config.table.seats, config.rules)
-
-
-def needs_pilot(config: ArenaConfig) -> bool:
-    """Whether an AIVAT run plays a pilot (no shipped value network fits it)."""
-    return config.aivat and value_net(config) is None
-
-
-def monte_carlo_seed(config: ArenaConfig) -> np.random.Generator:
-    """The generator of the Monte Carlo deals that estimate a value network's expectation:
-    a stream of its own (no deal of the run or of a pilot is drawn from it)."""
-    return np.random.default_rng([config.seed, int(config.duplicate), 1, 1, 1])
 
 
 def aivat_corrections(

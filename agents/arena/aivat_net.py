@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from agents.arena.seating import ArenaConfig
 from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.cards.hands import evaluate_hands, value_categories, value_strengths
 from teenpatti_env.rules import Rules
@@ -227,3 +228,22 @@ def shipped_net(agents: tuple[str, ...], seats: tuple[int, int] | None,
                                                             strict=True)):
             return net
     return None
+
+
+def value_net(config: ArenaConfig) -> DealValueNet | None:
+    """The value network shipped for ``config``'s pairing and table (:data:`SHIPPED`), or
+    ``None``: an AIVAT run fits its own value function on a pilot."""
+    if not config.aivat or config.pilot:
+        return None
+    return shipped_net(config.agents, config.table.seats, config.rules)
+
+
+def needs_pilot(config: ArenaConfig) -> bool:
+    """Whether an AIVAT run plays a pilot (no shipped value network fits it)."""
+    return config.aivat and value_net(config) is None
+
+
+def monte_carlo_seed(config: ArenaConfig) -> np.random.Generator:
+    """The generator of the Monte Carlo deals that estimate a value network's expectation:
+    a stream of its own (no deal of the run or of a pilot is drawn from it)."""
+    return np.random.default_rng([config.seed, int(config.duplicate), 1, 1, 1])

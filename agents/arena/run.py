@@ -11,13 +11,8 @@ from dataclasses import replace
 from typing import Any, Literal, overload
 
 from agents import make_agent
-from agents.arena.aivat import (
-    aivat_corrections,
-    check_supported,
-    needs_pilot,
-    pilot_config,
-    resolve,
-)
+from agents.arena.aivat import aivat_corrections, check_supported, pilot_config, resolve
+from agents.arena.aivat_net import needs_pilot
 from agents.arena.batched import batch_policies
 from agents.arena.pairings import HeadToHead, HeadToHeadReport
 from agents.arena.report import ArenaReport
