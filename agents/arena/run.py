@@ -12,6 +12,7 @@ from typing import Any, Literal, overload
 
 from agents import make_agent
 from agents.arena.aivat import aivat_corrections, check_supported, pilot_config, resolve
+from agents.arena.aivat_net import needs_pilot
 from agents.arena.batched import batch_policies
 from agents.arena.pairings import HeadToHead, HeadToHeadReport
 from agents.arena.report import ArenaReport
@@ -25,10 +26,11 @@ from agents.arena.seating import (
 )
 from agents.arena.summary import summarize
 from agents.arena.workers import play
-from agents.batch_scripted import BatchForm
+from agents.batch_scripted import BatchForm, batched_form
 from agents.ray_support import ray_connection
 from agents.stats import holm_adjusted, two_sided_p_value
 from teenpatti_env.environment.batch_kernels import HAVE_NUMBA
+from teenpatti_env.environment.batch_variant import batch_rules
 from teenpatti_env.rules import Rules
 
 RulesLike = Rules | str | dict[str, Any] | None
@@ -104,9 +106,10 @@ def _engine_policies(
         engine == "auto" and not HAVE_NUMBA)
     policies = None if skip else batch_policies(config)
     if engine == "batched" and policies is None:
-        raise ValueError("the batched engine plays classic-family rules with agents that "
-                         "have a batched form (the scripted agents, trained policies), and "
-                         "the variants it plays with trained policies only; use "
+        batch_rules(config.rules)  # a ValueError naming what the batch does not play
+        lacking = [name for name in config.agents if batched_form(name, config.rules) is None]
+        raise ValueError(f"the batched engine plays agents with a batched form (the scripted "
+                         f"agents, trained policies), not {', '.join(lacking)}: use "
                          "engine='per_table'")
     return policies
 
@@ -131,7 +134,7 @@ def _play_reports(
         for config, run in zip(configs, runs, strict=True):
             run.append(replace(config, hands=config.deals * config.rotations,
                                duplicate=False, aivat=False))
-    pilots = [pilot_config(config, pilot_hands) if config.aivat else None
+    pilots = [pilot_config(config, pilot_hands) if needs_pilot(config) else None
               for config in configs]
     total = sum(c.deals * c.rotations for c in [*itertools.chain(*runs), *pilots] if c)
     bar = _progress_bar(total) if progress else None
@@ -147,8 +150,8 @@ def _play_reports(
                                else play(pilot, workers, update, batch, ray_address))
                 results = [play(config, workers, update, batch, ray_address, seats)
                            for config in run]
-                corrections = (None if pilot is None or pilot_deals is None
-                               else aivat_corrections(run[0], results[0], pilot_deals, pilot))
+                corrections = (aivat_corrections(run[0], results[0], pilot_deals, pilot)
+                               if run[0].aivat else None)
                 agent_results, pairwise = summarize(run[0], results[0], corrections)
                 plain = None
                 if compare_plain:
@@ -245,9 +248,10 @@ def run_arena(
     whatever the number of workers. With ``ray_address`` the deals are Ray tasks on that
     cluster instead (``""``: the cluster ``ray.init()`` finds, else a new local instance),
     with the same report for the same seed. ``engine``: ``"batched"`` plays on the batched
-    engine (classic-family rules, every agent with a batched form, such as trained
-    policies), ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it
-    can and no Ray cluster is asked for; every path gives the same report for the same seed.
+    engine (the rules ``TableBatch`` plays: the classic family and 17 variants; every
+    agent with a batched form: the scripted agents and trained policies),
+    ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it can and no
+    Ray cluster is asked for; every path gives the same report for the same seed.
 
     ``seats`` makes the players (default: :class:`~agents.arena.seating.LocalSeats`, every
     agent in this process); its remote bots (``interfaces.players.ArenaSeats``) play on the

@@ -174,6 +174,11 @@ class ActionLayout:
         """The bet level (``0..bet_levels-1``) of a bet index, ``-1`` for other actions."""
         return self._level_of.get(index, -1)
 
+    def card_slots(self, index: int) -> tuple[int, ...]:
+        """The card slots a card-slot index names (``buy_joker_2``: ``(2,)``; ``()`` for
+        any other index)."""
+        return self._slots.get(index, ())
+
     def index(self, name: str) -> int:
         """The index of an action name (``"pack"``, ``"bet_max"``, ...)."""
         if name not in self._index:

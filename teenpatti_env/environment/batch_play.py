@@ -54,7 +54,7 @@ def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int
             or empty_stack_showdown(params, seat, t)):
         showdown(params, tab, seat, known, t)
     else:
-        pass_turn(params, tab, seat, known, t, tab[t, DEALER])
+        pass_turn(params, tab, seat, known, values, t, tab[t, DEALER], True)
 
 
 @jit
@@ -246,7 +246,7 @@ def step_tables(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: An
             a = actions[t]
             history[t, tab[t, ACTIONS]] = a
             tab[t, ACTIONS] += 1
-            apply_action(params, tab, seat, known, t, kind_of[a], level_of[a])
+            apply_action(params, tab, seat, known, values, t, kind_of[a], level_of[a])
             if tab[t, END] == RUNNING:
                 continue
         elif session and tab[t, TO_ACT] != NONE:  # a vote between hands

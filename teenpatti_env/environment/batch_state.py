@@ -59,15 +59,14 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
     HAVE_NUMBA = False
 
 
-KERNEL_MODULES = ("batch_state", "batch_rules", "batch_variant", "batch_deal", "batch_play",
-                  "batch_observe")
+KERNEL_MODULES = ("batch_state", "batch_jokers", "batch_rules", "batch_variant", "batch_deal",
+                  "batch_play", "batch_observe")
 """The kernels' modules, which call one another's functions and read these constants."""
-SHARED_SOURCES = (Path(__file__).parents[1] / "cards" / "wild.py",
-                  Path(__file__).parents[1] / "rules" / "betting.py",
-                  Path(__file__).parents[1] / "rules" / "pots.py")
+SHARED_SOURCES = tuple(Path(__file__).parents[1] / name for name in (
+    "cards/wild.py", "cards/jokers.py", "rules/betting.py", "rules/pots.py"))
 """The rule texts the kernels compile in from the lower layers (the valuation, the wild
-sources and the betting rules, written once for both engines): a change to them drops the
-kernels' cache too."""
+sources, the jokers, the betting rules and the side pots, written once for both engines):
+a change to them drops the kernels' cache too."""
 
 
 def drop_stale_cache(folder: Path = Path(__file__).parent) -> bool:
@@ -176,7 +175,11 @@ CHOSEN_COLOUR = CHOSEN_RANK + 1
 BURST_RANK = CHOSEN_COLOUR + 1
 WILD_RANK = BURST_RANK + 1
 WILD_SUIT = WILD_RANK + 13
-TAB_FIELDS = WILD_SUIT + 4
+# The wild cards that change during a hand (batch_jokers.py): threshold indicators turned
+# up so far (T1) and full betting rounds so far (rotating jokers, R1).
+REVEALED = WILD_SUIT + 4
+ROTATIONS = REVEALED + 1
+TAB_FIELDS = ROTATIONS + 1
 # END codes (VOID: every seat burst, every chip goes back, B4).
 RUNNING, LAST_PLAYER, SHOW, SHOWDOWN, VOID = range(5)
 # Per-seat fields.
@@ -191,7 +194,10 @@ MAX_PRIVATE = 4
 CLASSIC_SEAT_FIELDS = CARD0 + 3
 BURST = CARD0 + MAX_PRIVATE
 OWN_RANK = BURST + 1
-SEAT_FIELDS = OWN_RANK + 1
+BOUGHT = OWN_RANK + 1
+"""The card the seat bought wild this hand (buy_a_joker, J1; NONE: none); under rotating
+jokers ``OWN_RANK`` is the seat's current rotating rank."""
+SEAT_FIELDS = BOUGHT + 1
 # Rule settings: the betting rules' settings vector (rules.betting.settings_of, P_SEATS ..
 # P_ENTRY), then the batch's own.
 (P_BET_LEVELS, P_SESSION, P_MAX_HANDS, P_VOTE, P_VOTE_AT) = range(SETTINGS, SETTINGS + 5)
@@ -209,7 +215,15 @@ P_SOURCE_COUNT = P_SOURCE_KIND + MAX_SOURCES
 P_FIXED = P_SOURCE_COUNT + MAX_SOURCES
 (P_OBS_COMMUNITY, P_OBS_INDICATORS, P_OBS_WILD_RANKS, P_OBS_WILD_COLOURS, P_OBS_BURST_RANK,
  P_OBS_BURST) = range(P_FIXED + 13, P_FIXED + 19)
-PARAMS = P_FIXED + 19
+# The wild cards that change during a hand (batch_jokers.py): where the threshold
+# indicators start among the indicators (NONE: no thresholds source), how many, their chip
+# counts; rotating jokers; buy_a_joker; the offsets of their observation slots.
+P_THRESHOLD_AT = P_FIXED + 19
+P_THRESHOLD_COUNT = P_THRESHOLD_AT + 1
+P_THRESHOLD = P_THRESHOLD_COUNT + 1
+(P_ROTATING, P_BUY, P_OBS_BEYOND, P_OBS_ROTATIONS, P_OBS_MY_BOUGHT, P_OBS_BOUGHT) = range(
+    P_THRESHOLD + MAX_INDICATORS, P_THRESHOLD + MAX_INDICATORS + 6)
+PARAMS = P_OBS_BOUGHT + 1
 """``P_VOTE``: votes to end between a session's hands (C3); ``P_VOTE_AT``: the offset of
 the observation's ``vote_now`` slot (``NONE`` without one)."""
 BURST_INDICATOR = -2
@@ -227,9 +241,11 @@ V_SIZE = V_TWO_ORDER + 8
 # Action kinds (the engine's action types the action table's indices stand for).
 K_PACK, K_LOOK, K_BET, K_SHOW, K_SIDESHOW, K_ACCEPT, K_REFUSE, K_ALL_IN, K_VOTE_END, K_CONTINUE = (
     range(10))
-KINDS = 10
+K_BUY = 10
+"""``buy_joker``: its level is the slot of the card bought (J1)."""
+KINDS = 11
 KIND_NAMES = ("pack", "look", "bet", "show", "sideshow", "accept", "refuse", "all_in",
-              "vote_end", "continue")
+              "vote_end", "continue", "buy_joker")
 # Observation: index of each global scalar in ``global_at`` and of each seat field in
 # the columns of ``seat_at`` (the order of ObservationLayout's GLOBAL_SLOTS/SEAT_SLOTS).
 (G_POT, G_STAKE, G_MIN_BET, G_MAX_BET, G_MY_TURN, G_ASKED, G_OVER, G_PLAYED, G_REMAINING,

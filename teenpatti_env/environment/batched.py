@@ -2,11 +2,11 @@
 
 :class:`TableBatch` plays ``N`` tables of one rule set of the classic family (every
 setting of the rules and the four presets), one hand an episode or, with
-``episode="session"``, one session an episode (RULES.md section 7), or one hand an
-episode of a variant whose values are fixed at the deal (:func:`batch_rules`). One
-:meth:`TableBatch.step` applies one action per table that waits for a decision and gives,
-for every table, the seat to act, its observation vector and action mask (bit for bit
-those of ``teenpatti_env.env()`` in the same state, from the same
+``episode="session"``, one session an episode (RULES.md section 7), or any variant
+without a selection phase (:func:`batch_rules`). One :meth:`TableBatch.step` applies
+one action per table that waits for a decision and gives, for every table, the seat to
+act, its observation vector and action mask (bit for bit those of
+``teenpatti_env.env()`` in the same state, from the same
 :class:`~teenpatti_env.environment.observation.ObservationLayout` and
 :class:`~teenpatti_env.environment.actions.ActionLayout`), every seat's reward of a hand that just
 ended, and which tables finished. This is the self-play interface: every seat is a
@@ -146,9 +146,9 @@ class TableBatch(BatchViews):
         if unknown:  # pragma: no cover - batch_rules admits no such table
             raise ValueError(f"the batched engine has no actions {unknown}")
         self._kind_of = np.array([k.KIND_NAMES.index(kind) for kind in kinds], dtype=np.int64)
-        self._level_of = np.array(
-            [self.layout.bet_level(a) for a in range(self.layout.size)], dtype=np.int64
-        )
+        self._level_of = np.array(  # a bet's level, or the slot of the card a buy names
+            [(self.layout.card_slots(a) or (self.layout.bet_level(a),))[0]
+             for a in range(self.layout.size)], dtype=np.int64)
         offsets = {name: offset for name, offset, _, _ in self.obs_layout.slots}
         self._global_at = np.array([offsets[name] for name, _, _ in GLOBAL_SLOTS], dtype=np.int64)
         self._seat_at = np.array(
@@ -173,7 +173,7 @@ class TableBatch(BatchViews):
                               dtype=np.int64)
         if variant:
             self._tab[:, [k.CHOSEN_RANK, k.CHOSEN_COLOUR, k.BURST_RANK]] = k.NONE
-            self._seat[:, k.OWN_RANK, :] = k.NONE
+            self._seat[:, [k.OWN_RANK, k.BOUGHT], :] = k.NONE
         self._known = np.zeros((size, n, n), dtype=np.uint8)
         self._deck = np.tile(np.arange(NUM_CARDS, dtype=np.int64), (size, 1))
         self._rng = np.zeros(size, dtype=np.uint64)
