@@ -26,10 +26,11 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
     HAVE_NUMBA = False
 
 
-KERNEL_MODULES = ("batch_state", "batch_rules", "batch_variant", "batch_deal", "batch_play",
-                  "batch_observe")
+KERNEL_MODULES = ("batch_state", "batch_rules", "batch_variant", "batch_deal", "batch_phase",
+                  "batch_play", "batch_observe")
 """The kernels' modules, which call one another's functions and read these constants."""
-SHARED_SOURCES = (Path(__file__).parents[1] / "cards" / "wild.py",)
+SHARED_SOURCES = (Path(__file__).parents[1] / "cards" / "wild.py",
+                  Path(__file__).parents[1] / "engine" / "phase_rules.py")
 """The rule texts the kernels compile in from the lower layers (the valuation and the wild
 sources, written once for both engines): a change to them drops the kernels' cache too."""
 
@@ -115,7 +116,11 @@ CHOSEN_COLOUR = CHOSEN_RANK + 1
 BURST_RANK = CHOSEN_COLOUR + 1
 WILD_RANK = BURST_RANK + 1
 WILD_SUIT = WILD_RANK + 13
-TAB_FIELDS = WILD_SUIT + 4
+# The selection phase (batch_phase.py): whether it runs, whether the seat to act has drawn
+# (shopping, P4), the deck's top and the discards below it: the deck left is
+# deck[t, DECK_TOP:], the discards deck[t, DECK_TOP - PILE:DECK_TOP] (P7).
+IN_PHASE, DREW, DECK_TOP, PILE = range(WILD_SUIT + 4, WILD_SUIT + 8)
+TAB_FIELDS = WILD_SUIT + 8
 # END codes (VOID: every seat burst, every chip goes back, B4).
 RUNNING, LAST_PLAYER, SHOW, SHOWDOWN, VOID = range(5)
 # Per-seat fields.
@@ -126,11 +131,17 @@ RUNNING, LAST_PLAYER, SHOW, SHOWDOWN, VOID = range(5)
 # holds only the fields up to CARD0+2 (CLASSIC_SEAT_FIELDS).
 (STACK, CONTRIB, DEALT, PACKED, SEEN, ALL_IN, BLIND_BETS, PAYOUT, START_STACK, VALUE, SHOWN,
  CHIPS, CARD0) = range(13)
-MAX_PRIVATE = 4
+MAX_PRIVATE = 6
 CLASSIC_SEAT_FIELDS = CARD0 + 3
 BURST = CARD0 + MAX_PRIVATE
 OWN_RANK = BURST + 1
-SEAT_FIELDS = OWN_RANK + 1
+# The selection phase (batch_phase.py): the cards the seat holds now (CARD0.. in hand
+# order, VARIANTS.md V4; passing's dealer's left holds six), the cards it discarded or
+# passed (a bit per card int), whether it has finished the phase, its shopping draws, and
+# its cards as dealt (DEAL0.., for the hand's history).
+HELD, PARTED, PHASE_DONE, DRAWS = range(OWN_RANK + 1, OWN_RANK + 5)
+DEAL0 = OWN_RANK + 5
+SEAT_FIELDS = DEAL0 + MAX_PRIVATE
 # Rule settings.
 (P_SEATS, P_BOOT, P_RAISE, P_MAX_BLIND, P_MAX_BET, P_POT_CAP, P_POT_LIMIT, P_SIDESHOW,
  P_TARGET_SEEN, P_ALL_SEEN, P_REVEAL, P_SHORT, P_ENTRY, P_BET_LEVELS, P_SESSION,
@@ -149,7 +160,10 @@ P_SOURCE_COUNT = P_SOURCE_KIND + MAX_SOURCES
 P_FIXED = P_SOURCE_COUNT + MAX_SOURCES
 (P_OBS_COMMUNITY, P_OBS_INDICATORS, P_OBS_WILD_RANKS, P_OBS_WILD_COLOURS, P_OBS_BURST_RANK,
  P_OBS_BURST) = range(P_FIXED + 13, P_FIXED + 19)
-PARAMS = P_FIXED + 19
+# The selection phase (engine.phase_rules codes, 0: none) and its observation slots.
+(P_PHASE, P_OBS_IN_PHASE, P_OBS_PARTED, P_OBS_PHASE_DONE, P_OBS_DRAWS) = range(
+    P_FIXED + 19, P_FIXED + 24)
+PARAMS = P_FIXED + 24
 """``P_VOTE``: votes to end between a session's hands (C3); ``P_VOTE_AT``: the offset of
 the observation's ``vote_now`` slot (``NONE`` without one)."""
 NONE = -1
@@ -171,9 +185,12 @@ V_SIZE = V_TWO_ORDER + 8
 # Action kinds (the engine's action types the action table's indices stand for).
 K_PACK, K_LOOK, K_BET, K_SHOW, K_SIDESHOW, K_ACCEPT, K_REFUSE, K_ALL_IN, K_VOTE_END, K_CONTINUE = (
     range(10))
-KINDS = 10
+# The selection phases' (batch_phase.py): a discard's level is the slot of the card, a
+# pass's the bits of its three slots.
+K_DISCARD, K_DRAW, K_KEEP, K_PASS = range(10, 14)
+KINDS = 14
 KIND_NAMES = ("pack", "look", "bet", "show", "sideshow", "accept", "refuse", "all_in",
-              "vote_end", "continue")
+              "vote_end", "continue", "discard", "draw", "keep", "pass")
 # Observation: index of each global scalar in ``global_at`` and of each seat field in
 # the columns of ``seat_at`` (the order of ObservationLayout's GLOBAL_SLOTS/SEAT_SLOTS).
 (G_POT, G_STAKE, G_MIN_BET, G_MAX_BET, G_MY_TURN, G_ASKED, G_OVER, G_PLAYED, G_REMAINING,

@@ -28,7 +28,7 @@ wild_value = jit(_wild_value)
 public_wild = jit(_public_wild)
 
 UNSUPPORTED = (
-    "a selection phase (discard_one, shopping, passing)",
+    "a selection phase with open private cards or a personal wild rank",
     "buy_a_joker",
     "threshold jokers",
     "rotating jokers",
@@ -38,7 +38,8 @@ UNSUPPORTED = (
 def unsupported(rules: Rules) -> str | None:
     """Why the batched engine does not play ``rules``'s variant yet (``None``: it does)."""
     spec = rules.spec
-    if spec.phase is not None:
+    if spec.phase is not None and (spec.open_private_cards
+                                   or "personal_lowest" in spec.wild_kinds):
         return UNSUPPORTED[0]
     if spec.buy_a_joker:
         return UNSUPPORTED[1]
@@ -167,6 +168,13 @@ DEAL_COLUMNS: dict[str, Any] = {
 # ----------------------------------------------------------------- kernels
 
 
+@inline
+def held_cards(params: Any, seat: Any, t: int, s: int) -> int:
+    """How many private cards seat ``s`` holds now (a selection phase changes it)."""
+    held: int = params[P_PRIVATE] if params[P_PHASE] == 0 else seat[t, HELD, s]
+    return held
+
+
 @jit
 def seat_value(params: Any, tab: Any, seat: Any, values: Any, t: int, s: int) -> int:
     """Seat ``s``'s best value: its private and the community cards, the cards wild for
@@ -174,7 +182,7 @@ def seat_value(params: Any, tab: Any, seat: Any, values: Any, t: int, s: int) ->
     cards = np.empty(MAX_PRIVATE + MAX_COMMUNITY, dtype=np.int64)
     flags = np.zeros(MAX_PRIVATE + MAX_COMMUNITY, dtype=np.bool_)
     count = 0
-    for c in range(params[P_PRIVATE]):
+    for c in range(held_cards(params, seat, t, s)):
         cards[count] = seat[t, CARD0 + c, s]
         count += 1
     for c in range(params[P_COMMUNITY]):
@@ -213,7 +221,7 @@ def value_seats(params: Any, tab: Any, seat: Any, values: Any, t: int) -> None:
         if seat[t, DEALT, s] == 0:
             continue
         lowest = 13
-        for c in range(params[P_PRIVATE]):
+        for c in range(held_cards(params, seat, t, s)):
             rank = seat[t, CARD0 + c, s] >> 2
             lowest = min(lowest, rank)
             if rank == burst:

@@ -34,14 +34,16 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from teenpatti_env.cards import NUM_CARDS
+from teenpatti_env.cards import NUM_CARDS, format_card
 from teenpatti_env.cards.hands import value_categories, value_strengths
 from teenpatti_env.engine import Hand, validate_table
 from teenpatti_env.engine.history import history_of
 from teenpatti_env.engine.session import EPISODES
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.batch_deal import undealt_decks
 from teenpatti_env.environment.batch_options import BATCH_OPTIONS, check_entry, given_deals
+from teenpatti_env.environment.batch_phase import DRAWN_CARD, phase_params, shopping_deck
 from teenpatti_env.environment.batch_variant import (
     DEAL_COLUMNS,
     batch_rules,
@@ -157,8 +159,10 @@ class TableBatch(BatchViews):
         if unknown:  # pragma: no cover - batch_rules admits no such table
             raise ValueError(f"the batched engine has no actions {unknown}")
         self._kind_of = np.array([k.KIND_NAMES.index(kind) for kind in kinds], dtype=np.int64)
-        self._level_of = np.array(
-            [self.layout.bet_level(a) for a in range(self.layout.size)], dtype=np.int64
+        self._level_of = np.array(  # a card-slot action's: the bits of its slots
+            [self.layout.bet_level(a) if not self.layout.card_slots(a)
+             else sum(1 << slot for slot in self.layout.card_slots(a))
+             for a in range(self.layout.size)], dtype=np.int64
         )
         offsets = {name: offset for name, offset, _, _ in self.obs_layout.slots}
         self._global_at = np.array([offsets[name] for name, _, _ in GLOBAL_SLOTS], dtype=np.int64)
@@ -170,6 +174,7 @@ class TableBatch(BatchViews):
         params[k.P_VOTE_AT] = offsets.get("vote_now", k.NONE)
         self._cards_at = np.array([offsets[f"seat{j}.cards"] for j in range(n)], dtype=np.int64)
         variant_params(rules, params, offsets)
+        phase_params(rules, params, offsets)
         self._values = value_lookups(rules, np.asarray(value_table(rules), dtype=np.int64))
         self._categories = np.asarray(value_categories(rules), dtype=np.int64)
         self._strengths = np.asarray(value_strengths(rules), dtype=np.float64)
@@ -244,11 +249,16 @@ class TableBatch(BatchViews):
             k.deal_tables(self._params, self._tab, self._seat, self._known, self._deck,
                           self._rng, self._values, everyone)
         else:
-            private = self.rules.spec.private_cards
-            self._seat[:, k.CARD0:k.CARD0 + private, :] = given["cards"].transpose(0, 2, 1)
+            width = given["cards"].shape[2]
+            if self._params[k.P_PHASE] != 0:  # no card past those dealt
+                self._seat[:, k.CARD0:k.CARD0 + k.MAX_PRIVATE, :] = k.NONE
+            self._seat[:, k.CARD0:k.CARD0 + width, :] = given["cards"].transpose(0, 2, 1)
             if self._tab.shape[1] > k.CLASSIC_TAB_FIELDS:  # a variant's table cards
                 for field, column in DEAL_COLUMNS.items():
                     self._tab[:, column] = given["columns"][field]
+            if self.rules.spec.phase == "shopping":
+                undealt_decks(self._params, self._tab, self._seat, self._deck, self._rng,
+                                everyone)
             self._tab[:, k.DEALER] = given["dealer"]
             k.start_tables(self._params, self._tab, self._seat, self._known, self._rng,
                            self._values, everyone)
@@ -389,17 +399,26 @@ class TableBatch(BatchViews):
         t = self._table(table)
         seat = self._seat
         private = self.rules.spec.private_cards
+        phase = self._params[k.P_PHASE] != 0
+        first, width = (k.DEAL0, k.MAX_PRIVATE) if phase else (k.CARD0, private)
         cards = [
-            None if seat[t, k.CARD0, s] == k.NONE
-            else [int(c) for c in seat[t, k.CARD0:k.CARD0 + private, s]]
+            None if seat[t, first, s] == k.NONE
+            else [int(c) for c in seat[t, first:first + width, s] if c != k.NONE]
             for s in range(self.num_seats)
         ]
         stacks = self.hand_stacks[t].tolist()
-        hand = Hand(self.rules, cards, stacks, int(self._tab[t, k.DEALER]),
-                    **table_cards(self.rules, self._tab[t]))
-        for action in self._history[t, : self._tab[t, k.ACTIONS]]:
+        actions = self._history[t, : self._tab[t, k.ACTIONS]].tolist()
+        deal = table_cards(self.rules, self._tab[t])
+        if self.rules.spec.phase == "shopping":
+            deal["deck"] = shopping_deck(cards, deal, actions, self._deck[t],
+                                         int(self._tab[t, k.DECK_TOP]))
+        hand = Hand(self.rules, cards, stacks, int(self._tab[t, k.DEALER]), **deal)
+        for entry in actions:
             assert hand.to_act is not None
-            hand.apply(self.layout.decode(hand, hand.to_act, int(action)))
+            action = self.layout.decode(hand, hand.to_act, entry % DRAWN_CARD)
+            if entry >= DRAWN_CARD:  # a draw names its card (P7)
+                action["card"] = format_card(entry // DRAWN_CARD - 1)
+            hand.apply(action)
         return hand
 
     def history(self, table: int) -> dict[str, Any]:
