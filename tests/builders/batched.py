@@ -18,6 +18,7 @@ from teenpatti_env.engine.session import Session
 from teenpatti_env.environment import aec
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.environment.batch_phase import dealt_width
 from teenpatti_env.environment.batch_variant import table_cards
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import PRESETS, Rules
@@ -81,22 +82,27 @@ def given_deals(batch: TableBatch, rng: np.random.Generator) -> dict[str, Any]:
     n = batch.num_seats
     spec = batch.rules.spec
     private = spec.private_cards
+    width = dealt_width(batch.rules)  # passing: the dealer's left holds three more
     stacks = [random_stacks(batch.rules, rng) for _ in range(batch.num_tables)]
-    cards = np.full((batch.num_tables, n, private), -1, dtype=np.int64)
+    dealers = rng.integers(n, size=batch.num_tables)
+    cards = np.full((batch.num_tables, n, width), -1, dtype=np.int64)
     table: dict[str, list[Any]] = {"community": [], "indicators": [], "chosen": []}
     for t, row in enumerate(stacks):
         deck = rng.permutation(NUM_CARDS)
         for s, chips in enumerate(row):
             if chips >= batch.rules.entry_chips:
-                cards[t, s] = deck[private * s: private * s + private]
+                cards[t, s, :private] = deck[private * s: private * s + private]
         rest = deck[private * n:].tolist()
+        if width > private:
+            first = next(s for s in ((dealers[t] + i) % n for i in range(1, n + 1))
+                         if row[s] >= batch.rules.entry_chips)
+            cards[t, first, private:], rest = rest[:width - private], rest[width - private:]
         table["community"].append(rest[:spec.community_cards])
         table["indicators"].append(rest[spec.community_cards:][:spec.indicator_count])
         table["chosen"].append({"rank": str(rng.choice(list("23456789TJQKA")))}
                                if spec.chooses == "rank" else
                                {"colour": str(rng.choice(["red", "black"]))}
                                if spec.chooses == "colour" else None)
-    dealers = rng.integers(n, size=batch.num_tables)
     extras = {key: entries for key, entries in table.items()
               if any(entry for entry in entries)}
     return {"cards": cards, "stacks": stacks, "dealer": dealers, **extras}
