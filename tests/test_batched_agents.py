@@ -97,7 +97,7 @@ def test_batched_arena_refuses_what_it_cannot_play() -> None:
         run_arena(["random", "hard"], hands=8, rules=Rules(variant="muflis"),
                   engine="batched")
     with pytest.raises(ValueError, match="batched form"):  # a variant the batch cannot play
-        run_arena(["pretrained:classic"], hands=8, rules=Rules(variant="shopping"),
+        run_arena(["pretrained:classic"], hands=8, rules=Rules(variant="buy_a_joker"),
                   engine="batched")
     with pytest.raises(ValueError, match="engine must be"):
         run_arena(["random"], hands=8, engine="gpu")

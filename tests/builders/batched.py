@@ -228,16 +228,29 @@ def _compare_finished(batch: TableBatch, envs: list[Any], t: int, rewards: Any,
         assert np.array_equal(expected, finals[seat][t]), describe(batch, t)
 
 
+def follow_reshuffle(batch: TableBatch, env: Any, table: int) -> None:
+    """After the batch drew at ``table`` from its reshuffled discards (P7), give the
+    twin's hand, about to draw from its empty deck, the batch's reshuffle order (the
+    twin would shuffle with its own generator); a draw from a deck left does nothing."""
+    hand = env.hand
+    if hand.deck or hand.to_act is None:
+        return
+    top = int(batch.arrays.tab[table, k.DECK_TOP])
+    order = batch._deck[table, top - 1:top - 1 + len(hand.discards)]
+    hand._recorded_reshuffles = [tuple(int(card) for card in order)]
+
+
 def play_against_twins(batch: TableBatch, rng: np.random.Generator, seed: int,
                        options: dict[str, Any] | None, seen: Any,
-                       ended: Any = None, envs: list[Any] | None = None) -> int:
+                       ended: Any = None, envs: list[Any] | None = None,
+                       choose: Any = None) -> int:
     """Play one hand at every table of ``batch`` (``autoreset=False``) with random legal
-    actions beside a ``raw_env`` twin holding the same deal, comparing at every decision
-    the seat to act, the observation, the mask, the pot, the stake and the stacks, and at
-    the end every seat's net, the hands shown, the stacks and every final observation.
-    ``seen`` counts the actions taken by name; ``ended(hand)`` is called with each twin's
-    finished hand; ``envs`` (one per table) are reused as the twins. Returns the decisions
-    played."""
+    actions (or ``choose(step, rng)``'s) beside a ``raw_env`` twin holding the same deal,
+    comparing at every decision the seat to act, the observation, the mask, the pot, the
+    stake and the stacks, and at the end every seat's net, the hands shown, the stacks
+    and every final observation. ``seen`` counts the actions taken by name;
+    ``ended(hand)`` is called with each twin's finished hand; ``envs`` (one per table)
+    are reused as the twins. Returns the decisions played."""
     step = batch.reset(seed=seed, options=options)
     envs = [twin_env(batch, t, None if envs is None else envs[t])
             for t in range(batch.num_tables)]
@@ -247,12 +260,15 @@ def play_against_twins(batch: TableBatch, rng: np.random.Generator, seed: int,
         waiting = step.to_act >= 0
         for t in np.flatnonzero(waiting):
             _compare_running(batch, envs, t, step)
-        actions = random_actions(step, rng)
+        actions = (choose or random_actions)(step, rng)
+        step = batch.step(actions)
         for t in np.flatnonzero(waiting):
-            seen[batch.layout.names[actions[t]]] += 1
+            name = batch.layout.names[actions[t]]
+            seen[name] += 1
+            if name == "draw":
+                follow_reshuffle(batch, envs[t], t)
             envs[t].step(int(actions[t]))
         decisions += int(waiting.sum())
-        step = batch.step(actions)
         done = step.finished
         if done.any():
             finals = [batch.observe(np.full(batch.num_tables, seat))

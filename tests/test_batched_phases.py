@@ -1,0 +1,141 @@
+"""The batched engine's selection phases (VARIANTS.md P1-P9) beyond the differential test
+of ``test_batched_variants.py``: shopping's deck running out (P7) against the per-table
+engine, worked-by-hand passing and discarding at a given deal, and a phase hand's
+history and rebuilt ``Hand`` at any point of the phase."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+from builders.batched import play_against_twins, random_actions
+
+from teenpatti_env.cards import parse_cards
+from teenpatti_env.engine.history import replay
+from teenpatti_env.environment import batch_kernels as k
+from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.environment.batched import TableBatch
+from teenpatti_env.rules import Rules
+
+PHASES = ("discard_one", "shopping", "passing_cards")
+
+
+def _offsets(batch: TableBatch) -> dict[str, int]:
+    return {name: offset for name, offset, _, _ in batch.obs_layout.slots}
+
+
+def _ones(row: Any, offset: int, width: int = 52) -> list[int]:
+    return np.flatnonzero(row[offset:offset + width]).tolist()
+
+
+def test_shopping_reshuffles_the_discards_when_the_deck_runs_out_as_the_engine_does() -> None:
+    # Three seats deal nine cards: 43 are left, and seats that draw almost always run
+    # the deck out (P7); every decision is held to a raw_env twin given the batch's
+    # reshuffle order.
+    rules = Rules(variant="shopping", num_players=3, starting_boots=60)
+    batch = TableBatch(8, rules, autoreset=False)
+    envs = [raw_env(rules=rules, bet_levels=batch.layout.bet_levels) for _ in range(8)]
+    draw, keep = batch.layout.index("draw"), batch.layout.index("keep")
+    rng = np.random.default_rng(7)
+
+    def mostly_draw(step: Any, rng: np.random.Generator) -> Any:
+        actions = random_actions(step, rng)
+        masks = step.action_masks
+        draws = (masks[:, draw] == 1) & (rng.random(len(masks)) < 0.97)
+        actions[draws] = draw
+        discards = (masks[:, keep] == 0) & (masks[:, draw] == 0) & (
+            masks[:, batch.layout.index("discard_0")] == 1)
+        actions[discards] = batch.layout.index("discard_0") + rng.integers(4, size=len(masks))[
+            discards]
+        return actions
+
+    seen: Counter[str] = Counter()
+    for hand in range(2):
+        play_against_twins(batch, rng, hand, None, seen, envs=envs, choose=mostly_draw)
+    assert seen["draw"] > 8 * 2 * 43, seen  # the decks ran out at the tables
+    assert any(len(env.hand.reshuffles) >= 1 for env in envs)
+    for t, env in enumerate(envs):  # the history names the draws from the discards
+        history = batch.history(t)
+        assert replay(history)["net"] == batch.net[t].tolist()
+        named = [a for a in history["actions"] if a["type"] == "draw" and "card" in a]
+        assert bool(named) == bool(env.hand.reshuffles)
+
+
+def test_passing_at_a_given_deal_worked_by_hand() -> None:
+    # Dealer 0: seat 1 holds six, passes three to seat 2, which passes three to seat 0,
+    # the dealer, who passes its extra three out of play (P9). The indicators (a wild
+    # rank, a wild colour, a burst rank) stay face down until the passing is over (D2).
+    batch = TableBatch(1, variant="passing_cards", num_players=3, autoreset=False)
+    cards = [[["2c", "3c", "4c"], ["As", "Ks", "Qs", "5d", "6d", "7d"], ["9h", "Th", "Jh"]]]
+    step = batch.reset(options={"cards": cards, "dealer": 0,
+                                "indicators": [["8s", "9s", "Kc"]]})
+    at = _offsets(batch)
+    layout = batch.layout
+    assert step.to_act[0] == 1
+    assert np.flatnonzero(step.action_masks[0]).tolist() == [
+        layout.index("pack"), *(i for i, name in enumerate(layout.names)
+                                if name.startswith("pass_"))]
+    first = step.observations[0]
+    assert first[at["in_phase"]] == 1 and first[at["seat0.seen"]] == 1  # P1
+    assert _ones(first, at["seat0.cards"]) == sorted(parse_cards("As Ks Qs 5d 6d 7d"))
+    assert _ones(first, at["indicators"]) == [] and _ones(first, at["burst_rank"], 13) == []
+    assert first[at["my_strength"]] == 0  # the value would tell the face-down indicators
+    step = batch.step(np.array([layout.index("pass_3_4_5")]))  # 5d 6d 7d to seat 2
+    assert step.to_act[0] == 2
+    second = step.observations[0]
+    assert _ones(second, at["seat0.cards"]) == sorted(parse_cards("9h Th Jh 5d 6d 7d"))
+    assert _ones(batch.observe(np.array([1]))[0], at["my_parted"]) == sorted(
+        parse_cards("5d 6d 7d"))
+    step = batch.step(np.array([layout.index("pass_0_1_2")]))  # 9h Th Jh to the dealer
+    assert step.to_act[0] == 0
+    step = batch.step(np.array([layout.index("pass_0_1_2")]))  # 2c 3c 4c out of play
+    # The passing is over: the eight of spades makes eights wild, the nine spades wild,
+    # the king of clubs bursts seat 1 (A-K-Q of spades), which packs (B1).
+    assert step.to_act[0] == 2  # the dealer's left packed: seat 2 bets first
+    third = step.observations[0]
+    assert third[at["in_phase"]] == 0
+    assert _ones(third, at["indicators"]) == sorted(parse_cards("8s 9s Kc"))
+    assert batch.arrays.seat[0, k.PACKED].tolist() == [0, 1, 0]
+    assert third[at["seat1.burst"]] == 0 and third[at["seat2.burst"]] == 1  # relative
+    assert batch.hand(0).hands == [tuple(parse_cards("9h Th Jh")),
+                                   tuple(parse_cards("As Ks Qs")),
+                                   tuple(parse_cards("5d 6d 7d"))]
+
+
+def test_discard_one_at_a_given_deal_worked_by_hand() -> None:
+    batch = TableBatch(1, variant="discard_one", num_players=3, autoreset=False)
+    cards = [[["Ac", "Ad", "Ah", "2s"], ["Kc", "Kd", "3h", "4s"], ["7c", "8c", "9c", "Js"]]]
+    step = batch.reset(options={"cards": cards, "dealer": 2})
+    at = _offsets(batch)
+    assert step.to_act[0] == 0
+    assert step.observations[0][at["my_category"] + 5] == 1  # a trail among the four
+    step = batch.step(np.array([batch.layout.index("discard_0")]))  # the ace of clubs
+    assert step.to_act[0] == 1
+    mine = batch.observe(np.array([0]))[0]
+    assert _ones(mine, at["seat0.cards"]) == sorted(parse_cards("Ad Ah 2s"))
+    assert _ones(mine, at["my_parted"]) == list(parse_cards("Ac"))
+    assert mine[at["my_category"] + 1] == 1  # a pair now
+    assert mine[at["seat0.phase_done"]] == 1 and mine[at["seat1.phase_done"]] == 0
+    batch.step(np.array([batch.layout.index("discard_3")]))
+    step = batch.step(np.array([batch.layout.index("discard_3")]))
+    assert step.to_act[0] == 0 and step.observations[0][at["in_phase"]] == 0
+    assert batch.hand(0).hands[2] == tuple(parse_cards("7c 8c 9c"))
+
+
+@pytest.mark.parametrize("name", PHASES)
+def test_a_phase_hands_history_replays_to_the_batchs_state_at_every_step(name: str) -> None:
+    batch = TableBatch(6, variant=name, num_players=4, seed=3, autoreset=False)
+    step = batch.reset()
+    rng = np.random.default_rng(5)
+    checked = 0
+    while (step.to_act >= 0).any():
+        for t in np.flatnonzero(step.to_act >= 0):
+            result = replay(batch.history(int(t)))
+            assert result["to_act"] == step.to_act[t]
+            assert result["pot"] == batch.pot[t]
+            assert result["stacks"] == batch.stack_chips[t].tolist()
+            checked += 1
+        step = batch.step(random_actions(step, rng))
+    assert checked > 20
