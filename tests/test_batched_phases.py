@@ -10,7 +10,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from builders.batched import play_against_twins, random_actions
+from builders.batched import check_chips_and_endings, play_against_twins, random_actions
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from teenpatti_env.cards import parse_cards
 from teenpatti_env.engine.history import replay
@@ -139,3 +141,28 @@ def test_a_phase_hands_history_replays_to_the_batchs_state_at_every_step(name: s
             checked += 1
         step = batch.step(random_actions(step, rng))
     assert checked > 20
+
+
+@settings(max_examples=24, deadline=None)
+@given(name=st.sampled_from(PHASES), seed=st.integers(0, 2**31), players=st.integers(3, 7),
+       short=st.booleans(), session=st.booleans())
+def test_chips_are_conserved_and_every_phase_hand_and_session_ends(
+        name: str, seed: int, players: int, short: bool, session: bool) -> None:
+    check_chips_and_endings(name, seed, players, short, session)
+
+
+def test_every_shopping_hand_deals_fifty_two_different_cards() -> None:
+    # The draws and discards move cards about the table's deck: the next deal (autoreset,
+    # a session's next hand) starts again from a whole deck.
+    batch = TableBatch(16, variant="shopping", num_players=7, seed=11)
+    step = batch.reset()
+    rng = np.random.default_rng(2)
+    deals = 0
+    for _ in range(200):
+        step = batch.step(random_actions(step, rng))
+        for t in np.flatnonzero(step.finished):  # dealt again in this step
+            hand = batch.hand(int(t))
+            held = [c for cards in hand.cards if cards for c in cards]
+            assert sorted(held + list(hand.dealt_deck)) == list(range(52))
+            deals += 1
+    assert deals > 16

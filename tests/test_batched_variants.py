@@ -22,7 +22,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from builders.batched import given_deals, play_against_twins, random_rules, random_stacks
+from builders.batched import (
+    check_chips_and_endings,
+    given_deals,
+    play_against_twins,
+    random_rules,
+    random_stacks,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -110,23 +116,7 @@ def test_every_variant_agrees_with_the_engine_at_every_decision(name: str) -> No
        short=st.booleans(), session=st.booleans())
 def test_chips_are_conserved_and_every_hand_and_session_ends(
         name: str, seed: int, players: int, short: bool, session: bool) -> None:
-    rules = Rules(variant=name, num_players=players, max_hands=30 if session else None)
-    stacks = [rules.boot * (2 + (seed >> s) % 9) for s in range(players)] if short else None
-    batch = TableBatch(16, rules, seed=seed, stacks=stacks,
-                       episode="session" if session else "hand")
-    total = sum(stacks or [rules.starting_stack] * players)
-    step = batch.reset()
-    rng = np.random.default_rng(seed)
-    episodes = 0
-    for _ in range(400):
-        if not session:  # every chip is in a stack or the pot
-            assert (batch.pot + batch.stack_chips.sum(axis=1) == total).all()
-        step = batch.step((step.action_masks + rng.random(step.action_masks.shape)).argmax(1))
-        assert np.allclose(step.rewards.sum(axis=1), 0)
-        episodes += int(step.finished.sum())
-    if session:
-        assert (batch.session_stacks.sum(axis=1) == total).all()
-    assert episodes >= 16
+    check_chips_and_endings(name, seed, players, short, session)
 
 
 def test_the_vector_environment_takes_a_variant() -> None:

@@ -43,12 +43,16 @@ def deal_phase(params: Any, tab: Any, seat: Any, deck: Any, rng: Any, t: int,
                entering: int) -> int:
     """:func:`deal_private` for a variant with a selection phase: in passing the first
     seat from the dealer's left gets three more (D1); in shopping the whole deck is
-    shuffled, the rest of it, top first, what the seats draw from (``DECK_TOP``).
+    shuffled (from the ordered deck: the last hand's discards overwrote its cards), the
+    rest of it, top first, what the seats draw from (``DECK_TOP``).
     Returns the private cards dealt."""
     private = params[P_PRIVATE]
     dealt = private * entering
     extra = PASSED_CARDS if params[P_PHASE] == PASSING else 0
     used = dealt + extra + params[P_COMMUNITY] + params[P_INDICATORS]
+    if params[P_PHASE] == SHOPPING:  # the last hand's draws and discards moved its cards
+        for card in range(52):
+            deck[t, card] = card
     deal_private(params, tab, seat, deck, rng, t, entering, private,
                  52 if params[P_PHASE] == SHOPPING else used)
     n = params[P_SEATS]

@@ -128,11 +128,14 @@ class ShadowDeck:
         self.tab[0, k.DEALER] = dealer
         self.seat[0, k.START_STACK] = stacks
         k.deal_cards(self.params, self.tab, self.seat, self.deck, self.rng, 0)
-        private = self.rules.spec.private_cards
+        width = dealt_width(self.rules)
         cards = [None if self.seat[0, k.CARD0, s] == k.NONE
-                 else [int(c) for c in self.seat[0, k.CARD0:k.CARD0 + private, s]]
+                 else [int(c) for c in self.seat[0, k.CARD0:k.CARD0 + width, s] if c >= 0]
                  for s in range(len(stacks))]
-        return cards, table_cards(self.rules, self.tab[0])
+        table = table_cards(self.rules, self.tab[0])
+        if self.rules.spec.phase == "shopping":  # the rest of the deck, top first
+            table["deck"] = [int(c) for c in self.deck[0, self.tab[0, k.DECK_TOP]:]]
+        return cards, table
 
 
 class ShadowSession(Session):
@@ -286,3 +289,27 @@ def play_against_twins(batch: TableBatch, rng: np.random.Generator, seed: int,
         for env in envs:
             ended(env.hand)
     return decisions
+
+
+def check_chips_and_endings(name: str, seed: int, players: int, short: bool,
+                            session: bool) -> None:
+    """Random legal play of the variant ``name`` at 16 tables (short uneven stacks, hand
+    or session episodes): every chip stays in a stack or the pot, every hand's rewards
+    sum to zero, and every table finishes episodes."""
+    rules = Rules(variant=name, num_players=players, max_hands=30 if session else None)
+    stacks = [rules.boot * (2 + (seed >> s) % 9) for s in range(players)] if short else None
+    batch = TableBatch(16, rules, seed=seed, stacks=stacks,
+                       episode="session" if session else "hand")
+    total = sum(stacks or [rules.starting_stack] * players)
+    step = batch.reset()
+    rng = np.random.default_rng(seed)
+    episodes = 0
+    for _ in range(400):
+        if not session:  # every chip is in a stack or the pot
+            assert (batch.pot + batch.stack_chips.sum(axis=1) == total).all()
+        step = batch.step(random_actions(step, rng))
+        assert np.allclose(step.rewards.sum(axis=1), 0)
+        episodes += int(step.finished.sum())
+    if session:
+        assert (batch.session_stacks.sum(axis=1) == total).all()
+    assert episodes >= 16
