@@ -1,14 +1,14 @@
 """The batched engine's variants against the per-table engine, decision by decision.
 
-For every variant the batch plays (every one without a selection phase, buying a joker,
-thresholds or rotating jokers), random rule sets (presets with random overrides, 3-7
-seats, short and uneven stacks), given and random deals (with the variant's community
-cards, indicators and chosen rank or colour), random legal actions: at every decision the
-seat to act, the observation vector (the variant block included), the mask, the pot, the
-stake and the stacks agree with ``raw_env`` holding the same deal, and at the end every
-seat's net, the hands shown and every final observation (``play_against_twins``, the
+For every variant the batch plays (every one without buying a joker, thresholds or
+rotating jokers; the selection phases included), random rule sets (presets with random
+overrides, 3-7 seats, short and uneven stacks), given and random deals (with the variant's
+community cards, indicators and chosen rank or colour), random legal actions: at every
+decision the seat to act, the observation vector (the variant block included), the mask,
+the pot, the stake and the stacks agree with ``raw_env`` holding the same deal, and at
+the end every seat's net, the hands shown and every final observation (``play_against_twins``, the
 classic family's machinery). Coverage is asserted: wild cards in play for every wild
-source, bursts, void hands where every seat can burst.
+source, bursts, void hands where every seat can burst, every phase action taken.
 
 The variants the batch does not play yet are refused naming the variant; chips are
 conserved and every hand and session ends (hypothesis; ``test_batched_sessions.py`` holds

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from teenpatti_env.cards import format_card
+from teenpatti_env.engine import Hand
 from teenpatti_env.engine.phase_rules import (
     DISCARD_ONE,
     NO_PHASE,
@@ -29,9 +31,15 @@ from teenpatti_env.engine.phase_rules import may_draw as _may_draw
 from teenpatti_env.engine.phase_rules import next_phase_turn as _next_phase_turn
 from teenpatti_env.engine.phase_rules import pass_receiver as _pass_receiver
 from teenpatti_env.engine.phase_rules import sees_at_start as _sees_at_start
+from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.batch_rules import *  # noqa: F403
 from teenpatti_env.environment.batch_state import *  # noqa: F403
-from teenpatti_env.environment.batch_variant import burst_at_deal, seat_value, value_seats
+from teenpatti_env.environment.batch_variant import (
+    burst_at_deal,
+    seat_value,
+    table_cards,
+    value_seats,
+)
 from teenpatti_env.rules import Rules
 
 first_phase_turn = jit(_first_phase_turn)
@@ -61,18 +69,35 @@ def dealt_width(rules: Rules) -> int:
     return spec.private_cards + (PASSED_CARDS if spec.phase == "passing" else 0)
 
 
-def shopping_deck(cards: list[Any], deal: dict[str, Any], actions: list[int], deck: Any,
-                  top: int) -> list[int]:
-    """A shopping hand's deck as dealt, top first (the ``deck`` of its history): the
-    cards drawn so far in ``actions`` (a table's action history), then, while the deck
-    has not run out, the rest of the table's ``deck`` from ``top`` on."""
-    dealt = sum(len(held) for held in cards if held) + sum(
-        len(deal.get(field, ())) for field in ("community", "indicators"))
-    size = NUM_DECK - dealt
-    drawn = [entry // DRAWN_CARD - 1 for entry in actions if entry >= DRAWN_CARD]
-    if len(drawn) >= size:
-        return drawn[:size]
-    return drawn + [int(card) for card in deck[top:]]
+def table_deal(rules: Rules, seat: Any, tab: Any, deck: Any,
+               actions: list[int]) -> tuple[list[list[int] | None], dict[str, Any]]:
+    """A table's deal as ``Hand`` takes it, from its rows ``seat`` (``seat[t]``), ``tab``
+    and ``deck`` and its action history: every seat's cards as dealt (``None``: sits
+    out) and the variant's table cards, with a shopping hand's ``deck`` as dealt, top
+    first (the cards drawn so far, then, while the deck has not run out, the rest)."""
+    first, width = ((DEAL0, MAX_PRIVATE) if rules.spec.phase is not None
+                    else (CARD0, rules.spec.private_cards))
+    cards = [None if seat[first, s] == NONE
+             else [int(c) for c in seat[first:first + width, s] if c != NONE]
+             for s in range(seat.shape[1])]
+    deal = table_cards(rules, tab)
+    if rules.spec.phase == "shopping":
+        dealt = sum(len(held) for held in cards if held) + sum(
+            len(deal.get(field, ())) for field in ("community", "indicators"))
+        drawn = [entry // DRAWN_CARD - 1 for entry in actions if entry >= DRAWN_CARD]
+        rest = [int(card) for card in deck[int(tab[DECK_TOP]):]]
+        deal["deck"] = (drawn + rest)[:NUM_DECK - dealt]
+    return cards, deal
+
+
+def history_action(layout: ActionLayout, hand: Hand, entry: int) -> dict[str, Any]:
+    """The engine action of a table's action history ``entry`` for the seat to act in
+    ``hand`` (a draw names its card, as a history does after the deck ran out: P7)."""
+    assert hand.to_act is not None
+    action = layout.decode(hand, hand.to_act, entry % DRAWN_CARD)
+    if entry >= DRAWN_CARD:
+        action["card"] = format_card(entry // DRAWN_CARD - 1)
+    return action
 
 
 # ----------------------------------------------------------------- kernels

@@ -54,8 +54,9 @@ def unsupported(rules: Rules) -> str | None:
 
 def batch_rules(rules: Rules) -> Rules:
     """``rules`` if the batched engine plays them, else a ``ValueError`` naming what it
-    does not play yet (dealer's choice and the variants with a selection phase, buying a
-    joker, thresholds or rotating jokers need the per-table engine)."""
+    does not play yet (dealer's choice and the variants with buying a joker, thresholds,
+    rotating jokers, or a selection phase with open cards or a personal wild rank need
+    the per-table engine)."""
     if rules.dealers_choice is not None:
         raise ValueError("the batched engine does not play dealer's choice yet: use the "
                          "per-table engine (teenpatti_env.env)")

@@ -1,9 +1,10 @@
 """The batched engine: thousands of tables held as arrays and stepped in lockstep.
 
-:class:`TableBatch` plays ``N`` tables of one rule set of the classic family (every
-setting of the rules and the four presets), one hand an episode or, with
-``episode="session"``, one session an episode (RULES.md section 7), or one hand an
-episode of a variant whose values are fixed at the deal (:func:`batch_rules`). One
+:class:`TableBatch` plays ``N`` tables of one rule set, one hand an episode or, with
+``episode="session"``, one session an episode (RULES.md section 7): the classic family
+(every setting of the rules and the four presets) or a variant it plays
+(:func:`batch_rules`: those whose values are fixed at the deal and those with a
+selection phase, whose actions are decisions like any other). One
 :meth:`TableBatch.step` applies one action per table that waits for a decision and gives,
 for every table, the seat to act, its observation vector and action mask (bit for bit
 those of ``teenpatti_env.env()`` in the same state, from the same
@@ -34,7 +35,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from teenpatti_env.cards import NUM_CARDS, format_card
+from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.cards.hands import value_categories, value_strengths
 from teenpatti_env.engine import Hand, validate_table
 from teenpatti_env.engine.history import history_of
@@ -43,11 +44,10 @@ from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.batch_deal import undealt_decks
 from teenpatti_env.environment.batch_options import BATCH_OPTIONS, check_entry, given_deals
-from teenpatti_env.environment.batch_phase import DRAWN_CARD, phase_params, shopping_deck
+from teenpatti_env.environment.batch_phase import history_action, phase_params, table_deal
 from teenpatti_env.environment.batch_variant import (
     DEAL_COLUMNS,
     batch_rules,
-    table_cards,
     value_lookups,
     variant_params,
 )
@@ -397,28 +397,14 @@ class TableBatch(BatchViews):
         """Table ``table``'s hand rebuilt as the per-table engine's ``Hand`` (its deal and
         every action so far replayed)."""
         t = self._table(table)
-        seat = self._seat
-        private = self.rules.spec.private_cards
-        phase = self._params[k.P_PHASE] != 0
-        first, width = (k.DEAL0, k.MAX_PRIVATE) if phase else (k.CARD0, private)
-        cards = [
-            None if seat[t, first, s] == k.NONE
-            else [int(c) for c in seat[t, first:first + width, s] if c != k.NONE]
-            for s in range(self.num_seats)
-        ]
-        stacks = self.hand_stacks[t].tolist()
         actions = self._history[t, : self._tab[t, k.ACTIONS]].tolist()
-        deal = table_cards(self.rules, self._tab[t])
-        if self.rules.spec.phase == "shopping":
-            deal["deck"] = shopping_deck(cards, deal, actions, self._deck[t],
-                                         int(self._tab[t, k.DECK_TOP]))
-        hand = Hand(self.rules, cards, stacks, int(self._tab[t, k.DEALER]), **deal)
+        cards, deal = table_deal(self.rules, self._seat[t], self._tab[t], self._deck[t],
+                                 actions)
+        hand = Hand(self.rules, cards, self.hand_stacks[t].tolist(),
+                    int(self._tab[t, k.DEALER]), **deal)
         for entry in actions:
             assert hand.to_act is not None
-            action = self.layout.decode(hand, hand.to_act, entry % DRAWN_CARD)
-            if entry >= DRAWN_CARD:  # a draw names its card (P7)
-                action["card"] = format_card(entry // DRAWN_CARD - 1)
-            hand.apply(action)
+            hand.apply(history_action(self.layout, hand, entry))
         return hand
 
     def history(self, table: int) -> dict[str, Any]:
