@@ -166,3 +166,27 @@ def test_every_shopping_hand_deals_fifty_two_different_cards() -> None:
             assert sorted(held + list(hand.dealt_deck)) == list(range(52))
             deals += 1
     assert deals > 16
+
+
+def test_the_pot_cap_after_a_shopping_turn_shows_every_hand_at_once() -> None:
+    # P5: three boots in the pot, a cap of four: seat 1's draw pays the fourth boot (a
+    # contribution, not a bet: the stake stays one boot), and its discard completes the
+    # turn, so every hand still in is shown, as the per-table engine does.
+    rules = Rules(variant="shopping", num_players=3, pot_cap=4)
+    batch = TableBatch(1, rules, autoreset=False)
+    cards = [[["2c", "7d", "9h"], ["Ks", "Kd", "3h"], ["Qc", "Jc", "4s"]]]
+    step = batch.reset(options={"cards": cards, "dealer": 0})
+    twin = raw_env(rules=rules, bet_levels=batch.layout.bet_levels)
+    hand = batch.hand(0)
+    twin.reset(options={"cards": hand.cards, "dealer": 0, **hand.table_cards()})
+    layout = batch.layout
+    for name in ("draw", "discard_2"):
+        assert step.action_masks[0, layout.index(name)] == 1
+        twin.step(layout.index(name))
+        step = batch.step(np.array([layout.index(name)]))
+    assert batch.over[0] and twin.hand.end == "showdown"
+    assert batch.stake[0] == 1 and batch.contributions[0].tolist() == [1, 2, 1]
+    assert batch.net[0].tolist() == twin.hand.net
+    assert batch.shown[0].tolist() == [True, True, True]
+    drawn = twin.hand.hands[1]
+    assert batch.hand(0).hands[1] == drawn and len(drawn) == 3

@@ -78,6 +78,10 @@ def test_every_variant_agrees_with_the_engine_at_every_decision(name: str) -> No
 
     def ended(hand: Hand) -> None:
         seen[f"end={hand.end}"] += 1
+        events = [event["type"] for event in hand.public_events()]
+        if "phase" in events:  # a seat packed on a phase turn (P3)
+            over = events.index("phase_over") if "phase_over" in events else len(events)
+            seen["phase_pack"] += "pack" in events[:over]
         for seat in range(hand.num_seats):
             if hand.dealt_in[seat] and any(hand.usable_cards(seat)[1]):
                 seen["wild"] += 1
@@ -104,6 +108,8 @@ def test_every_variant_agrees_with_the_engine_at_every_decision(name: str) -> No
     assert bool(phase_actions) == (spec.phase is not None)
     for action in phase_actions:
         assert seen[action] > 0, (action, seen)
+    if spec.phase is not None:
+        assert seen["phase_pack"] > 0, seen
     if spec.wild:
         assert seen["wild"] > 0, seen
     if spec.burst_rank is not None:
