@@ -249,6 +249,7 @@ def step_tables(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: An
     it."""
     n = params[P_SEATS]
     session = params[P_SESSION] == 1
+    phased = params[P_PHASE] != NO_PHASE
     for t in range(tab.shape[0]):
         if not active[t]:
             continue
@@ -256,7 +257,7 @@ def step_tables(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: An
             a = actions[t]
             history[t, tab[t, ACTIONS]] = a
             tab[t, ACTIONS] += 1
-            if kind_of[a] != K_LOOK and in_phase(params, tab, t):
+            if phased and kind_of[a] != K_LOOK and in_phase(params, tab, t):
                 drawn = apply_phase(params, tab, seat, known, deck, rng, values, t,
                                     kind_of[a], level_of[a])
                 if drawn != NONE:  # the history names the card (P7)
