@@ -10,7 +10,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from builders.batched import check_chips_and_endings, play_against_twins, random_actions
+from builders.batched import (
+    check_chips_and_endings,
+    given_deals,
+    play_against_twins,
+    random_actions,
+    random_rules,
+    random_stacks,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,8 +27,18 @@ from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
+from teenpatti_env.rules.variants import VariantSpec, WildSource
 
 PHASES = ("discard_one", "shopping", "passing_cards")
+FAMILY = (  # a phase with what the named phase variants leave out
+    VariantSpec(name="shop_joker_two_burst", phase="shopping", burst_rank=0,
+                wild=(WildSource(kind="indicator_rank", values=()),)),
+    VariantSpec(name="discard_shared_sevens", private_cards=3, community_cards=1,
+                phase="discard_one", wild=(WildSource(kind="ranks", values=(5,)),)),
+    VariantSpec(name="passing_lowball", phase="passing", burst_rank=0, lowball=True,
+                wild=(WildSource(kind="ranks", values=(5,)),
+                      WildSource(kind="indicator_colour", values=()))),
+)
 
 
 def _offsets(batch: TableBatch) -> dict[str, int]:
@@ -190,3 +207,34 @@ def test_the_pot_cap_after_a_shopping_turn_shows_every_hand_at_once() -> None:
     assert batch.shown[0].tolist() == [True, True, True]
     drawn = twin.hand.hands[1]
     assert batch.hand(0).hands[1] == drawn and len(drawn) == 3
+
+
+@pytest.mark.parametrize("spec", FAMILY, ids=[spec.name for spec in FAMILY])
+def test_family_specials_with_a_phase_agree_with_the_engine(spec: VariantSpec) -> None:
+    rng = np.random.default_rng(len(spec.name))
+    seen: Counter[str] = Counter()
+    decisions = 0
+    while decisions < 6_000:
+        try:
+            rules = random_rules(rng).with_variant(spec)
+        except ValueError:
+            continue
+        batch = TableBatch(16, rules, autoreset=False,
+                           stacks=random_stacks(rules, rng) if rng.random() < 0.5 else None)
+        envs = [raw_env(rules=rules, bet_levels=batch.layout.bet_levels) for _ in range(16)]
+        for _ in range(3):
+            options = given_deals(batch, rng) if rng.random() < 0.3 else None
+            decisions += play_against_twins(batch, rng, int(rng.integers(2**32)), options,
+                                            seen, envs=envs)
+    assert seen["discard_0"] + seen["pass_0_1_2"] > 0 and seen["show"] > 0, seen
+
+
+@pytest.mark.parametrize("spec", [
+    VariantSpec(name="discard_personal", private_cards=4, phase="discard_one",
+                wild=(WildSource(kind="personal_lowest", values=()),)),
+    VariantSpec(name="discard_open", private_cards=4, open_private_cards=2,
+                phase="discard_one"),
+], ids=["personal", "open"])
+def test_a_phase_with_open_cards_or_a_personal_rank_is_refused(spec: VariantSpec) -> None:
+    with pytest.raises(ValueError, match=f"{spec.name}.*per-table engine"):
+        TableBatch(2, Rules(variant=spec))
