@@ -15,11 +15,11 @@ from teenpatti_env.environment.batch_phase import dealt_width
 from teenpatti_env.environment.batch_variant import deal_columns
 from teenpatti_env.rules import Rules
 
-BATCH_OPTIONS = ("cards", "dealer", "stacks", "community", "indicators", "chosen")
+BATCH_OPTIONS = ("cards", "dealer", "stacks", "community", "indicators", "chosen", "deck")
 """What ``reset(options=...)`` reads: the first hand's deal at every table (a variant's
-``community``, ``indicators`` and ``chosen``: one entry per table, as ``env.reset`` takes
-them for one)."""
-TABLE_OPTIONS = ("community", "indicators", "chosen")
+``community``, ``indicators`` and ``chosen``, and shopping's ``deck``: one entry per
+table, as ``env.reset`` takes them for one)."""
+TABLE_OPTIONS = ("community", "indicators", "chosen", "deck")
 
 
 def given_deals(rules: Rules, size: int, options: dict[str, Any],
@@ -78,8 +78,12 @@ def given_deals(rules: Rules, size: int, options: dict[str, Any],
                 out[t, s, :len(dealt)] = dealt
         if dealer is not None:
             chosen[t] = dealer
+    decks = np.full((size, 52), k.NONE, dtype=np.int64)  # shopping's, top first, at the end
+    for t, hand in enumerate(hands):
+        if hand.deck_given:
+            decks[t, 52 - len(hand.dealt_deck):] = hand.dealt_deck
     return {"stacks": np.array(per_table, dtype=np.int64), "cards": out, "dealer": chosen,
-            "columns": deal_columns(hands)}
+            "columns": deal_columns(hands), "decks": decks}
 
 
 def _given_array(rules: Rules, cards: NDArray[Any], dealers: Any,
@@ -105,7 +109,8 @@ def _given_array(rules: Rules, cards: NDArray[Any], dealers: Any,
             if held is not None:
                 dealt[row, s, :len(held)] = held
     return {"stacks": stack_array, "cards": dealt[inverse.reshape(-1)], "dealer": chosen,
-            "columns": deal_columns([None] * size)}
+            "columns": deal_columns([None] * size),
+            "decks": np.full((size, 52), k.NONE, dtype=np.int64)}
 
 
 def _plain_dealers(dealers: Any, size: int) -> bool:

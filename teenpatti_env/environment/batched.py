@@ -256,9 +256,11 @@ class TableBatch(BatchViews):
             if self._tab.shape[1] > k.CLASSIC_TAB_FIELDS:  # a variant's table cards
                 for field, column in DEAL_COLUMNS.items():
                     self._tab[:, column] = given["columns"][field]
-            if self.rules.spec.phase == "shopping":
+            if self.rules.spec.phase == "shopping":  # the given decks, else shuffled
                 undealt_decks(self._params, self._tab, self._seat, self._deck, self._rng,
-                                everyone)
+                              everyone)
+                decks = given["decks"]
+                self._deck[:] = np.where(decks == k.NONE, self._deck, decks)
             self._tab[:, k.DEALER] = given["dealer"]
             k.start_tables(self._params, self._tab, self._seat, self._known, self._rng,
                            self._values, everyone)
