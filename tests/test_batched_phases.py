@@ -238,3 +238,19 @@ def test_family_specials_with_a_phase_agree_with_the_engine(spec: VariantSpec) -
 def test_a_phase_with_open_cards_or_a_personal_rank_is_refused(spec: VariantSpec) -> None:
     with pytest.raises(ValueError, match=f"{spec.name}.*per-table engine"):
         TableBatch(2, Rules(variant=spec))
+
+
+def test_a_given_shopping_deck_is_drawn_from_top_first_and_a_bad_one_is_refused() -> None:
+    batch = TableBatch(2, variant="shopping", num_players=3, autoreset=False, seed=4)
+    cards = [[["2c", "7d", "9h"], ["Ks", "Kd", "3h"], ["Qc", "Jc", "4s"]]] * 2
+    dealt = set(parse_cards("2c 7d 9h Ks Kd 3h Qc Jc 4s"))
+    deck = [card for card in range(52) if card not in dealt]
+    decks = [deck, deck[::-1]]
+    step = batch.reset(options={"cards": cards, "dealer": 0, "deck": decks})
+    assert [batch.hand(t).dealt_deck for t in (0, 1)] == [tuple(d) for d in decks]
+    step = batch.step(np.full(2, batch.layout.index("draw")))
+    assert [batch.hand(t).hands[1][-1] for t in (0, 1)] == [deck[0], deck[-1]]
+    observations = step.observations.copy()
+    with pytest.raises(ValueError, match="table 1: .*deck"):
+        batch.reset(options={"cards": cards, "dealer": 0, "deck": [deck, deck[:-1]]})
+    assert np.array_equal(batch.observe(batch.to_act), observations)
