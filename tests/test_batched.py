@@ -234,7 +234,7 @@ def test_an_illegal_action_names_table_seat_action_reason_and_changes_nothing() 
         ({"stacks": [100, 0, 0, 0]}, "fewer than two seats"),
         ({"stacks": [[100] * 4] * 3}, "lists 3 tables"),
         ({"cards": np.zeros((2, 4, 2), dtype=np.int64)}, "shape"),
-        ({"deck": []}, "unknown reset options"),
+        ({"reshuffles": []}, "unknown reset options"),
     ],
 )
 def test_bad_deals_in_options_are_refused_and_change_nothing(

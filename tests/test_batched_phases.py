@@ -251,6 +251,6 @@ def test_a_given_shopping_deck_is_drawn_from_top_first_and_a_bad_one_is_refused(
     step = batch.step(np.full(2, batch.layout.index("draw")))
     assert [batch.hand(t).hands[1][-1] for t in (0, 1)] == [deck[0], deck[-1]]
     observations = step.observations.copy()
-    with pytest.raises(ValueError, match="table 1: .*deck"):
+    with pytest.raises(ValueError, match=r"table 1: .*deck"):
         batch.reset(options={"cards": cards, "dealer": 0, "deck": [deck, deck[:-1]]})
     assert np.array_equal(batch.observe(batch.to_act), observations)
