@@ -1,7 +1,8 @@
 """The scripted agents in batched form: one object plays its seats at every table of a
 :class:`~teenpatti_env.environment.batched.TableBatch`, deciding for all of them at once
 from the batch's state, decision for decision as the per-table agents of
-:mod:`agents.scripted` decide from their info views.
+:mod:`agents.scripted` decide from their info views, in every rule set the batch plays
+(the classic family and seventeen variants: :class:`~agents.batch_view.Decisions`).
 
 What a per-table agent remembers within a hand (the bets each opponent made after
 looking, its own raises) is kept per table and seat in arrays. Randomness is shared the
@@ -47,8 +48,14 @@ class BatchAgent:
     some tables (call it whenever a table is dealt a new hand)."""
 
     name = "agent"
+    hands_only = False
+    """Plays one hand an episode only: its memory and its phase choices (``continue``
+    between a session's hands) are checked against the per-table agent in hands alone."""
 
     def __init__(self, batch: TableBatch, seeds: Seeds = None) -> None:
+        if self.hands_only and batch.episode != "hand":
+            raise ValueError(f"the batched form of {self.name!r} plays one hand an episode "
+                             "(episode='hand'): play a session per table")
         self.batch = batch
         self.names = batch.layout.names
         shape = (batch.num_tables, batch.num_seats)
@@ -98,6 +105,7 @@ class BatchAuto(BatchAgent):
     """:class:`~agents.scripted.AutoAgent`: looks at once, bets by its hand's strength."""
 
     name = "auto"
+    hands_only = True
 
     def decide(self, d: Decisions, legal: BatchLegal) -> Rows:
         strength = d.strength
@@ -121,6 +129,7 @@ class BatchReading(BatchAgent):
 
     per_table: type[ReadingAgent] = ReadingAgent
     reading = 1.0
+    hands_only = True
 
     def __init__(self, batch: TableBatch, seeds: Seeds = None) -> None:
         super().__init__(batch, seeds)
@@ -226,15 +235,18 @@ class BatchReading(BatchAgent):
         bets = self.seen_bets[d.rows, d.me] * self.reading
         top = _powers(self.per_table.RANGE_NARROWING, bets) * extra
         chance = _beat_in_range(self._pct[:, None], top)
-        theirs = d.known & (d.cards[:, :, 0] >= 0) & ~d.is_me
-        if theirs.any():
+        # ReadingAgent._beat: a three-card hand it knows is beaten exactly (by its plain
+        # strength when this seat sees none of its own cards; by value in a classic deal)
+        theirs = d.full & (d.cards[:, :, 0] >= 0) & ~d.is_me
+        blind = theirs & d.sees_none_own[:, None]
+        exact = theirs & ~blind if d.classic else np.zeros_like(theirs)
+        if exact.any():
             values = d.odds_values()
             ours = values[np.arange(d.count), d.me][:, None]
-            exact = np.where(ours > values, 1.0, np.where(ours == values, 0.5, 0.0))
-            blind = theirs & ~d.knows_own[:, None]
-            if blind.any():
-                exact[blind] = 1.0 - d.odds.strengths(d.cards[blind])
-            chance[theirs] = exact[theirs]
+            compared = np.where(ours > values, 1.0, np.where(ours == values, 0.5, 0.0))
+            chance[exact] = compared[exact]
+        if blind.any():
+            chance[blind] = 1.0 - d.odds.strengths(d.cards[blind])
         self._cache[extra] = chance
         return chance
 
@@ -254,8 +266,8 @@ class BatchLevel(BatchReading):
         if level not in LevelAgent.STYLES:
             raise ValueError(f"level must be one of {', '.join(LevelAgent.STYLES)}, "
                              f"got {level!r}")
-        super().__init__(batch, seeds)
         self.name = level
+        super().__init__(batch, seeds)
         self.style: Style = LevelAgent.STYLES[level]
         self.reading = self.style.reading
 
@@ -300,12 +312,14 @@ class BatchEquity(BatchReading):
 
     def _percentile(self, d: Decisions) -> NDArray[np.float64]:
         percentile = d.strength.copy()
+        if not d.classic:  # EquityAgent: the engine's own valuation of the variant
+            return percentile
         others = d.known & ~d.is_me
         dead = others.any(axis=1)
         plain = d.knows_own & ~dead
         mine = d.my_cards
-        flat = mine[:, 0] * 2704 + mine[:, 1] * 52 + mine[:, 2]
-        percentile[plain] = d.odds.percentiles()[flat[plain]]
+        flat = mine[plain, 0] * 2704 + mine[plain, 1] * 52 + mine[plain, 2]
+        percentile[plain] = d.odds.percentiles()[flat]
         rules = self.batch.rules
         for i in np.flatnonzero(d.knows_own & dead).tolist():
             cards = tuple(sorted(d.cards[i][others[i]].ravel().tolist()))
@@ -370,11 +384,12 @@ BatchForm = Callable[[TableBatch, Seeds], BatchAgent]
 
 def batched_form(name: str, rules: Rules | None = None) -> BatchForm | None:
     """How to make the batched form of the agent ``name`` (a scripted agent, or an agent
-    with a batched policy such as a trained policy), or ``None`` if it has none; told the
-    table's ``rules`` (its ``check_rules``) where given, as a general policy needs."""
+    with a batched policy such as a trained policy), or ``None`` if it has none (a
+    scripted agent in a variant with a selection phase); told the table's ``rules`` (its
+    ``check_rules``) where given, as a general policy needs."""
     factory = BATCHED_SCRIPTED.get(name)
-    if factory is not None:
-        return factory
+    if factory is not None:  # they make no selection-phase choices (agents/phases.py)
+        return None if rules is not None and rules.spec.phase is not None else factory
     agent = make_agent(name)
     if rules is not None:
         agent.check_rules(rules)

@@ -47,7 +47,14 @@ class Decisions:
     no sideshow asked), ``low``/``high`` (the open bets, ``0, 0`` when none) and
     ``target`` (the sideshow target, ``-1``: none); per row and seat ``[M, n]``:
     ``dealt``, ``packed``, ``seen``, ``blind_bets``, ``stack``, ``chips_in``, ``known``
-    (whether ``me`` knows that seat's cards) and ``cards`` ``[M, n, 3]``."""
+    (whether ``me`` knows every private card of that seat) and ``cards`` ``[M, n, 3]``
+    (the first three private cards).
+
+    In a variant the info view's facts are read the same way: ``full`` (``known`` where
+    the seat's private cards are a three-card hand, the only cards the per-table agents
+    value by the plain ranking), ``sees_none_own`` (the info's ``cards`` is ``None``: the
+    seat has seen none of its own cards, not even an open one) and ``classic`` (three
+    private cards, nothing wild: card-removal odds apply, as ``Table.classic``)."""
 
     def __init__(self, batch: TableBatch, rows: Rows) -> None:
         params, tab, seat, known = batch.arrays
@@ -66,7 +73,10 @@ class Decisions:
         self.stack: Rows = fields[:, k.STACK]
         self.chips_in: Rows = fields[:, k.CONTRIB]
         self.cards: Rows = fields[:, k.CARD0:k.CARD0 + 3].transpose(0, 2, 1)
+        spec = self.rules.spec
+        self.classic: bool = spec.is_classic
         self.known: Flags = known[rows, self.me] == 1
+        self.full: Flags = self.known & (spec.private_cards == 3)
         every = np.arange(batch.num_seats)
         self.is_me: Flags = every[None, :] == self.me[:, None]
         self.opponents: Flags = self.dealt & ~self.packed & ~self.is_me
@@ -75,6 +85,7 @@ class Decisions:
         self.my_stack: Rows = self.stack[index, self.me]
         self.my_blind_bets: Rows = self.blind_bets[index, self.me]
         self.knows_own: Flags = self.known[index, self.me]
+        self.sees_none_own: Flags = known[rows, self.me, self.me] == 0
         self.my_cards: Rows = self.cards[index, self.me]
         self.heads_up: Flags = self.opponents.sum(axis=1) == 1
         extra = np.zeros((self.count, 3), dtype=np.int64)
@@ -93,7 +104,7 @@ class Decisions:
         mine = np.where(self.knows_own, values[index, self.me], 0)
         strength = np.where(self.knows_own, strengths[mine], 1.0)
         for j in range(self.opponents.shape[1]):
-            seen_theirs = ~self.knows_own & self.opponents[:, j] & self.known[:, j]
+            seen_theirs = ~self.knows_own & self.opponents[:, j] & self.full[:, j]
             if seen_theirs.any():
                 strength[seen_theirs] *= 1.0 - self.odds.strengths(self.cards[seen_theirs, j])
         return strength

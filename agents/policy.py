@@ -8,9 +8,10 @@ forward pass is a few matrix products; torch and stable-baselines3 are not neede
 
 Two formats load. ``teenpatti-policy/1`` takes the observation of the one table it was
 trained for (its seat count and variant). ``teenpatti-policy/2`` takes the seat-padded
-input of :mod:`agents.seat_padding` (metadata ``input``: ``seat-padded/1``): any
-classic-family table of 3 to 7 seats under any preset's settings, the table's rules
-among its inputs; :meth:`NumpyPolicy.inputs` turns a table's observations into it and
+input of :mod:`agents.seat_padding` (metadata ``input``: ``seat-padded/1``, any
+classic-family table of 3 to 7 seats under any preset's settings, or ``seat-padded/2``,
+those and every variant whose actions are classic's), the table's rules among its
+inputs; :meth:`NumpyPolicy.inputs` turns a table's observations into it and
 :meth:`NumpyPolicy.unfit_reason` says which tables it cannot sit at.
 
 >>> policy = load_policy(pretrained_path("classic"))
@@ -33,8 +34,8 @@ from numpy.typing import NDArray
 
 from agents.base import Agent, BatchPolicy, Info, Mask, Observation
 from agents.seat_padding import (
+    INPUT_VERSIONS,
     PADDED_LAYOUT,
-    PADDED_SIZE,
     pad_observations,
     padded_layout,
     seats_of_size,
@@ -47,7 +48,7 @@ from teenpatti_env.rules import Rules
 POLICY_FORMAT = "teenpatti-policy/1"
 """The format of a policy for one table (its observation as the input)."""
 GENERAL_POLICY_FORMAT = "teenpatti-policy/2"
-"""The format of a policy for every classic-family table (the seat-padded input)."""
+"""The format of a policy for tables of every seat count (the seat-padded input)."""
 POLICY_FORMATS = (POLICY_FORMAT, GENERAL_POLICY_FORMAT)
 ACTIVATIONS = ("tanh", "relu")
 PRETRAINED_DIR = Path(__file__).parent / "pretrained"
@@ -96,12 +97,15 @@ class NumpyPolicy:
         self.padded = self.metadata.get("format") == GENERAL_POLICY_FORMAT
         self._fits: dict[Rules, str | None] = {}
         """A ``teenpatti-policy/2`` policy: it takes the seat-padded input."""
-        if self.padded and (self.metadata.get("input") != PADDED_LAYOUT
-                            or self.observation_size != PADDED_SIZE):
-            raise PolicyFileError(
-                f"a {GENERAL_POLICY_FORMAT} policy takes the {PADDED_LAYOUT} input of size "
-                f"{PADDED_SIZE}, this one {self.metadata.get('input')!r} of size "
-                f"{self.observation_size}")
+        self.input_layout = str(self.metadata.get("input", PADDED_LAYOUT))
+        """The padded input a ``/2`` policy takes (:data:`agents.seat_padding.INPUT_VERSIONS`)."""
+        if self.padded:
+            version = INPUT_VERSIONS.get(self.input_layout)
+            if version is None or self.observation_size != version.size:
+                known = ", ".join(f"{name} ({v.size})" for name, v in INPUT_VERSIONS.items())
+                raise PolicyFileError(
+                    f"a {GENERAL_POLICY_FORMAT} policy takes a padded input ({known}), this "
+                    f"one {self.metadata.get('input')!r} of size {self.observation_size}")
 
     @property
     def rules(self) -> Rules:
@@ -113,7 +117,7 @@ class NumpyPolicy:
         """Why the policy cannot sit at a table under ``rules`` (words that follow the
         agent's name), or ``None`` when it can: a
         ``/1`` policy sits only at tables of its own observation and action sizes, a
-        ``/2`` policy at every classic-family table with its actions."""
+        ``/2`` policy at every table its padded input takes, with its actions."""
         if rules in self._fits:
             return self._fits[rules]
         reason = self._unfit_reason(rules)
@@ -122,7 +126,7 @@ class NumpyPolicy:
 
     def _unfit_reason(self, rules: Rules) -> str | None:
         if self.padded:
-            reason = padded_unfit_reason(rules, self.action_names)
+            reason = padded_unfit_reason(rules, self.action_names, self.input_layout)
             return None if reason is None else f"is {self.describe_table()}: {reason}"
         sizes = ObservationLayout(rules).size, ActionLayout(rules).size
         if sizes == (self.observation_size, self.action_size):
@@ -139,7 +143,8 @@ class NumpyPolicy:
         """What the network takes for a table's observations (1-D or ``[M, D]``) under
         ``rules``: the observations themselves (``/1``) or their seat-padded form
         (``/2``)."""
-        return pad_observations(observations, rules) if self.padded else observations
+        return (pad_observations(observations, rules, self.input_layout) if self.padded
+                else observations)
 
     def logits(self, observations: NDArray[Any]) -> NDArray[np.float64]:
         """Unmasked action logits of one observation (1-D) or a batch (2-D)."""
@@ -190,6 +195,9 @@ class NumpyPolicy:
     def describe_table(self) -> str:
         """The tables the policy was trained for, in words."""
         if self.padded:
+            if INPUT_VERSIONS[self.input_layout].variants:
+                return ("a general policy (3 to 7 seats, every preset, the variants with "
+                        "classic's actions)")
             return "a general policy (classic family, 3 to 7 seats, every preset)"
         rules = self.metadata.get("rules", {})
         return f"{rules.get('num_players', '?')} seats, preset {self.metadata.get('preset')!r}"
@@ -342,4 +350,4 @@ class PolicyAgent(Agent):
         if reason is not None:
             raise ValueError(f"{self.name} {reason}")
         if self.policy.padded:
-            self._tables[padded_layout(rules).source_size] = rules
+            self._tables[padded_layout(rules, self.policy.input_layout).source_size] = rules

@@ -1,10 +1,13 @@
-"""The input of a ``teenpatti-policy/2`` network: any classic-family table, 3 to 7 seats,
-as one fixed-size vector.
+"""The input of a ``teenpatti-policy/2`` network: any table of 3 to 7 seats, of the
+classic family or of a variant whose actions are classic's, as one fixed-size vector.
 
-A table of ``n`` seats gives observations whose size depends on ``n``
+A table of ``n`` seats gives observations whose size depends on ``n`` and on the variant
 (:class:`~teenpatti_env.environment.observation.ObservationLayout`). The general policy
 takes them padded to seven seats, with a presence flag per seat and the table's rules
-appended, so one network plays every seat count and every preset:
+appended, so one network plays every seat count, every preset and every such variant.
+Every observation slot goes to the padded place of the same name (:class:`InputVersion`).
+Two versions exist; ``/2`` is ``/1`` followed by the variant blocks, so a classic table's
+row in ``/2`` is its ``/1`` row followed by zeros and the variant's block:
 
 ====================  =====  ==========================================================
 block                 width  content
@@ -16,29 +19,39 @@ presence              7      1 for seats 0..n-1, 0 for the padding seats
 category              6      the observer's hand category, unchanged
 cards                 7 x 52 known cards of seats 0..n-1, zeros beyond
 rules                 37     the table's settings (:data:`RULE_FEATURES`)
+--- ``/2`` only ---
+variant slots         132    community cards, face-up indicators, wild ranks and
+                             colours, burst rank (zeros at a classic table)
+burst                 7      who burst at the deal, seats 0..n-1
+thresholds, rotation  2      chips beyond the boots, rotations so far
+variant               25     what the variant is made of (:data:`VARIANT_FEATURES`)
 ====================  =====  ==========================================================
 
-The seat on the observer's right (its previous player) is block ``n - 1``: padding
-comes after the last real seat, and the presence flags say where that is. The rules
-block holds what the observation does not carry: the seat count (one-hot 3..7), the
-starting stack, the blind-bet limit, the bet and pot limits (each with a flag for "no
-limit"), pot-limit betting, the sideshow settings, look-anytime, the short-stack and
-entry modes, the best sequence, lowball and the raise multiple. Chip amounts are in
-boots as in the observation, scaled to stay near 0..1.
+``/1`` is 516 numbers, ``/2`` 682. The seat on the observer's right (its previous player)
+is block ``n - 1``: padding comes after the last real seat, and the presence flags say
+where that is. The rules block holds what the observation does not carry: the seat count
+(one-hot 3..7), the starting stack, the blind-bet limit, the bet and pot limits (each
+with a flag for "no limit"), pot-limit betting, the sideshow settings, look-anytime, the
+short-stack and entry modes, the best sequence, lowball and the raise multiple. Chip
+amounts are in boots as in the observation, scaled to stay near 0..1.
 
-The action mask is not padded: every classic-family table with the default raise
-multiple has the same ten actions, and a policy only sits at tables whose action names
-are its own (:func:`unfit_reason`).
+The action mask is not padded: every table a padded input takes has the same ten actions
+with the default raise multiple, and a policy only sits at tables whose action names are
+its own (:func:`unfit_reason`). Variants with other actions (a selection phase, buying a
+joker) and dealer's choice are not in either input.
 
 >>> from teenpatti_env.rules import Rules
 >>> padded = PaddedLayout(Rules.preset("classic", num_players=5))
 >>> padded.size, padded.source_size
-(516, 342)
+(682, 342)
+>>> unfit_reason(Rules(variant="muflis"), ("pack",), "seat-padded/1")
+"the variant 'muflis' is not in its input layout"
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -47,12 +60,20 @@ from numpy.typing import NDArray
 
 from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.cards.hands import CATEGORIES
+from teenpatti_env.cards.wild import WILD_SOURCES
 from teenpatti_env.environment.actions import ActionLayout
-from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
+from teenpatti_env.environment.observation import (
+    CARD_SLOT,
+    CATEGORY_SLOT,
+    GLOBAL_SLOTS,
+    ROTATING_SLOTS,
+    SEAT_SLOTS,
+    THRESHOLD_SLOTS,
+    VARIANT_SLOTS,
+    ObservationLayout,
+)
 from teenpatti_env.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
-PADDED_LAYOUT = "seat-padded/1"
-"""The name and version of this input layout (a ``teenpatti-policy/2`` file records it)."""
 MAX_SEATS = MAX_PLAYERS
 _GLOBAL = len(GLOBAL_SLOTS)
 _SEAT = len(SEAT_SLOTS)
@@ -97,9 +118,105 @@ RULE_FEATURES: tuple[RuleFeature, ...] = (
 """``(name, width, value of the rules)`` of the rules block, in order (``spare``: zeros
 kept for settings a later mixture adds, so the layout's size need not change)."""
 RULES_SIZE = sum(width for _, width, _ in RULE_FEATURES)
-PADDED_SIZE = (_GLOBAL + MAX_SEATS * _SEAT + MAX_SEATS + _CATEGORY + MAX_SEATS * NUM_CARDS
-               + RULES_SIZE)
-"""The size of every padded input."""
+
+
+def _burst_kind(rules: Rules) -> tuple[float, float]:
+    burst = rules.spec.burst_rank
+    return (0.0, 0.0) if burst is None else (0.0, 1.0) if burst == "indicator" else (1.0, 0.0)
+
+
+def _threshold_boots(rules: Rules) -> tuple[float, ...]:
+    values = [float(v) for source in rules.spec.wild if source.kind == "thresholds"
+              for v in source.values][:MAX_THRESHOLDS]
+    values += [0.0] * (MAX_THRESHOLDS - len(values))
+    return tuple(v / rules.boot / 100.0 for v in values)
+
+
+MAX_THRESHOLDS = 3
+VARIANT_FEATURES: tuple[RuleFeature, ...] = (
+    ("private_cards", 3, lambda r: _one_hot(r.spec.private_cards, (2, 3, 4))),
+    ("community_cards", 1, lambda r: (r.spec.community_cards / 3.0,)),
+    ("open_private_cards", 1, lambda r: (r.spec.open_private_cards / 3.0,)),
+    ("imagined_card", 1, lambda r: (float(r.spec.imagined_card),)),
+    ("all_open", 1, lambda r: (float(r.spec.visibility == "all_open"),)),
+    ("wild_sources", len(WILD_SOURCES),
+     lambda r: tuple(float(kind in r.spec.wild_kinds) for kind in WILD_SOURCES)),
+    ("burst", 2, _burst_kind),
+    ("thresholds", MAX_THRESHOLDS, _threshold_boots),
+    ("spare", 4, lambda r: (0.0,) * 4),
+)
+"""``(name, width, value of the rules)`` of the variant's block (``seat-padded/2``): what
+the variant's deal and valuation are made of, beside the variant slots of the observation
+(community cards, indicators, wild ranks and colours, burst rank, who burst)."""
+VARIANTS_SIZE = sum(width for _, width, _ in VARIANT_FEATURES)
+
+
+@dataclass(frozen=True)
+class InputVersion:
+    """One version of the padded input: where each observation slot (by name, seat
+    slots as ``seat{k}.{field}`` for ``k`` < 7) goes, and where the constant blocks are."""
+
+    name: str
+    variants: bool
+    """Whether the variant slots and the variant's block are part of it."""
+    positions: dict[str, int]
+    presence_at: int
+    rules_at: int
+    variant_rules_at: int
+    size: int
+
+
+def _input_version(name: str, variants: bool) -> InputVersion:
+    positions: dict[str, int] = {}
+    at = 0
+
+    def place(slot: str, width: int) -> int:
+        nonlocal at
+        positions[slot] = at
+        at += width
+        return positions[slot]
+
+    for slot, width, _ in GLOBAL_SLOTS:
+        place(slot, width)
+    for k in range(MAX_SEATS):
+        for slot, width, _ in SEAT_SLOTS:
+            place(f"seat{k}.{slot}", width)
+    presence_at = place("presence", MAX_SEATS)
+    place(CATEGORY_SLOT[0], CATEGORY_SLOT[1])
+    for k in range(MAX_SEATS):
+        place(f"seat{k}.{CARD_SLOT[0]}", CARD_SLOT[1])
+    rules_at = place("rules", RULES_SIZE)
+    variant_rules_at = at
+    if variants:
+        for slot, width, _ in VARIANT_SLOTS:
+            place(slot, width)
+        for k in range(MAX_SEATS):
+            place(f"seat{k}.burst", 1)
+        for slot, width, _ in (*THRESHOLD_SLOTS, *ROTATING_SLOTS):
+            place(slot, width)
+        variant_rules_at = place("variant_rules", VARIANTS_SIZE)
+    del positions["presence"], positions["rules"]
+    positions.pop("variant_rules", None)
+    return InputVersion(name, variants, positions, presence_at, rules_at, variant_rules_at, at)
+
+
+INPUT_VERSIONS: dict[str, InputVersion] = {
+    "seat-padded/1": _input_version("seat-padded/1", variants=False),
+    "seat-padded/2": _input_version("seat-padded/2", variants=True),
+}
+"""Every padded input a ``teenpatti-policy/2`` file may name: ``/1`` (the classic family)
+and ``/2`` (``/1`` followed by the variant slots and the variant's block)."""
+PADDED_LAYOUT = "seat-padded/2"
+"""The padded input new general runs train on."""
+PADDED_SIZE = INPUT_VERSIONS[PADDED_LAYOUT].size
+"""The size of its every input."""
+
+
+def input_version(name: str) -> InputVersion:
+    """The padded input called ``name``, or a ``ValueError`` naming the known ones."""
+    if name not in INPUT_VERSIONS:
+        raise ValueError(f"unknown padded input {name!r} (known: {', '.join(INPUT_VERSIONS)})")
+    return INPUT_VERSIONS[name]
 
 
 def source_size(seats: int) -> int:
@@ -114,16 +231,28 @@ def rule_features(rules: Rules) -> NDArray[np.float32]:
     return np.asarray(values, dtype=np.float32)
 
 
-def unfit_reason(rules: Rules, action_names: tuple[str, ...] | list[str]) -> str | None:
-    """Why a padded-input policy with ``action_names`` cannot sit at a table under
-    ``rules`` (a variant, dealer's choice, other actions), or ``None`` when it can."""
+def variant_features(rules: Rules) -> NDArray[np.float32]:
+    """The variant's block of ``rules`` (:data:`VARIANT_FEATURES`)."""
+    values = [v for _, width, feature in VARIANT_FEATURES for v in feature(rules)]
+    assert len(values) == VARIANTS_SIZE
+    return np.asarray(values, dtype=np.float32)
+
+
+def unfit_reason(rules: Rules, action_names: tuple[str, ...] | list[str],
+                 layout: str = PADDED_LAYOUT) -> str | None:
+    """Why a padded-input policy (input ``layout``) with ``action_names`` cannot sit at a
+    table under ``rules`` (dealer's choice, a variant its input has no place for, other
+    actions), or ``None`` when it can."""
+    version = input_version(layout)
     if rules.dealers_choice is not None:
         return "dealer's choice is not in its input layout"
-    if rules.variant != "classic" or not rules.spec.is_classic:
+    if not version.variants and (rules.variant != "classic" or not rules.spec.is_classic):
         return f"the variant {rules.variant!r} is not in its input layout"
-    layout = ObservationLayout(rules)
-    if layout.size != source_size(rules.num_players):
-        return "its observations carry blocks the padded layout has no place for"
+    missing = sorted({name.split(".")[-1] for name, _, _, _ in ObservationLayout(rules).slots
+                      if name not in version.positions})
+    if missing:
+        return (f"the variant {rules.variant!r} is not in its input layout (its "
+                f"observations add {', '.join(missing)})")
     names = ActionLayout(rules).names
     if tuple(names) != tuple(action_names):
         return f"its actions are {len(action_names)} ({', '.join(action_names)}), the table's " \
@@ -132,56 +261,60 @@ def unfit_reason(rules: Rules, action_names: tuple[str, ...] | list[str]) -> str
 
 
 class PaddedLayout:
-    """Where each slot of an ``n``-seat observation goes in the padded input, and the
-    constant part (presence flags and the rules block) of every padded row."""
+    """Where each slot of an ``n``-seat observation goes in the padded input ``layout``,
+    and the constant part (presence flags, the rules and the variant's blocks) of every
+    padded row."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, layout: str = PADDED_LAYOUT) -> None:
         self.rules = rules
+        self.version = version = input_version(layout)
         n = self.num_seats = rules.num_players
-        self.source_size = source_size(n)
-        self.size = PADDED_SIZE
-        seats_at = _GLOBAL
-        presence_at = seats_at + MAX_SEATS * _SEAT
-        category_at = presence_at + MAX_SEATS
-        cards_at = category_at + _CATEGORY
-        self.rules_at = cards_at + MAX_SEATS * NUM_CARDS
-        target = list(range(_GLOBAL))
-        target += range(seats_at, seats_at + n * _SEAT)
-        target += range(category_at, category_at + _CATEGORY)
-        target += range(cards_at, cards_at + n * NUM_CARDS)
-        self.target = np.asarray(target, dtype=np.int64)
+        reason = unfit_reason(rules, ActionLayout(rules).names, layout)
+        if reason is not None:
+            raise ValueError(f"the {layout} input cannot take this table: {reason}")
+        slots = ObservationLayout(rules).slots
+        self.source_size = sum(width for _, _, width, _ in slots)
+        self.size = version.size
+        target = np.zeros(self.source_size, dtype=np.int64)
+        for name, offset, width, _ in slots:
+            start = version.positions[name]
+            target[offset:offset + width] = np.arange(start, start + width)
+        self.target = target
         """``target[i]``: the padded position of the observation's slot ``i``."""
-        assert len(self.target) == self.source_size
-        self.constant = np.zeros(PADDED_SIZE, dtype=np.float32)
-        self.constant[presence_at:presence_at + n] = 1.0
-        self.constant[self.rules_at:] = rule_features(rules)
-        self.presence = slice(presence_at, presence_at + MAX_SEATS)
+        self.rules_at = version.rules_at
+        self.constant = np.zeros(self.size, dtype=np.float32)
+        self.constant[version.presence_at:version.presence_at + n] = 1.0
+        self.constant[self.rules_at:self.rules_at + RULES_SIZE] = rule_features(rules)
+        if version.variants:
+            self.constant[version.variant_rules_at:] = variant_features(rules)
+        self.presence = slice(version.presence_at, version.presence_at + MAX_SEATS)
 
     def pad(self, observations: NDArray[Any]) -> NDArray[np.float32]:
         """The padded input of one observation (1-D) or a batch (2-D)."""
         x = np.asarray(observations, dtype=np.float32)
         if x.shape[-1] != self.source_size:
-            raise ValueError(f"a {self.num_seats}-seat classic observation has "
-                             f"{self.source_size} entries, got {x.shape[-1]}")
-        out = np.broadcast_to(self.constant, (*x.shape[:-1], PADDED_SIZE)).copy()
+            raise ValueError(f"a {self.num_seats}-seat observation of {self.rules.variant!r} "
+                             f"has {self.source_size} entries, got {x.shape[-1]}")
+        out = np.broadcast_to(self.constant, (*x.shape[:-1], self.size)).copy()
         out[..., self.target] = x
         return out
 
 
 @lru_cache(maxsize=256)
-def _layout(rules: Rules) -> PaddedLayout:
-    return PaddedLayout(rules)
+def _layout(rules: Rules, layout: str) -> PaddedLayout:
+    return PaddedLayout(rules, layout)
 
 
-def padded_layout(rules: Rules) -> PaddedLayout:
-    """The (cached) :class:`PaddedLayout` of ``rules``."""
-    return _layout(rules)
+def padded_layout(rules: Rules, layout: str = PADDED_LAYOUT) -> PaddedLayout:
+    """The (cached) :class:`PaddedLayout` of ``rules`` in the padded input ``layout``."""
+    return _layout(rules, layout)
 
 
-def pad_observations(observations: NDArray[Any], rules: Rules) -> NDArray[np.float32]:
+def pad_observations(observations: NDArray[Any], rules: Rules,
+                     layout: str = PADDED_LAYOUT) -> NDArray[np.float32]:
     """The padded policy input of ``n``-seat observations (1-D or ``[M, D]``) at a table
     under ``rules``: the one function every player of a ``teenpatti-policy/2`` uses."""
-    return padded_layout(rules).pad(observations)
+    return padded_layout(rules, layout).pad(observations)
 
 
 def seats_of_size(size: int) -> int | None:

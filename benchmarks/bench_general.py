@@ -18,7 +18,11 @@ over the comparisons of each table:
   (1vN) and at the even split (ceil(n/2) seats against floor(n/2));
 * ``pagat``, ``flash`` and ``tabletop`` at four seats: against ``hard`` and ``equity`` at
   2v2 and 1v3;
-* classic at four seats: against ``pretrained:classic`` at 2v2 (no step back at home).
+* classic at four seats: against ``pretrained:classic`` at 2v2 (no step back at home);
+* every variant (``--variants``, default all 23) at four seats: against ``hard`` and
+  ``equity`` at 2v2 and 1v3; ``muflis``, ``joker``, ``four_card``, ``shopping`` and
+  ``passing_cards`` also at three and seven seats (1vN). A variant the policy cannot sit
+  at is a claim that does not hold, with the reason.
 
 It ends with one line per claim, ``holds`` or ``does not hold``: a "beats" claim holds when
 every row's whole 95% interval is above zero and the edge is significant after Holm; "no
@@ -34,12 +38,18 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agents import make_agent
 from agents.arena import head_to_head
 from agents.arena.pairings import HeadToHeadReport
+from teenpatti_env.rules import Rules
+from teenpatti_env.rules.variants import VARIANTS
 
 BASELINES = ("hard", "equity")
 PRESETS = ("pagat", "flash", "tabletop")
 HOME = "pretrained:classic"
+VARIANT_SEATS = {name: (3, 7) for name in ("muflis", "joker", "four_card", "shopping",
+                                           "passing_cards")}
+"""Variants measured at other seat counts than four too (1vN)."""
 
 
 def even_split(seats: int) -> str:
@@ -92,6 +102,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3031, help="the arenas' deals")
     parser.add_argument("--workers", type=int, default=None,
                         help="processes for the arenas (default: every core)")
+    parser.add_argument("--variants", default=",".join(v for v in VARIANTS if v != "classic"),
+                        help="comma-separated variants to measure ('' for none)")
     parser.add_argument("--markdown", default=None, help="also write the rows to this file")
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     args = parser.parse_args()
@@ -101,7 +113,7 @@ def main() -> None:
     tables: dict[str, HeadToHeadReport] = {}
     claims: dict[str, bool] = {}
 
-    def measure(name: str, rules: str, seats: int, compositions: tuple[str, ...],
+    def measure(name: str, rules: str | Rules, seats: int, compositions: tuple[str, ...],
                 opponents: tuple[str, ...]) -> HeadToHeadReport:
         report = head_to_head(agent, opponents, tables=compositions, hands=args.hands,
                               rules=rules, players=seats, seed=args.seed,
@@ -122,6 +134,21 @@ def main() -> None:
                    ("2v2",), (HOME,))
     claims[f"classic at 4 seats: at least as strong as {HOME} at 2v2 (interval not wholly "
            "below zero)"] = all(row.high >= 0 for row in home.rows)
+    player = make_agent(agent)
+    for variant in filter(None, args.variants.split(",")):
+        for seats in (4, *VARIANT_SEATS.get(variant, ())):
+            rules = Rules.preset("classic", variant=variant, num_players=seats)
+            compositions = ("2v2", "1vN") if seats == 4 else ("1vN",)
+            claim = (f"{variant} at {seats} seats: beats hard and equity at "
+                     f"{' and '.join(compositions).replace('N', str(seats - 1))}")
+            try:
+                player.check_rules(rules)
+            except ValueError as error:
+                print(f"{variant}, {seats} seats: not measured ({error})", flush=True)
+                claims[claim] = False
+                continue
+            claims[claim] = beats(measure(f"{variant}, {seats} seats", rules, seats,
+                                          compositions, BASELINES))
 
     for claim, holds in claims.items():
         print(f"{'holds' if holds else 'does not hold'}: {claim}")

@@ -3,6 +3,7 @@ the per-table path."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -93,10 +94,13 @@ def test_batched_arena_gives_the_per_table_report(tmp_path: Path) -> None:
 
 
 def test_batched_arena_refuses_what_it_cannot_play() -> None:
-    with pytest.raises(ValueError, match="batched form"):  # scripted agents: classic only
-        run_arena(["random", "hard"], hands=8, rules=Rules(variant="muflis"),
+    with pytest.raises(ValueError, match="variant 'buy_a_joker'"):  # the batch cannot play it
+        run_arena(["random", "hard"], hands=8, rules=Rules(variant="buy_a_joker"),
                   engine="batched")
-    with pytest.raises(ValueError, match="batched form"):  # a variant the batch cannot play
+    with pytest.raises(ValueError, match=r"batched form.*random, hard"):  # no phase choices
+        run_arena(["random", "hard"], hands=8, rules=Rules(variant="shopping"),
+                  engine="batched")
+    with pytest.raises(ValueError, match="variant 'buy_a_joker'"):
         run_arena(["pretrained:classic"], hands=8, rules=Rules(variant="buy_a_joker"),
                   engine="batched")
     with pytest.raises(ValueError, match="engine must be"):
@@ -104,12 +108,20 @@ def test_batched_arena_refuses_what_it_cannot_play() -> None:
 
 
 def test_arena_cli_engine_option(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "teenpatti_env", "arena", "--agents",
-         "random,hard", "--variant", "muflis", "--engine", "batched", "--hands", "8",
-         "--quiet",
-         "--out", str(tmp_path)],
-        capture_output=True, text=True, timeout=120, cwd=ROOT,
-    )
+    """Scripted agents play a variant on the batched engine; a variant the batch does not
+    play is one line naming it and exit status 2."""
+    def arena(variant: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "teenpatti_env", "arena", "--agents", "random,hard",
+             "--variant", variant, "--engine", "batched", "--hands", "8", "--quiet",
+             "--out", str(tmp_path)],
+            capture_output=True, text=True, timeout=120, cwd=ROOT,
+        )
+
+    done = arena("muflis")
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "arena.json").read_text())
+    assert report["hands"] == 8 and report["rules"]["variant"] == "muflis"
+    done = arena("shopping")
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "batched form" in done.stderr
+    assert done.stderr.count("\n") == 1 and "variant 'shopping'" in done.stderr

@@ -1,7 +1,13 @@
 """The scripted agents' batched forms (agents/batch_scripted.py) against their per-table
-selves: both play the same deals side by side and every decision must agree."""
+selves: both play the same deals side by side and every decision must agree, in the
+classic family and in every variant the batched engine plays (wild cards, muflis, four
+private cards, community cards, open cards, all_open, bursts), with coverage of what the
+per-table agents read differently in a variant asserted."""
 
 from __future__ import annotations
+
+from collections import Counter
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,16 +18,66 @@ from agents.arena import run_arena
 from agents.batch_scripted import batch_agent
 from agents.odds import HandOdds
 from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.environment.batch_variant import unsupported
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
+from teenpatti_env.rules.variants import VARIANTS
 from training.target_tables import OneSeatBatch
+
+PLAYED = sorted(name for name in VARIANTS
+                if name != "classic" and unsupported(Rules(variant=name)) is None
+                and Rules(variant=name).spec.phase is None)
+"""Every variant the batched engine plays but those with a selection phase, where the
+scripted agents have no batched form (tests/test_batched_variants.py: 17)."""
+REPRESENTATIVE = ("muflis", "four_card", "seven_joker_two_burst", "shared_pair", "all_open",
+                  "two_cards_open", "imagine_one", "joker")
+"""One variant of each kind: lowball, four private cards, bursts with wild ranks,
+community cards, every other hand open and one's own never, open cards, two private
+cards and the imaginary card, an indicator joker (four_card and joker at short and
+uneven stacks)."""
+SITUATIONS = ("wild", "community", "open", "four", "two", "blind_sees_other",
+              "knows_other", "burst", "lowball")
+LONG_SITUATIONS = (*SITUATIONS, "knows_other_not_three")
+
+
+def count_situations(info: dict[str, Any], rules: Rules, seen: Counter[str]) -> None:
+    """Count what a decision's info view holds that the agents read differently in a
+    variant: wild cards, community cards, an opponent's open cards only, four or two
+    private cards, a seat that sees none of its cards but an opponent's (all_open), a
+    whole opponent's hand known (and one of four or two cards), a burst seat, a lowball
+    ranking."""
+    private = rules.spec.private_cards
+    others = [s for s in info["seats"] if s["seat"] != info["seat"] and s["cards"]]
+    seen["wild"] += bool(info["wild_ranks"] or info["wild_colours"])
+    seen["community"] += bool(info["community"])
+    seen["open"] += any(len(s["cards"]) < private for s in others)
+    seen["four"] += private == 4
+    seen["two"] += private == 2
+    seen["blind_sees_other"] += info["cards"] is None and bool(others)
+    knows_other = any(len(s["cards"]) == private for s in others)
+    seen["knows_other"] += knows_other
+    # a whole hand seen in a sideshow or show, where it is not three private cards
+    seen["knows_other_not_three"] += knows_other and private != 3
+    seen["burst"] += any(s["burst"] for s in info["seats"])
+    seen["lowball"] += rules.ranking_lowball
+
+
+def variant_rules(name: str, rng: np.random.Generator) -> Rules:
+    """Random rules (any preset and overrides, 3-7 seats) of the variant ``name``."""
+    while True:
+        try:
+            return random_rules(rng).replace(variant=name)
+        except ValueError:  # an override the variant does not take
+            continue
 
 
 def play_side_by_side(name: str, rules: Rules, tables: int, hands: int, seed: int,
-                      stacks: list[int] | None = None) -> int:
+                      stacks: list[int] | None = None,
+                      seen: Counter[str] | None = None) -> int:
     """``hands`` rounds of hands at ``tables`` tables; at every decision the batched form
     and the per-table agent of that table and seat (seeded alike) must choose the same
-    action. Returns the number of decisions compared."""
+    action. Returns the number of decisions compared; ``seen`` counts the situations
+    (:func:`count_situations`)."""
     batch = TableBatch(tables, rules, autoreset=False, stacks=stacks)
     envs = [raw_env(rules=batch.rules, bet_levels=batch.layout.bet_levels)
             for _ in range(tables)]
@@ -37,7 +93,8 @@ def play_side_by_side(name: str, rules: Rules, tables: int, hands: int, seed: in
         for t, env in enumerate(envs):
             hand = batch.hand(t)
             env.reset(options={"cards": hand.cards, "dealer": hand.dealer,
-                               "stacks": batch.hand_stacks[t].tolist()})
+                               "stacks": batch.hand_stacks[t].tolist(),
+                               **hand.table_cards()})
         while (step.to_act >= 0).any():
             rows = np.flatnonzero(step.to_act >= 0)
             actions = np.zeros(tables, dtype=np.int64)
@@ -48,8 +105,11 @@ def play_side_by_side(name: str, rules: Rules, tables: int, hands: int, seed: in
                 seat = env.agent_name_mapping[seat_name]
                 assert seat == step.to_act[t]
                 # the batched engine's mask equals the env's (tests/test_batched*.py)
+                info = env.view(seat_name)
+                if seen is not None:
+                    count_situations(info, batch.rules, seen)
                 alone = agents[t][seat].act(step.observations[t], step.action_masks[t],
-                                            env.view(seat_name))
+                                            info)
                 assert alone == actions[t], (
                     f"{name}, table {t}, seat {seat}: per table {alone}, batched "
                     f"{actions[t]}; hand so far {describe(batch, t)}")
@@ -72,6 +132,39 @@ def test_batched_form_decides_as_per_table_over_rule_sets(name: str) -> None:
     assert compared > 1000
 
 
+@pytest.mark.parametrize("name", sorted(SCRIPTED_AGENTS))
+def test_batched_form_decides_as_per_table_in_every_kind_of_variant(name: str) -> None:
+    rng = np.random.default_rng(200 + sorted(SCRIPTED_AGENTS).index(name))
+    seen: Counter[str] = Counter()
+    compared = 0
+    for k, variant in enumerate(REPRESENTATIVE):
+        rules = variant_rules(variant, rng)
+        compared += play_side_by_side(name, rules, 16, 2, seed=k, seen=seen,
+                                      stacks=random_stacks(rules, rng) if k % 6 == 1 else None)
+    assert compared > 2000
+    for situation in SITUATIONS:
+        assert seen[situation] > 0, (situation, seen)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", sorted(SCRIPTED_AGENTS))
+def test_batched_form_decides_as_per_table_over_50000_decisions_in_the_variants(
+        name: str) -> None:
+    """Every variant the batch plays, in turn, until at least 50,000 decisions."""
+    rng = np.random.default_rng(300 + sorted(SCRIPTED_AGENTS).index(name))
+    seen: Counter[str] = Counter()
+    compared, k = 0, 0
+    while compared < 50_000 or k < len(PLAYED):
+        rules = variant_rules(PLAYED[k % len(PLAYED)], rng)
+        # few tables, more hands: making a per-table env costs more than its hands
+        compared += play_side_by_side(name, rules, 16, 6, seed=k, seen=seen,
+                                      stacks=random_stacks(rules, rng) if k % 2 else None)
+        k += 1
+    # auto never asks for a sideshow, so at its tables no hand is seen before the end
+    for situation in SITUATIONS if name == "auto" else LONG_SITUATIONS:
+        assert seen[situation] > 0, (situation, seen)
+
+
 @pytest.mark.long
 @pytest.mark.parametrize("name", sorted(SCRIPTED_AGENTS))
 def test_batched_form_decides_as_per_table_over_50000_decisions(name: str) -> None:
@@ -88,6 +181,14 @@ def test_batched_form_decides_as_per_table_over_50000_decisions(name: str) -> No
     assert compared >= 50_000
 
 
+@pytest.mark.parametrize("name", ["auto", "easy", "hard", "equity"])
+def test_a_batched_form_with_memory_refuses_a_session_by_name(name: str) -> None:
+    batch = TableBatch(4, Rules(variant="joker"), episode="session")
+    with pytest.raises(ValueError, match=f"batched form of '{name}' plays one hand"):
+        batch_agent(name, batch)
+    assert batch_agent("random", batch).name == "random"  # uniform: no memory, no phase
+
+
 def test_percentile_table_is_the_hand_by_hand_percentile() -> None:
     rng = np.random.default_rng(3)
     for best_sequence, lowball in (("AKQ", False), ("A23", True)):
@@ -99,13 +200,21 @@ def test_percentile_table_is_the_hand_by_hand_percentile() -> None:
             assert table[c * 2704 + a * 52 + b] == odds.percentile([a, b, c], ())
 
 
-@pytest.mark.parametrize(("agents", "table"), [(["random", "easy", "medium"], "field"),
-                                              (["hard", "equity"], "2v2"),
-                                              (["auto", "equity"], "1vN")])
+@pytest.mark.parametrize(("agents", "table", "variant"), [
+    (["random", "easy", "medium"], "field", "classic"),
+    (["hard", "equity"], "2v2", "classic"),
+    (["auto", "equity"], "1vN", "classic"),
+    (["random", "hard", "equity"], "field", "muflis"),
+    (["hard", "equity"], "2v2", "seven_joker_two_burst"),
+    (["auto", "medium"], "1vN", "shared_pair"),
+    (["easy", "equity"], "2v2", "four_card"),
+])
 def test_arena_with_scripted_agents_gives_the_same_report_on_both_engines(
-        agents: list[str], table: str) -> None:
-    batched = run_arena(agents, hands=160, seed=5, table=table, engine="batched")
-    per_table = run_arena(agents, hands=160, seed=5, table=table, engine="per_table")
+        agents: list[str], table: str, variant: str) -> None:
+    rules = Rules(variant=variant)
+    batched = run_arena(agents, hands=160, seed=5, table=table, engine="batched", rules=rules)
+    per_table = run_arena(agents, hands=160, seed=5, table=table, engine="per_table",
+                          rules=rules)
     assert batched.to_dict() == per_table.to_dict()
 
 

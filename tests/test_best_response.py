@@ -14,6 +14,7 @@ pytest.importorskip("numba")
 
 from test_selfplay import always_pack_policy
 
+from agents.policy import load_policy
 from interfaces.cli import exploit as exploit_cli
 from interfaces.cli import main
 from teenpatti_env.rules import Rules
@@ -121,7 +122,35 @@ def test_the_command_reports_a_failed_best_response(
     assert "2.00k/2.00k" in captured.err and "300/300" in captured.err
 
 
+def test_the_command_plays_a_variant_on_the_batched_engine(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    """``--variant``: the best-of exploiters (a PPO best response and the rule search)
+    and the single PPO best response train and are measured at the variant's table,
+    against a scripted target through its batched form, and the report names it."""
+    out = tmp_path / "best-of"
+    tiny = ["--players", "3", "--budget-steps", "1000", "--hands", "120", "--seed", "1",
+            "--threads", "1", "--quiet", "--json"]
+    assert main(["exploit", "--agent", "hard", "--variant", "joker", "--exploiters",
+                 "scratch,search", "--search-rounds", "1", "--search-population", "4",
+                 "--search-deals", "10", "--out", str(out), *tiny]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["variant"] == "joker" and report["players"] == 3
+    assert [row["name"] for row in report["exploiters"]] == ["scratch", "search", "copy"]
+    assert load_policy(out / "br_scratch.npz").metadata["rules"]["variant"] == "joker"
+    out = tmp_path / "ppo"
+    assert main(["exploit", "--agent", "equity", "--variant", "four_card", "--method",
+                 "ppo", "--out", str(out), *tiny]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["variant"] == "four_card" and report["engine"] == "batched"
+    assert load_policy(out / "best_response.npz").metadata["rules"]["variant"] == "four_card"
+
+
 @pytest.mark.parametrize("argv, message", [
+    (["--variant", "shopping"], "variant 'shopping'"),
+    (["--variant", "shopping", "--method", "ppo"], "variant 'shopping'"),
+    (["--variant", "nope"], "unknown variant 'nope'"),
+    (["--exact", "--variant", "joker"], "--exact plays the small game"),
     (["--exploiters", "scratch,genius"], "unknown exploiters"),
     (["--start-from", "pretrained:classic", "--method", "best-of"], "--method ppo"),
     (["--method", "ppo", "--search-rounds", "2"], "--method best-of"),

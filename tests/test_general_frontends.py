@@ -1,6 +1,7 @@
 """A ``teenpatti-policy/2`` policy at the frontends: the web table's default seats, the bot
 server and ``match`` seat it at 3 to 7 seats under every preset, where a ``/1`` policy
-gives its seats to ``equity``; a table it cannot sit at (a variant) still starts."""
+gives its seats to ``equity``, and at the variants with classic's actions; a table it
+cannot sit at (a variant with a selection phase) still starts."""
 
 from __future__ import annotations
 
@@ -51,7 +52,10 @@ def test_the_web_tables_default_bots_are_the_general_policy(general_spec: str) -
     store = GameStore(general_spec)
     _, table, settings = store.create({"seed": 3})
     assert settings["bots"] == [general_spec] * 3 and not table.notices
-    _, table, settings = store.create({"seed": 3, "variant": "muflis"})
+    for variant in ("muflis", "joker", "four_card"):
+        _, table, settings = store.create({"seed": 3, "variant": variant})
+        assert settings["bots"] == [general_spec] * 3 and not table.notices
+    _, table, settings = store.create({"seed": 3, "variant": "shopping"})
     assert settings["bots"] == ["equity"] * 3
     assert table.notices and table.notices[0].endswith("equity plays in its place")
 
@@ -80,8 +84,23 @@ def test_serve_answers_with_the_general_policy_at_every_seat_count(general_spec:
         assert mask[index] and answer["name"] == raw_env(rules=rules).layout.names[index]
 
 
-def test_serve_gives_a_variant_table_to_equity_with_a_notice(general_spec: str) -> None:
-    request = json.dumps(_request(Rules.preset("classic", variant="joker"), 1))
+@pytest.mark.parametrize("variant", ["joker", "four_card", "all_open"])
+def test_serve_answers_a_variant_table_with_the_general_policy(general_spec: str,
+                                                                variant: str) -> None:
+    """The move the policy makes with the variant's rules, no notice."""
+    rules = Rules.preset("classic", variant=variant, num_players=5)
+    request = _request(rules, 4)
+    observation, mask, _ = parse_request(request).decision()
+    status, answer = BotService(general_spec).answer(json.dumps(request))
+    assert status == 200 and "notice" not in answer, answer
+    agent = PolicyAgent(load_policy(general_spec.removeprefix("ppo:")))
+    agent.check_rules(rules)
+    index = agent.act(observation, mask, {})
+    assert mask[index] and answer["name"] == raw_env(rules=rules).layout.names[index]
+
+
+def test_serve_gives_a_phase_variant_table_to_equity_with_a_notice(general_spec: str) -> None:
+    request = json.dumps(_request(Rules.preset("classic", variant="shopping"), 1))
     status, answer = BotService(general_spec).answer(request)
     assert status == 200 and answer["notice"].endswith("equity plays in its place")
     assert "general policy" in answer["notice"]

@@ -28,6 +28,7 @@ from agents.seat_padding import (
     padded_layout,
     rule_features,
     seats_of_size,
+    variant_features,
 )
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.batched import TableBatch
@@ -53,6 +54,9 @@ PRESENCE_AT = GLOBAL + MAX_SEATS * SEAT
 CATEGORY_AT = PRESENCE_AT + MAX_SEATS
 CARDS_AT = CATEGORY_AT + 6
 RULES_AT = CARDS_AT + MAX_SEATS * 52
+VARIANT_AT = RULES_AT + RULES_SIZE
+BURST_AT = VARIANT_AT + 132
+VARIANT_RULES_AT = BURST_AT + 7 + 2
 
 
 # --------------------------------------------------------------------------- padding
@@ -77,7 +81,52 @@ def test_a_three_seat_observation_is_padded_slot_by_slot() -> None:
     first_card = first_category + 6
     assert list(padded[CARDS_AT:CARDS_AT + 3 * 52]) == list(range(first_card, size + 1))
     assert not padded[CARDS_AT + 3 * 52:RULES_AT].any()
-    assert np.array_equal(padded[RULES_AT:], rule_features(rules))
+    assert np.array_equal(padded[RULES_AT:VARIANT_AT], rule_features(rules))
+    assert not padded[VARIANT_AT:VARIANT_RULES_AT].any()  # no community card, wild, burst
+    assert np.array_equal(padded[VARIANT_RULES_AT:], variant_features(rules))
+    assert np.array_equal(pad_observations(observation, rules, "seat-padded/1"),
+                          padded[:VARIANT_AT])  # /2 is /1 followed by the variant blocks
+
+
+def test_a_variant_observation_is_padded_by_slot_name() -> None:
+    """Joker at five seats: every observation slot lands at the padded slot of its name
+    (the variant slots after the rules block, seat k's burst flag at burst block k)."""
+    rules = Rules.preset("classic", variant="joker", num_players=5)
+    layout = ObservationLayout(rules)
+    observation = np.arange(1, layout.size + 1, dtype=np.float32)
+    padded = pad_observations(observation, rules)
+    assert padded.shape == (PADDED_SIZE,)
+    offsets = {name: (offset, width) for name, offset, width, _ in layout.slots}
+    community, _ = offsets["community"]
+    assert list(padded[VARIANT_AT:VARIANT_AT + 52]) == list(range(community + 1, community + 53))
+    wild, _ = offsets["wild_ranks"]
+    assert list(padded[VARIANT_AT + 104:VARIANT_AT + 117]) == list(range(wild + 1, wild + 14))
+    bursts = [offsets[f"seat{k}.burst"][0] + 1 for k in range(5)]
+    assert list(padded[BURST_AT:BURST_AT + 7]) == [*bursts, 0, 0]
+    assert list(padded[PRESENCE_AT:CATEGORY_AT]) == [1, 1, 1, 1, 1, 0, 0]
+    features = variant_features(rules)
+    assert np.array_equal(padded[VARIANT_RULES_AT:], features)
+    assert features[:3].tolist() == [0, 1, 0]  # three private cards
+    assert features[7:7 + 9].tolist() == [0, 1, 0, 0, 0, 0, 0, 0, 0]  # an indicator rank
+
+
+def test_the_variant_block_says_what_the_variant_is_made_of() -> None:
+    """By hand: four private cards, two community cards, open cards, the imagined card,
+    all open, the wild sources, the burst and the thresholds in boots."""
+    def block(variant: str) -> list[float]:
+        return [round(float(v), 6) for v in variant_features(Rules(variant=variant))]
+
+    assert block("four_card")[:3] == [0, 0, 1]
+    assert block("imagine_one")[:7] == [1, 0, 0, 0, 0, 1, 0]
+    assert block("shared_pair")[3] == pytest.approx(2 / 3)
+    assert block("two_cards_open")[4] == pytest.approx(2 / 3)
+    assert block("all_open")[6] == 1
+    assert block("ak47")[7] == 1  # fixed wild ranks
+    assert block("two_burst")[16:18] == [1, 0] and block("passing_cards")[16:18] == [0, 1]
+    boot = Rules(variant="joker_thresholds").boot
+    assert block("joker_thresholds")[18:21] == pytest.approx(
+        [10 / boot / 100, 20 / boot / 100, 30 / boot / 100])
+    assert not any(block("classic")[3:])
 
 
 def test_the_rules_block_says_what_the_observation_does_not() -> None:
@@ -107,7 +156,8 @@ def test_padding_a_batch_is_padding_each_row(seats: int) -> None:
 
 
 def test_padding_a_wrong_size_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="5-seat classic observation has 342 entries, got 277"):
+    with pytest.raises(ValueError,
+                       match="5-seat observation of 'classic' has 342 entries, got 277"):
         pad_observations(np.zeros(277), Rules.preset("classic", num_players=5))
 
 
@@ -155,15 +205,44 @@ def test_the_export_equals_the_torch_policy_at_every_table_kind(kind: object) ->
             int(expected[row].argmax())
 
 
-def test_a_general_policy_sits_at_every_classic_family_table_and_no_other() -> None:
+def test_a_general_policy_sits_at_every_table_its_input_takes_and_no_other() -> None:
     _, policy = general_policy()
     for preset in ("classic", "pagat", "flash", "tabletop"):
         for seats in range(3, 8):
             assert policy.fits(Rules.preset(preset, num_players=seats))  # type: ignore[attr-defined]
     assert policy.fits(Rules(pot_limit_betting=True, num_players=6))  # type: ignore[attr-defined]
-    muflis = Rules.preset("classic", variant="muflis")
-    assert "variant 'muflis'" in policy.unfit_reason(muflis)  # type: ignore[attr-defined]
+    for variant in ("muflis", "joker", "four_card", "shared_pair", "all_open", "two_burst",
+                    "joker_thresholds", "rotating_jokers"):
+        for seats in (3, 7):
+            rules = Rules.preset("flash", variant=variant, num_players=seats)
+            assert policy.fits(rules), variant  # type: ignore[attr-defined]
+    shopping = Rules.preset("classic", variant="shopping")
+    assert "draws, in_phase" in policy.unfit_reason(shopping)  # type: ignore[attr-defined]
+    assert not policy.fits(Rules(variant="buy_a_joker"))  # type: ignore[attr-defined]
+    assert not policy.fits(Rules(dealers_choice=["classic", "muflis"]))  # type: ignore[attr-defined]
     assert not policy.fits(Rules(raise_multiple=3))  # type: ignore[attr-defined]
+
+
+def test_a_seat_padded_1_file_still_loads_and_sits_at_the_classic_family_only(
+        tmp_path: Path) -> None:
+    """A ``/2`` file of the first input (516 numbers) loads, pads classic observations as
+    before (the first 516 of today's) and refuses a variant."""
+    from agents.policy import NumpyPolicy, policy_metadata
+
+    names = ActionLayout(Rules()).names
+    rng = np.random.default_rng(4)
+    weights = rng.normal(size=(516, len(names))).astype(np.float32)
+    metadata = policy_metadata(Rules(), names, "tanh", format=GENERAL_POLICY_FORMAT,
+                               input="seat-padded/1")
+    path = NumpyPolicy([weights], [np.zeros(len(names), np.float32)], metadata).save(
+        tmp_path / "first.npz")
+    policy = read_policy(path)
+    rules = Rules.preset("pagat", num_players=6)
+    step = TableBatch(8, rules, seed=3).reset()
+    assert np.array_equal(policy.inputs(step.observations, rules),
+                          pad_observations(step.observations, rules)[:, :516])
+    assert "variant 'muflis'" in policy.unfit_reason(Rules(variant="muflis"))
+    assert policy.fits(rules)
 
 
 def test_a_frontend_seats_equity_where_a_general_policy_cannot_sit(tmp_path: Path) -> None:
@@ -171,7 +250,7 @@ def test_a_frontend_seats_equity_where_a_general_policy_cannot_sit(tmp_path: Pat
     path = policy.save(tmp_path / "general.npz")  # type: ignore[attr-defined]
     spec = f"ppo:{path}"
     assert fitting_agent(spec, Rules.preset("flash", num_players=7)) == (spec, None)
-    fallback, notice = fitting_agent(spec, Rules.preset("classic", variant="muflis"))
+    fallback, notice = fitting_agent(spec, Rules.preset("classic", variant="shopping"))
     assert fallback == "equity" and notice is not None
     assert "general policy" in notice and notice.endswith("equity plays in its place")
 
@@ -248,15 +327,18 @@ def test_a_bad_table_mix_is_a_clear_error() -> None:
         SelfPlayConfig(table_mix="everything")
     with pytest.raises(ValueError, match="not on Ray yet"):
         SelfPlayConfig(table_mix="general", ray="")
-    with pytest.raises(ValueError, match="classic family's table kinds; leave out variant='joker'"):
+    with pytest.raises(ValueError, match=r"mixture's table kinds .the variants among them.; "
+                                         "leave out variant='joker'"):
         SelfPlayConfig(table_mix="general", variant="joker")
 
 
-def test_a_tiny_general_run_beats_random_at_six_and_seven_seats(tmp_path: Path) -> None:
+def test_a_tiny_general_run_beats_random_at_six_and_seven_seats_and_in_two_variants(
+        tmp_path: Path) -> None:
     """From scratch, no imitation; then a duplicate arena on fresh seeds at two seat
-    counts of two presets, the whole interval above zero. The run's starting network
-    (seed 0, untrained) loses to random at both tables (about -0.99 and -0.72 boots per
-    hand on these deals), so the win is learned."""
+    counts of two presets and in two variants (muflis, joker) at four seats, the whole
+    interval above zero. The run's starting network (seed 0, untrained) loses to random
+    at the first two tables (about -0.99 and -0.72 boots per hand on these deals), so the
+    win is learned."""
     config = SelfPlayConfig(table_mix="general", timesteps=120_000, tables=256,
                             rollout_steps=32, minibatch_size=2048, snapshot_every=40_000,
                             exploiter_every=0, threads=2, out=str(tmp_path / "run"),
@@ -266,9 +348,10 @@ def test_a_tiny_general_run_beats_random_at_six_and_seven_seats(tmp_path: Path) 
     progress = (tmp_path / "run" / "progress.csv").read_text().splitlines()[0]
     assert "pagat_3.versus_per_hand" in progress and "classic_7.uniform_per_hand" in progress
     spec = f"ppo:{result.out / 'policy.npz'}"
-    for preset, seats in (("pagat", 7), ("tabletop", 6)):
-        report = run_arena([spec, "random"], hands=2_000, seed=54_321, workers=1,
-                           rules=preset, players=seats)
+    tables = [Rules.preset("pagat", num_players=7), Rules.preset("tabletop", num_players=6),
+              Rules.preset("classic", variant="muflis"), Rules.preset("classic", variant="joker")]
+    for rules in tables:
+        report = run_arena([spec, "random"], hands=2_000, seed=54_321, workers=1, rules=rules)
         assert report.agents[spec].result.low > 0.0, report.table()  # type: ignore[union-attr]
 
 

@@ -12,9 +12,10 @@ from numpy.typing import NDArray
 
 from agents.base import Agent, Info, Mask, Observation
 from agents.rule_strategy import DEFAULT_PARAMS, PARAMETERS, RuleAgent
+from teenpatti_env.cards import parse_cards
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.rules import Rules
-from training.rule_search import SearchBudget, score_batched, search_rule_response
+from training.rule_search import SearchBudget, random_deals, score_batched, search_rule_response
 
 pytest.importorskip("numba")
 
@@ -81,6 +82,31 @@ def test_against_always_pack_seats_the_search_wins_every_boot() -> None:
         # the measured setting, played again on fresh deals, wins the same every hand
         again = score_batched(rules, _form(always_pack(), rules), found.params[None], 99, 200)
         assert again.tolist() == [edge]
+
+
+@pytest.mark.parametrize("variant", ["shared_pair", "joker", "four_card"])
+def test_in_a_variant_against_always_pack_seats_the_search_wins_every_boot(
+        variant: str) -> None:
+    """The hand count above holds in any variant without bursts (the others pack at their
+    first turn whatever the cards): +3 boots per hand at four seats, with the variant's
+    own deals (community cards, an indicator, four private cards)."""
+    rules = Rules.preset("classic", variant=variant).replace(num_players=4)
+    found = search_rule_response(always_pack(), rules, SMALL, seed=5)
+    assert found.score == 3.0
+    again = score_batched(rules, _form(always_pack(), rules), found.params[None], 99, 200)
+    assert again.tolist() == [3.0]
+
+
+def test_the_search_deals_are_the_variants_own() -> None:
+    """Each deal comes from the engine's deal: every seat's private cards and the table's
+    community cards, all different cards."""
+    rules = Rules.preset("classic", variant="shared_pair").replace(num_players=5)
+    cards, dealers, table = random_deals(rules, 50, np.random.default_rng(1))
+    assert cards.shape == (50, 5, 3) and set(table) == {"community"}
+    for deal, community in zip(cards, table["community"], strict=True):
+        used = [*deal.ravel().tolist(), *parse_cards(community)]
+        assert len(community) == 2 and len(set(used)) == len(used) == 17
+    assert set(dealers.tolist()) == set(range(5))
 
 
 def test_against_always_call_seats_the_search_finds_the_blind_edge() -> None:

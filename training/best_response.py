@@ -36,8 +36,7 @@ from typing import Any
 
 from agents import POLICY_PREFIXES, make_agent
 from teenpatti_env.rules import Rules
-from training.config import SelfPlayConfig
-from training.exploit import measure_response, train_best_response
+from training.exploit import exploit_rules, in_variant, measure_response, train_best_response
 from training.rule_search import SearchBudget, search_rule_response
 
 STRONGEST_SHIPPED = "pretrained:classic"
@@ -92,6 +91,8 @@ class BestResponseReport:
     seed: int
     exploiters: list[ExploiterResult]
     seconds: float
+    variant: str = "classic"
+    """The variant played."""
 
     @property
     def best(self) -> ExploiterResult:
@@ -105,7 +106,8 @@ class BestResponseReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "agent": self.agent, "players": self.players, "hands": self.hands,
+            "agent": self.agent, "players": self.players, "variant": self.variant,
+            "hands": self.hands,
             "seed": self.seed, "seconds": self.seconds, "best": self.best.name,
             "exploitability": self.exploitability,
             "exploiters": [result.to_dict() for result in self.exploiters],
@@ -116,18 +118,19 @@ class BestResponseReport:
         if best.name == "copy":
             return (f"{self.agent}: every exploiter failed (none won from it); the "
                     f"exploitability's lower bound is 0, what copying it wins "
-                    f"({self.hands:,} duplicate hands, one seat against "
-                    f"{self.players - 1} copies)")
+                    f"({self.hands:,} duplicate hands{in_variant(self.variant)}, one seat "
+                    f"against {self.players - 1} copies)")
         return (f"{self.agent}: the best of {len(self.exploiters)} exploiters ({best.name}: "
                 f"{best.description}) wins {best.mean:+.3f} boots per hand [{best.low:+.3f}, "
-                f"{best.high:+.3f}] (95% interval, {self.hands:,} duplicate hands, one seat "
-                f"against {self.players - 1} copies)")
+                f"{best.high:+.3f}] (95% interval, {self.hands:,} duplicate "
+                f"hands{in_variant(self.variant)}, one seat against {self.players - 1} copies)")
 
     def markdown(self) -> str:
         """The report as a markdown table, one row per exploiter."""
         lines = [f"# Best response against `{self.agent}`", "",
-                 f"One seat against {self.players - 1} copies, {self.hands:,} duplicate hands "
-                 f"per exploiter on the same deals (seed {self.seed}), {self.seconds:.0f} s.",
+                 f"One seat against {self.players - 1} copies{in_variant(self.variant)}, "
+                 f"{self.hands:,} duplicate hands per exploiter on the same deals (seed "
+                 f"{self.seed}), {self.seconds:.0f} s.",
                  "", "| exploiter | boots per hand | 95% interval | budget | seconds | |",
                  "|---|---:|---|---|---:|---|"]
         best = self.best
@@ -234,15 +237,17 @@ def best_response(
     threads: int | None = None,
     workers: int | None = 1,
     progress: bool = False,
+    variant: str = "classic",
 ) -> BestResponseReport:
     """Every applicable exploiter (``exploiters``: a subset of :data:`EXPLOITERS`) against
     ``agent``, each trained on its own seed, then all measured on ``hands`` duplicate hands
     of the same fresh deals. PPO exploiters save ``br_<name>.npz`` and the search its
-    ``rule_search.json`` in ``out`` (default: a temporary folder)."""
+    ``rule_search.json`` in ``out`` (default: a temporary folder). ``variant``: the
+    variant played (one the batched engine plays, :func:`exploit_rules`)."""
     if not isinstance(hands, int) or isinstance(hands, bool) or hands < 1:
         raise ValueError(f"hands must be a positive int, got {hands!r}")
     started = time.perf_counter()
-    rules = SelfPlayConfig(preset=preset, players=players).rules
+    rules = exploit_rules(preset, players, variant)
     make_agent(agent).check_rules(rules)
     names = chosen_exploiters(agent, exploiters, rules)
     starts = {"scratch": None, "target": agent, "shipped": STRONGEST_SHIPPED}
@@ -271,7 +276,8 @@ def best_response(
                 start = starts[name]
                 trained = train_best_response(
                     agent, folder / f"br_{name}.npz", players, ppo_steps, own_seed, preset,
-                    device=device, threads=threads, progress=progress, start_from=start)
+                    device=device, threads=threads, progress=progress, start_from=start,
+                    variant=variant)
                 spec, curve = f"ppo:{trained.path}", trained.curve
                 budget = f"{trained.decisions:,} decisions"
                 description = "PPO from " + ("scratch" if start is None else start)
@@ -280,4 +286,4 @@ def best_response(
                 name, description, spec, row.mean, row.low, row.high, budget,
                 time.perf_counter() - begun, curve))
     return BestResponseReport(agent, rules.num_players, hands, seed, results,
-                              time.perf_counter() - started)
+                              time.perf_counter() - started, variant)

@@ -238,7 +238,8 @@ class SelfPlayConfig:
     """Ray rollout workers, each stepping its own ``tables`` tables (with ``ray`` only)."""
     table_mix: str = "single"
     """``single``: every table is ``preset`` at ``players`` seats; ``general``: one
-    ``teenpatti-policy/2`` network for every classic-family table, each group of tables
+    ``teenpatti-policy/2`` network for every table of its mixture (the classic family and
+    the variants with classic's actions), each group of tables
     drawing its kind from a mixture (:mod:`training.general`)."""
 
     def __post_init__(self) -> None:
@@ -246,8 +247,9 @@ class SelfPlayConfig:
             raise ValueError(f"table_mix must be one of {', '.join(TABLE_MIXES)}, "
                              f"got {self.table_mix!r}")
         if self.table_mix == "general" and self.variant != "classic":
-            raise ValueError("table_mix general trains the classic family's table kinds; "
-                             f"leave out variant={self.variant!r} (or use table_mix single)")
+            raise ValueError("table_mix general trains at its mixture's table kinds (the "
+                             "variants among them); leave out "
+                             f"variant={self.variant!r} (or use table_mix single)")
         if self.table_mix == "general" and self.ray is not None:
             raise ValueError("table_mix general trains in this process only, not on Ray yet")
         self.hidden = tuple(int(width) for width in self.hidden)

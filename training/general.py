@@ -1,10 +1,11 @@
-"""Self-play for every classic-family table: ``teenpatti selfplay --table-mix general``.
+"""Self-play for every table of classic's actions: ``teenpatti selfplay --table-mix general``.
 
 One network (the seat-padded input of :mod:`agents.seat_padding`, the table's rules among
 its inputs) learns at a mixture of table kinds. The run's tables are split into
 ``GROUPS`` groups; before every PPO round each group draws its table kind from the
 mixture (:data:`GENERAL_MIXTURE`: every seat count 3..7 under each of the four presets,
-and the ``classic`` preset with other limit and sideshow settings), so every rollout
+the ``classic`` preset with other limit and sideshow settings, and the variants the
+batched engine plays with classic's actions), so every rollout
 holds several kinds. The rollouts of all groups go through the network in one batch and
 one merged PPO update (:class:`training.selfplay_learner.Learner` plays :class:`MixedTables` as it
 plays one :class:`TableBatch`). The run loop is :func:`training.selfplay_loop.run_loop`'s
@@ -35,11 +36,12 @@ import torch
 from numpy.typing import NDArray
 
 from agents.policy import GENERAL_POLICY_FORMAT, NumpyPolicy
-from agents.seat_padding import MAX_SEATS, PADDED_LAYOUT, PADDED_SIZE, padded_layout
+from agents.seat_padding import MAX_SEATS, PADDED_LAYOUT, PADDED_SIZE, padded_layout, unfit_reason
 from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.batch_variant import unsupported
 from teenpatti_env.environment.batched import BatchStep, TableBatch
 from teenpatti_env.rules import MIN_PLAYERS, Rules
-from teenpatti_env.rules.variants import PRESET_NAMES
+from teenpatti_env.rules.variants import PRESET_NAMES, VARIANTS
 from training.config import SelfPlayConfig
 from training.league_search import rule_actor, search_exploiter
 from training.scaling import padded_observation_scale
@@ -78,14 +80,47 @@ def _setting_kinds() -> list[TableKind]:
             for name, values in settings.items() for seats in (4, 6)]
 
 
+def batch_variants() -> list[str]:
+    """The variants a general policy trains at: every named variant (classic aside) that
+    the batched engine plays and the padded input takes with classic's actions."""
+    classic = Rules.preset("classic")
+    actions = ActionLayout(classic).names
+    names = []
+    for name in VARIANTS:
+        rules = Rules.preset("classic", variant=name)
+        if name != "classic" and unsupported(rules) is None \
+                and unfit_reason(rules, actions) is None:
+            names.append(name)
+    return names
+
+
+VARIANT_SEATS = {"muflis": (3, 7), "joker": (3, 7), "four_card": (3, 7)}
+"""Variants the mixture also plays at other seat counts than four."""
+
+
+def _variant_kinds() -> list[TableKind]:
+    """Each of :func:`batch_variants` at four seats (weight 0.5), and those of
+    :data:`VARIANT_SEATS` at their other seat counts (weight 0.25)."""
+    kinds = []
+    for name in batch_variants():
+        kinds.append(TableKind(f"{name}_4", Rules.preset("classic", variant=name), 0.5))
+        kinds += [TableKind(f"{name}_{seats}",
+                            Rules.preset("classic", variant=name, num_players=seats), 0.25)
+                  for seats in VARIANT_SEATS.get(name, ())]
+    return kinds
+
+
 GENERAL_MIXTURE: tuple[TableKind, ...] = (
     *(TableKind(f"{preset}_{seats}", Rules.preset(preset, num_players=seats))
       for preset in PRESET_NAMES for seats in range(MIN_PLAYERS, MAX_SEATS + 1)),
     *_setting_kinds(),
+    *_variant_kinds(),
 )
-"""The ``general`` mixture: the four presets at 3..7 seats (weight 1 each) and
+"""The ``general`` mixture: the four presets at 3..7 seats (weight 1 each),
 ``classic`` with pot-limit betting, with a bet and pot cap, and without sideshows, at four
-and six seats (weight 0.5 each): 26 kinds."""
+and six seats (weight 0.5 each), and the variants of :func:`batch_variants` under the
+``classic`` preset at four seats (0.5 each; ``muflis``, ``joker`` and ``four_card`` also
+at three and seven, 0.25 each)."""
 
 
 def mixture_names(mixture: Sequence[TableKind]) -> list[str]:
@@ -325,10 +360,14 @@ class GeneralRounds(LocalRounds):
         """The ``teenpatti-policy/2`` form of ``model``."""
         return export_general(model, self.mixture, trained_by=TRAINED_BY, **metadata)
 
-    def exploiter_kind(self, seed: int) -> TableKind:
-        """The kind an exploiter seeded ``seed`` is made at: drawn from the mixture."""
+    def exploiter_kind(self, seed: int, classic_only: bool = False) -> TableKind:
+        """The kind an exploiter seeded ``seed`` is made at: drawn from the mixture (from
+        its classic-family kinds only if ``classic_only``)."""
+        weights = self.tables.weights.copy()
+        if classic_only:
+            weights *= [kind.rules.variant == "classic" for kind in self.mixture]
         kind = self.mixture[int(np.random.default_rng([seed, 13]).choice(
-            len(self.mixture), p=self.tables.weights))]
+            len(self.mixture), p=weights / weights.sum()))]
         self.tell(f"the exploiter plays at {kind.name}")
         return kind
 
@@ -341,8 +380,9 @@ class GeneralRounds(LocalRounds):
 
     def search_exploiter(self, model: ActorCritic, seed: int,
                          ) -> tuple[NDArray[np.float64], float]:
-        """A rule setting searched against ``model`` at one kind drawn from the mixture."""
-        kind = self.exploiter_kind(seed)
+        """A rule setting searched against ``model`` at one classic-family kind drawn from
+        the mixture (the rule strategies read classic observations)."""
+        kind = self.exploiter_kind(seed, classic_only=True)
         return search_exploiter(self.export(model), kind.rules, seed)
 
     def log_columns(self) -> dict[str, float]:

@@ -45,8 +45,9 @@ from agents.rule_strategy import (
     parse_spec,
     spec_of,
 )
-from teenpatti_env.cards import NUM_CARDS
-from teenpatti_env.environment.batched import TableBatch, classic_family
+from teenpatti_env.engine import Hand
+from teenpatti_env.environment.batch_variant import batch_rules
+from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
 
 MAX_TABLES = 65_536
@@ -109,12 +110,23 @@ class SearchResult:
 
 
 def random_deals(rules: Rules, deals: int, rng: np.random.Generator) -> tuple[
-    NDArray[np.int64], NDArray[np.int64]
+    NDArray[np.int64], NDArray[np.int64], dict[str, list[Any]]
 ]:
-    """``deals`` shuffles: the cards ``[deals, seats, 3]`` and the dealer of each."""
+    """``deals`` deals of ``rules``'s variant, each by the engine's own deal
+    (:meth:`Hand.deal`): the private cards ``[deals, seats, private]``, the dealer of
+    each and the variant's table cards (``community``, ``indicators``, ``chosen``: one
+    entry per deal, as ``TableBatch.reset`` takes them; empty for a variant without)."""
     n = rules.num_players
-    order = np.argsort(rng.random((deals, NUM_CARDS)), axis=1)[:, : 3 * n]
-    return order.reshape(deals, n, 3).astype(np.int64), rng.integers(n, size=deals)
+    stacks = [rules.starting_stack] * n
+    cards = np.zeros((deals, n, rules.spec.private_cards), dtype=np.int64)
+    dealers = rng.integers(n, size=deals)
+    table: dict[str, list[Any]] = {}
+    for row in range(deals):
+        dealt = Hand.deal(rules, stacks, int(dealers[row]), rng)
+        cards[row] = np.array(dealt.cards, dtype=np.int64)  # every seat dealt in
+        for key, entry in dealt.table_cards().items():
+            table.setdefault(key, []).append(entry)
+    return cards, dealers, table
 
 
 def score_batched(
@@ -124,20 +136,20 @@ def score_batched(
     (its batched form ``target``) in the others, on the same ``deals`` deals (drawn from
     ``seed``), each replayed with the setting in every seat."""
     rng = np.random.default_rng([seed, 31])
-    cards, dealers = random_deals(rules, deals, rng)
+    cards, dealers, table = random_deals(rules, deals, rng)
     agent_seed = int(rng.integers(2**31))  # a scripted target's draws: the same for all
     n = rules.num_players
     per_candidate = deals * n
     chunk = max(1, MAX_TABLES // per_candidate)
     scores = [_play_chunk(rules, target, params[start:start + chunk], cards, dealers,
-                          agent_seed)
+                          table, agent_seed)
               for start in range(0, len(params), chunk)]
     return np.concatenate(scores)
 
 
 def _play_chunk(rules: Rules, target: BatchForm, params: NDArray[np.float64],
-                cards: NDArray[np.int64], dealers: NDArray[np.int64], agent_seed: int,
-                ) -> NDArray[np.float64]:
+                cards: NDArray[np.int64], dealers: NDArray[np.int64],
+                table: dict[str, list[Any]], agent_seed: int) -> NDArray[np.float64]:
     n = rules.num_players
     count, deals = len(params), len(cards)
     tables = count * deals * n
@@ -148,6 +160,8 @@ def _play_chunk(rules: Rules, target: BatchForm, params: NDArray[np.float64],
     step = batch.reset(options={
         "cards": np.tile(np.repeat(cards, n, axis=0), (count, 1, 1)),
         "dealer": np.tile(np.repeat(dealers, n), count),
+        **{key: [entry for entry in entries for _ in range(n)] * count
+           for key, entries in table.items()},
     })
     layout = RuleLayout(batch.rules)
     # The target's seeds per deal and seat, the same for every candidate and rotation.
@@ -285,9 +299,10 @@ class _Archive:
 
 
 def _batched_form(target: str | Agent, agent: Agent, rules: Rules) -> BatchForm | None:
-    """The target's batched form, if the batched engine can play it at ``rules``."""
+    """The target's batched form, if the batched engine can play it at ``rules`` (every
+    variant :class:`TableBatch` plays, the scripted agents' batched forms included)."""
     try:
-        classic_family(rules)
+        batch_rules(rules)
     except ValueError:
         return None
     if isinstance(target, str):

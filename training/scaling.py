@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.seat_padding import MAX_SEATS, PADDED_SIZE, padded_layout
+from agents.seat_padding import PADDED_LAYOUT, input_version
 from teenpatti_env.environment.observation import ObservationLayout
 from teenpatti_env.rules import Rules
 
 CHIP_SLOTS = frozenset({
     "pot", "stake", "min_bet", "max_bet", "hands_played", "hands_remaining",
-    "blind_bets", "stack", "chips_in",
+    "blind_bets", "stack", "chips_in", "beyond_boots",
 })  # fmt: skip
 """Observation slots that count chips (in boots) or hands: scaled down before the MLP."""
 CHIP_SCALE = 0.1
@@ -27,11 +27,14 @@ def observation_scale(rules: Rules) -> NDArray[np.float32]:
     return scale
 
 
-def padded_observation_scale() -> NDArray[np.float32]:
-    """The fixed input scale of the seat-padded input (:mod:`agents.seat_padding`): the
-    seven-seat observation's scale in its padded places, 1 on the presence flags and the
-    rules block (already near 0..1)."""
-    rules = Rules.preset("classic", num_players=MAX_SEATS)
-    scale = np.ones(PADDED_SIZE, dtype=np.float32)
-    scale[padded_layout(rules).target] = observation_scale(rules)
+def padded_observation_scale(layout: str = PADDED_LAYOUT) -> NDArray[np.float32]:
+    """The fixed input scale of the seat-padded input ``layout``
+    (:mod:`agents.seat_padding`): :data:`CHIP_SCALE` at every padded place of a slot that
+    counts chips or hands, 1 elsewhere (flags, presence, the rules and variant blocks,
+    already near 0..1)."""
+    version = input_version(layout)
+    scale = np.ones(version.size, dtype=np.float32)
+    for name, start in version.positions.items():
+        if name.split(".")[-1] in CHIP_SLOTS:
+            scale[start] = CHIP_SCALE
     return scale

@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 
 from agents.arena.seating import TRACKED_ACTIONS, ArenaConfig, Deals, draw_deal
-from agents.batch_scripted import BATCHED_SCRIPTED, BatchForm, batched_form
+from agents.batch_scripted import BatchForm, batched_form
 from teenpatti_env.environment.batch_options import TABLE_OPTIONS
 from teenpatti_env.environment.batch_phase import dealt_width
-from teenpatti_env.environment.batch_variant import batch_rules, classic_family
+from teenpatti_env.environment.batch_variant import batch_rules
 from teenpatti_env.environment.batched import TableBatch
 
 BATCHED_DEALS = 1024
@@ -21,18 +21,13 @@ BATCHED_DEALS = 1024
 
 def batch_policies(config: ArenaConfig) -> list[BatchForm] | None:
     """Every pool agent's batched form when the batched engine can play the whole run
-    (classic family rules, every agent with a batched form: the scripted agents and
-    trained policies; or a variant the batch plays, every agent a trained policy, since
-    the scripted agents' batched forms play the classic family only), else ``None``."""
+    (rules the batch plays, :func:`batch_rules`: the classic family and every variant
+    without a selection phase, buying, thresholds or rotating jokers; every agent with a
+    batched form: the scripted agents and trained policies), else ``None``."""
     try:
-        classic_family(config.rules)
+        batch_rules(config.rules)
     except ValueError:
-        try:
-            batch_rules(config.rules)
-        except ValueError:
-            return None
-        if any(name in BATCHED_SCRIPTED for name in config.agents):
-            return None
+        return None
     forms = [batched_form(name, config.rules) for name in config.agents]
     if any(form is None for form in forms):
         return None

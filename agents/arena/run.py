@@ -25,10 +25,11 @@ from agents.arena.seating import (
 )
 from agents.arena.summary import summarize
 from agents.arena.workers import play
-from agents.batch_scripted import BatchForm
+from agents.batch_scripted import BatchForm, batched_form
 from agents.ray_support import ray_connection
 from agents.stats import holm_adjusted, two_sided_p_value
 from teenpatti_env.environment.batch_kernels import HAVE_NUMBA
+from teenpatti_env.environment.batch_variant import batch_rules
 from teenpatti_env.rules import Rules
 
 RulesLike = Rules | str | dict[str, Any] | None
@@ -104,9 +105,10 @@ def _engine_policies(
         engine == "auto" and not HAVE_NUMBA)
     policies = None if skip else batch_policies(config)
     if engine == "batched" and policies is None:
-        raise ValueError("the batched engine plays classic-family rules with agents that "
-                         "have a batched form (the scripted agents, trained policies), and "
-                         "the variants it plays with trained policies only; use "
+        batch_rules(config.rules)  # a ValueError naming what the batch does not play
+        lacking = [name for name in config.agents if batched_form(name, config.rules) is None]
+        raise ValueError(f"the batched engine plays agents with a batched form (the scripted "
+                         f"agents, trained policies), not {', '.join(lacking)}: use "
                          "engine='per_table'")
     return policies
 
@@ -245,9 +247,10 @@ def run_arena(
     whatever the number of workers. With ``ray_address`` the deals are Ray tasks on that
     cluster instead (``""``: the cluster ``ray.init()`` finds, else a new local instance),
     with the same report for the same seed. ``engine``: ``"batched"`` plays on the batched
-    engine (classic-family rules, every agent with a batched form, such as trained
-    policies), ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it
-    can and no Ray cluster is asked for; every path gives the same report for the same seed.
+    engine (the rules ``TableBatch`` plays: the classic family and 17 variants; every
+    agent with a batched form: the scripted agents and trained policies),
+    ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it can and no
+    Ray cluster is asked for; every path gives the same report for the same seed.
 
     ``seats`` makes the players (default: :class:`~agents.arena.seating.LocalSeats`, every
     agent in this process); its remote bots (``interfaces.players.ArenaSeats``) play on the

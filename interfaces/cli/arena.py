@@ -165,8 +165,10 @@ def add_parsers(commands: Any) -> None:
         "--engine",
         choices=("auto", "batched", "per-table"),
         default="auto",
-        help="batched: every hand on the batched engine (classic-family rules, trained "
-        "policies only); per-table: through the environment; auto: batched when it can. "
+        help="batched: every hand on the batched engine (the classic family and every "
+        "variant without a selection phase, buying, thresholds or rotating jokers; the "
+        "scripted agents and trained policies); per-table: through the environment; auto: "
+        "batched when it can. "
         "Both give the same report for the same seed",
     )
     arena.add_argument(

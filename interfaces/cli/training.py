@@ -180,7 +180,8 @@ SELFPLAY_HELP = {
     "rollout_workers": "Ray rollout workers, each stepping its own --tables tables (one CPU "
                        "each)",
     "table_mix": "single (the --preset table) or general (one teenpatti-policy/2 network "
-                 "for 3-7 seats and every preset, docs/selfplay.md)",
+                 "for 3-7 seats, every preset and the variants with classic's actions, "
+                 "docs/selfplay.md)",
 }
 
 
@@ -292,18 +293,17 @@ def next_steps(policy: Any, preset: str, players: int | None,
     agent = shlex.quote(f"ppo:{policy}")
     chosen = f" --preset {preset}" if preset != "classic" else ""
     table = chosen + (f" --players {players}" if players is not None else "")
-    exploit = f"            teenpatti exploit --agent {agent} --threads 1{table}"
-    if variant != "classic":  # exploit plays the classic family only
-        exploit = ""
+    if variant != "classic":
         chosen += f" --variant {shlex.quote(variant)}"
         table += f" --variant {shlex.quote(variant)}"
+    exploit = f"            teenpatti exploit --agent {agent} --threads 1{table}"
     seats = Rules.preset(preset, **({} if players is None else
                                     {"num_players": players})).num_players
     others = ",".join(["hard", "equity", "medium", "easy", "random", "auto"][:seats - 2])
     return [
         "next steps with this policy:",
         f"  evaluate: teenpatti arena --agents {agent},hard,equity --hands 2000{table}",
-        *([exploit] if exploit else []),
+        exploit,
         f"  serve:    teenpatti serve --agent {agent}   (it answers POST "
         "http://127.0.0.1:8000/v1/act)",
         f"  play:     teenpatti play --bots {agent},{others}{chosen}",  # a seat per bot
