@@ -405,5 +405,9 @@ def batch_agent(name: str, batch: TableBatch, seeds: Seeds = None) -> BatchAgent
     or a trained policy's; a ``ValueError`` for an agent without one."""
     form = batched_form(name, batch.rules)
     if form is None:
-        raise ValueError(f"agent {name!r} has no batched form")
+        phase = batch.rules.spec.phase
+        why = "" if phase is None or name not in BATCHED_SCRIPTED else (
+            f" in the variant {batch.rules.spec.name!r} (a scripted agent's {phase} choices "
+            "are made per table only)")
+        raise ValueError(f"agent {name!r} has no batched form{why}")
     return form(batch, seeds)

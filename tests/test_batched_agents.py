@@ -122,6 +122,6 @@ def test_arena_cli_engine_option(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     report = json.loads((tmp_path / "arena.json").read_text())
     assert report["hands"] == 8 and report["rules"]["variant"] == "muflis"
-    done = arena("shopping")
+    done = arena("buy_a_joker")
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "variant 'shopping'" in done.stderr
+    assert done.stderr.count("\n") == 1 and "variant 'buy_a_joker'" in done.stderr
