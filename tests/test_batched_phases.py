@@ -12,11 +12,10 @@ import numpy as np
 import pytest
 from builders.batched import (
     check_chips_and_endings,
-    given_deals,
     play_against_twins,
+    play_random_rule_sets,
     random_actions,
     random_rules,
-    random_stacks,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -213,19 +212,8 @@ def test_the_pot_cap_after_a_shopping_turn_shows_every_hand_at_once() -> None:
 def test_family_specials_with_a_phase_agree_with_the_engine(spec: VariantSpec) -> None:
     rng = np.random.default_rng(len(spec.name))
     seen: Counter[str] = Counter()
-    decisions = 0
-    while decisions < 6_000:
-        try:
-            rules = random_rules(rng).with_variant(spec)
-        except ValueError:
-            continue
-        batch = TableBatch(16, rules, autoreset=False,
-                           stacks=random_stacks(rules, rng) if rng.random() < 0.5 else None)
-        envs = [raw_env(rules=rules, bet_levels=batch.layout.bet_levels) for _ in range(16)]
-        for _ in range(3):
-            options = given_deals(batch, rng) if rng.random() < 0.3 else None
-            decisions += play_against_twins(batch, rng, int(rng.integers(2**32)), options,
-                                            seen, envs=envs)
+    play_random_rule_sets(lambda rng: random_rules(rng).with_variant(spec), rng, 6_000,
+                          seen, tables=16, hands=3)
     assert seen["discard_0"] + seen["pass_0_1_2"] > 0 and seen["show"] > 0, seen
 
 

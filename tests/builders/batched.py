@@ -316,3 +316,27 @@ def check_chips_and_endings(name: str, seed: int, players: int, short: bool,
         if ended.all() and steps >= 400:
             break
     assert ended.all()
+
+
+def play_random_rule_sets(make_rules: Any, rng: np.random.Generator, decisions: int,
+                          seen: Any, ended: Any = None, tables: int = 48,
+                          hands: int = 4) -> int:
+    """:func:`play_against_twins` over rule sets ``make_rules(rng)`` makes (one that
+    raises ``ValueError`` is drawn again), ``hands`` hands each at ``tables`` tables (the
+    twins made once per rule set), half of them at random stacks and some hands at given
+    deals, until ``decisions`` decisions were compared; the decisions played."""
+    played = 0
+    while played < decisions:
+        try:
+            rules = make_rules(rng)
+        except ValueError:
+            continue
+        batch = TableBatch(tables, rules, autoreset=False,
+                           stacks=random_stacks(rules, rng) if rng.random() < 0.5 else None)
+        envs = [raw_env(rules=rules, bet_levels=batch.layout.bet_levels)
+                for _ in range(tables)]
+        for _ in range(hands):
+            options = given_deals(batch, rng) if rng.random() < 0.3 else None
+            played += play_against_twins(batch, rng, int(rng.integers(2**32)), options,
+                                         seen, ended, envs)
+    return played
