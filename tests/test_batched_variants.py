@@ -56,12 +56,12 @@ HANDS = 4
 
 def test_the_batch_plays_every_variant_and_refuses_what_it_does_not() -> None:
     assert len(PLAYED) == 23 and REFUSED == [], REFUSED
-    with pytest.raises(ValueError, match="dealer's choice.*per-table engine"):
+    with pytest.raises(ValueError, match=r"dealer's choice.*per-table engine"):
         TableBatch(2, dealers_choice=["classic", "muflis"])
     shopping_thresholds = {"name": "shopping_thresholds", "phase": "shopping",
                            "wild": [{"thresholds": [10, 20]}]}
-    with pytest.raises(ValueError, match="shopping_thresholds.*selection phase together "
-                                         "with buying a joker.*per-table engine"):
+    with pytest.raises(ValueError, match=r"shopping_thresholds.*selection phase together "
+                                         r"with buying a joker.*per-table engine"):
         TableBatch(2, variant=shopping_thresholds)
 
 
