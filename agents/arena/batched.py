@@ -21,9 +21,9 @@ BATCHED_DEALS = 1024
 
 def batch_policies(config: ArenaConfig) -> list[BatchForm] | None:
     """Every pool agent's batched form when the batched engine can play the whole run
-    (rules the batch plays, :func:`batch_rules`: the classic family and every variant
-    without a selection phase, buying, thresholds or rotating jokers; every agent with a
-    batched form: the scripted agents and trained policies), else ``None``."""
+    (rules the batch plays, :func:`batch_rules`: the classic family and every variant,
+    dealer's choice aside; every agent with a batched form there: the scripted agents
+    outside the selection phases and joker buying, trained policies), else ``None``."""
     try:
         batch_rules(config.rules)
     except ValueError:
