@@ -5,9 +5,13 @@
 
 Plays ``pretrained:classic`` against ``equity`` and against ``hard`` at ``2v2`` and
 ``1v3`` tables on the batched engine, each pairing ``--hands`` duplicate hands with AIVAT
-(``teenpatti arena --variance-reduction aivat``), once per pilot size in ``--pilots``
-(the pilot's hands are played on separate deals before the run; the default pilot is a
-quarter of the run). For every pairing it prints, on the same hands, the standard error
+(``teenpatti arena --variance-reduction aivat``): once with the value network shipped for
+the pairing (pilot ``shipped``: no pilot; the network was fitted on seed 100 and selected
+on seed 200, so use another ``--seed``; a pairing without one plays the default pilot,
+a quarter of the hands), then once per pilot size in ``--pilots`` with the
+shipped network set aside (the linear value function fitted on a pilot, as for agents
+without a shipped network; the pilot's hands are played on separate deals before the
+run). For every pairing it prints, on the same hands, the standard error
 of the policy's mean (boots per hand) and the standard deviation per hand it implies
 (``se * sqrt(hands)``) for three estimators:
 
@@ -17,7 +21,9 @@ of the policy's mean (boots per hand) and the standard deviation per hand it imp
 
 and the variance factors plain/duplicate, duplicate/aivat (the gain of AIVAT over
 duplicate dealing alone, which issue 31 asks to be at least 4) and that gain counting
-the pilot's hands as a cost (``duplicate/aivat * hands / (hands + pilot)``).
+the cost: the pilot's hands (``duplicate/aivat * hands / (hands + pilot)``), or for a
+shipped network the Monte Carlo error of its expectation, added to the AIVAT variance
+(``mc se``: the standard error of the policy's mean correction due to the Monte Carlo).
 ``--quick`` plays a tenth of the hands (a check that the script works).
 """
 
@@ -31,7 +37,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from agents.arena import head_to_head
+from agents.arena import aivat, aivat_net, head_to_head
+from agents.arena.aivat_net import net_corrections
 
 
 def main() -> None:
@@ -44,16 +51,20 @@ def main() -> None:
     args = parser.parse_args()
     scale = 10 if args.quick else 1
     hands = args.hands // scale
-    pilots = [int(text) // scale for text in args.pilots.split(",") if text.strip()]
+    pilots: list[int | None] = [None, *(int(text) // scale for text in args.pilots.split(",")
+                                         if text.strip())]
+    shipped = aivat_net.shipped_net
     print(f"pretrained:classic against equity and hard, {hands} hands per pairing, seed "
           f"{args.seed}, batched engine; standard errors in boots per hand, sd = se * "
           "sqrt(hands)\n")
-    header = (f"{'opponent':<8} {'table':<5} {'pilot':>6} {'mean':>7} {'plain se':>9} "
+    header = (f"{'opponent':<8} {'table':<5} {'pilot':>7} {'mean':>7} {'plain se':>9} "
               f"{'dup se':>8} {'aivat se':>9} {'plain sd':>9} {'dup sd':>8} "
-              f"{'aivat sd':>9} {'plain/dup':>9} {'dup/aivat':>9} {'w/ pilot':>8} "
+              f"{'aivat sd':>9} {'plain/dup':>9} {'dup/aivat':>9} {'mc se':>7} {'w/ cost':>8} "
               f"{'time':>6}")
     print(header)
     for pilot in pilots:
+        # with a pilot size, the shipped networks are set aside: the pilot's linear fit
+        aivat_net.shipped_net = shipped if pilot is None else (lambda *args: None)
         for table in ("2v2", "1vN"):
             for opponent in ("equity", "hard"):
                 start = time.perf_counter()
@@ -68,13 +79,23 @@ def main() -> None:
                           result.result.std_error)
                 plain_dup = (errors[0] / errors[1]) ** 2
                 gain = (errors[1] / errors[2]) ** 2
-                print(f"{opponent:<8} {row.table:<5} {pilot:>6} {row.mean:>+7.3f} "
+                config, mc = row.report.config, 0.0
+                net = aivat_net.value_net(config)
+                if pilot is None and net is not None and row.report.deals is not None:
+                    mc = float(net_corrections(net, *aivat.dealt_cards(config),
+                                               row.report.deals.agent,
+                                               aivat_net.monte_carlo_seed(config)).mc_std_error[0])
+                played = row.report.pilot  # None: the shipped network, no pilot
+                cost = (hands / (hands + played.hands) if played is not None
+                        else errors[2] ** 2 / (errors[2] ** 2 + mc**2))
+                label = "shipped" if played is None else str(played.hands)
+                print(f"{opponent:<8} {row.table:<5} {label:>7} {row.mean:>+7.3f} "
                       + " ".join(f"{e:>{w}.4f}" for e, w in zip(errors, (9, 8, 9),
                                                                strict=True))
                       + " " + " ".join(f"{e * math.sqrt(seats):>{w}.3f}"
                                        for e, w in zip(errors, (9, 8, 9), strict=True))
-                      + f" {plain_dup:>9.2f} {gain:>9.2f} "
-                      f"{gain * hands / (hands + pilot):>8.2f} "
+                      + f" {plain_dup:>9.2f} {gain:>9.2f} {mc:>7.4f} "
+                      f"{gain * cost:>8.2f} "
                       f"{time.perf_counter() - start:>5.0f}s", flush=True)
 
 

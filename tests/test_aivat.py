@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.arena import ArenaConfig, aivat, parse_table, run_arena
+from agents.arena import ArenaConfig, aivat, aivat_net, parse_table, run_arena
 from agents.arena.aivat import (
     MIN_PILOT_DEALS,
     ChanceTable,
@@ -23,6 +23,14 @@ from agents.arena.aivat import (
     ValueModel,
     hand_buckets,
     pilot_config,
+)
+from agents.arena.aivat_net import (
+    PLAYERS,
+    SEAT_FEATURES,
+    DealValueNet,
+    net_corrections,
+    policy_fingerprint,
+    shipped_net,
 )
 from agents.arena.run import _play_reports
 from agents.arena.seating import deal_seed
@@ -264,3 +272,117 @@ def test_bad_estimator_arguments_are_value_errors() -> None:
                   variance_reduction="aivat")
     with pytest.raises(ValueError, match="pilot_hands"):
         run_arena(["hard", "random"], hands=8, variance_reduction="aivat", pilot_hands=0)
+
+
+# ------------------------------------------------- a value network of the whole deal --
+
+
+def _random_net(agents: tuple[str, str], seats: tuple[int, int], seed: int,
+                scale: float = 1.0) -> DealValueNet:
+    """A value network with random weights (unbiasedness holds for any value function)."""
+    rng = np.random.default_rng(seed)
+    sizes = (PLAYERS * SEAT_FEATURES, 16, PLAYERS)
+    weights = tuple((rng.normal(size=(a, b)) * scale / math.sqrt(a)).astype(np.float32)
+                    for a, b in itertools.pairwise(sizes))
+    biases = tuple(rng.normal(size=b).astype(np.float32) for b in sizes[1:])
+    return DealValueNet(agents, seats, ("", ""), weights, biases)
+
+
+def test_network_corrections_have_mean_zero_given_the_seating() -> None:
+    """Over many fresh deals the mean correction of every seating pattern (the agents in
+    the order of play) at every position is zero within its sampling and Monte Carlo
+    errors, although the network reads who sits where and the corrections are large;
+    and so is each agent's mean correction."""
+    rng = np.random.default_rng(11)
+    net = _random_net(("a", "b"), (2, 2), 3, scale=3.0)
+    deals = 6000
+    cards = rng.random((deals, 52)).argsort(axis=1)[:, :12].reshape(deals, 4, 3)
+    dealers = rng.integers(4, size=deals)
+    lineups = np.array([rng.permutation([0, 0, 1, 1]) for _ in range(deals)])
+    seated = np.stack([np.roll(lineups, -r, axis=1) for r in range(4)], axis=1)
+    out = net_corrections(net, cards, dealers, seated, np.random.default_rng(12), 40_000)
+    assert out.corrections.std() > 0.5  # real corrections
+    position = (np.arange(4)[None, :] - dealers[:, None] - 1) % 4  # of every seat
+    by_position = np.zeros_like(seated)
+    np.put_along_axis(by_position, np.broadcast_to(position[:, None, :], seated.shape),
+                      seated, axis=-1)
+    pattern = by_position @ (1 << np.arange(4))  # [deal, rotation]
+    means = []
+    for value in np.unique(pattern):
+        rows = out.corrections[pattern == value]  # [tables, seat]
+        seat_pos = np.broadcast_to(position[:, None, :], seated.shape)[pattern == value]
+        for p in range(4):
+            sample = rows[seat_pos == p]
+            means.append(sample.mean())
+            assert abs(sample.mean()) < 4.5 * sample.std() / math.sqrt(len(sample)) + 0.05
+    assert len(means) == 24  # six seating patterns, four positions
+    for agent in (0, 1):
+        mine = (out.corrections * (seated == agent)).sum(axis=(1, 2)) / 8
+        error = math.hypot(mine.std() / math.sqrt(deals), out.mc_std_error[agent])
+        assert abs(mine.mean()) < 4 * error
+
+
+def test_the_network_estimator_is_unbiased_for_an_agent_against_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``medium`` against ``medium`` at 2v2, corrected by a random network standing for a
+    shipped one (no pilot is played): the edge is zero, and the corrected mean agrees
+    with it and with duplicate dealing's."""
+    net = _random_net(("medium", "medium"), (2, 2), 5, scale=3.0)
+    monkeypatch.setattr(aivat_net, "shipped_net", lambda agents, seats, rules: net)
+    monkeypatch.setattr(aivat_net, "MC_DEALS", 5_000)
+    reports = _reports(("medium", "medium"), "2v2", range(6), 800, 4 * MIN_PILOT_DEALS)
+    assert all(r.pilot is None for r in reports)  # the network, not a pilot
+    assert all(abs(r.corrections).max() > 0.5 for r in reports)
+    aivat_results = [r.agents["medium"].result for r in reports]
+    duplicate = [r.agents["medium"].uncorrected for r in reports]
+    _agree(aivat_results, 0.0)
+    gaps = np.array([a.mean - d.mean for a, d in zip(aivat_results, duplicate, strict=True)])
+    assert abs(gaps.mean()) <= 3 * gaps.std(ddof=1) / math.sqrt(len(gaps))
+
+
+def test_the_network_estimator_keeps_a_known_edge(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The packer against the caller at 2v2 (edge exactly -1 and +1 per hand) with a
+    random network's corrections: over seeds the corrected means agree with the edge."""
+    net = _random_net((PACKER, CALLER), (2, 2), 7, scale=3.0)
+    monkeypatch.setattr(aivat_net, "shipped_net", lambda agents, seats, rules: net)
+    monkeypatch.setattr(aivat_net, "MC_DEALS", 5_000)
+    reports = _reports((PACKER, CALLER), "2v2", range(6), 800, 4 * MIN_PILOT_DEALS)
+    assert all(abs(r.agents[PACKER].result.mean + 1.0) > 1e-6 for r in reports)  # corrected
+    _agree([r.agents[PACKER].result for r in reports], -1.0)
+    _agree([r.agents[CALLER].result for r in reports], 1.0)
+
+
+def test_a_network_is_shipped_for_the_policy_against_equity() -> None:
+    classic = Rules.preset("classic")
+    for seats in ((2, 2), (1, 3)):
+        net = shipped_net(("pretrained:classic", "equity"), seats, classic)
+        assert net is not None and net.seats == seats
+        assert net.fingerprints[0] == policy_fingerprint("pretrained:classic")
+    assert shipped_net(("pretrained:classic", "hard"), (2, 2), classic) is None
+    assert shipped_net(("pretrained:classic", "equity"), (3, 1), classic) is None
+    assert shipped_net(("equity", "pretrained:classic"), (2, 2), classic) is None
+    assert shipped_net(("pretrained:classic", "random"), (2, 2), classic) is None
+    assert shipped_net(("pretrained:classic", "equity"), (2, 2),
+                       Rules.preset("classic", variant="muflis")) is None
+
+
+def test_a_changed_policy_does_not_use_the_shipped_network(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The network records the policy's weights file; another file, same name: none."""
+    monkeypatch.setattr(aivat_net, "policy_fingerprint", lambda spec: "another file")
+    assert shipped_net(("pretrained:classic", "equity"), (2, 2),
+                       Rules.preset("classic")) is None
+
+
+def test_a_shipped_network_replaces_the_pilot() -> None:
+    report = run_arena(["pretrained:classic", "equity"], hands=400, seed=3, table="2v2",
+                       variance_reduction="aivat", engine="batched")
+    data = report.to_dict()
+    arena = data["rows"][0]["arena"]
+    assert arena["value_function"] == "shipped" and "pilot" not in arena
+    assert "pilot" not in data
+    corrections = report.rows[0].report.corrections
+    assert corrections is not None and np.abs(corrections).max() > 0
+    assert "value network shipped" in report.table()

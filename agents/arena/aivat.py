@@ -37,6 +37,7 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
+from agents.arena.aivat_net import monte_carlo_seed, net_corrections, value_net
 from agents.arena.seating import ArenaConfig, Deals, draw_deal
 from agents.odds import HandOdds
 from teenpatti_env.cards import NUM_CARDS
@@ -176,16 +177,21 @@ class DealCards:
         return DealCards(table.bucket(cards[..., :3]), table.value(cards[..., :3]), position)
 
 
-def deal_cards(config: ArenaConfig, table: ChanceTable) -> DealCards:
-    """The buckets and positions of every deal of ``config`` (drawn again from the deals'
-    seeds, exactly as the engines drew them)."""
+def dealt_cards(config: ArenaConfig) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """``cards[deal, seat, 3]`` and ``dealers[deal]`` of every deal of ``config`` (drawn
+    again from the deals' seeds, exactly as the engines drew them)."""
     cards = np.zeros((config.deals, config.players, 3), dtype=np.int64)
     dealers = np.zeros(config.deals, dtype=np.int64)
     for deal in range(config.deals):
         options = draw_deal(config, deal).options
         cards[deal] = np.asarray(options["cards"])[:, :3]
         dealers[deal] = options["dealer"]
-    return DealCards.of(table, cards, dealers)
+    return cards, dealers
+
+
+def deal_cards(config: ArenaConfig, table: ChanceTable) -> DealCards:
+    """The buckets and positions of every deal of ``config``."""
+    return DealCards.of(table, *dealt_cards(config))
 
 
 def resolve(variance_reduction: str | None, duplicate: bool) -> tuple[bool, bool]:
@@ -386,11 +392,19 @@ def pilot_config(config: ArenaConfig, pilot_hands: int | None) -> ArenaConfig:
 
 
 def aivat_corrections(
-    config: ArenaConfig, deals: Deals, pilot: Deals, pilot_run: ArenaConfig
+    config: ArenaConfig, deals: Deals, pilot: Deals | None, pilot_run: ArenaConfig | None
 ) -> NDArray[np.float64]:
-    """Every evaluated ``[deal, rotation, seat]``'s correction in boots: the value
-    function fitted on the ``pilot`` deals (of ``pilot_run``), applied to ``deals``."""
+    """Every evaluated ``[deal, rotation, seat]``'s correction in boots: the shipped value
+    network's (:func:`value_net`) or else the value function fitted on the ``pilot`` deals
+    (of ``pilot_run``), applied to ``deals``."""
     check_supported(config.rules)
+    net = value_net(config)
+    if net is not None:
+        cards, dealers = dealt_cards(config)
+        return net_corrections(net, cards, dealers, deals.agent,
+                               monte_carlo_seed(config)).corrections
+    if pilot is None or pilot_run is None:
+        raise ValueError("AIVAT without a shipped value network needs a pilot")
     table = hand_buckets(config.rules)
     model = ValueModel(table, len(config.agents), config.players)
     model.fit(deal_cards(pilot_run, table), pilot, config.rules.boot)

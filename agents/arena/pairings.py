@@ -116,7 +116,8 @@ class HeadToHeadReport:
             "variance_reduction": config.variance_reduction,
             "hands": self.hands,
             "deals": config.deals,
-            **pilot_dict(self.rows[0].report.pilot),
+            **pilot_dict(next((row.report.pilot for row in self.rows
+                               if row.report.pilot is not None), None)),
             "confidence": CONFIDENCE,
             "unit": "boots per hand won by the agent, per seat it held",
             "comparisons": self.comparisons,
@@ -139,7 +140,8 @@ class HeadToHeadReport:
             + f"), {config.players} seats, seed {config.seed}; boots per hand won by the "
             "agent, per seat it held, 95% CI",
             *(f"table: {description}" for description in descriptions.values()),
-            *estimator_lines(config, self.rows[0].report.pilot),
+            *dict.fromkeys(line for row in self.rows  # a shipped value network or a pilot
+                           for line in estimator_lines(row.report.config, row.report.pilot)),
             "",
             f"{'agent':<{width}} {'opponent':<{versus}} {'table':<6} {'boots/hand':>10} "
             f"{'95% CI':>19} {'var/':>6}" + (f" {'dup/':>6}" if config.aivat else "")

@@ -79,6 +79,7 @@ class ArenaReport:
             "hands": self.hands,
             "deals": config.deals,
             **pilot_dict(self.pilot),
+            **value_function_dict(config, self.pilot),
             "confidence": CONFIDENCE,
             "unit": "boots per hand",
             "results": {name: self.agents[name].to_dict() for name in self.ranking()},
@@ -194,8 +195,12 @@ def setting(config: ArenaConfig) -> str:
 
 def estimator_lines(config: ArenaConfig, pilot: ArenaConfig | None) -> list[str]:
     """The report's line saying how luck was taken out of the figures."""
-    if not config.aivat or pilot is None:
+    if not config.aivat:
         return [f"variance reduction: {config.variance_reduction}"]
+    if pilot is None:
+        return ["variance reduction: aivat on duplicate dealing (the luck of the deal "
+                "subtracted with a value network shipped for this pairing, fitted offline "
+                "on separate seeds; its expectation by Monte Carlo over fresh deals)"]
     return [f"variance reduction: aivat on duplicate dealing (the luck of the deal "
             f"subtracted with a value function fitted on a pilot of {pilot.hands} hands of "
             "separate deals)"]
@@ -216,6 +221,14 @@ def pilot_dict(pilot: ArenaConfig | None) -> dict[str, Any]:
     if pilot is None:
         return {}
     return {"pilot": {"hands": pilot.hands, "deals": pilot.deals}}
+
+
+def value_function_dict(config: ArenaConfig, pilot: ArenaConfig | None) -> dict[str, Any]:
+    """The JSON field naming an AIVAT run's value function: ``pilot`` (fitted on the
+    run's pilot) or ``shipped`` (a value network fitted offline on separate seeds)."""
+    if not config.aivat:
+        return {}
+    return {"value_function": "pilot" if pilot is not None else "shipped"}
 
 
 def plot_intervals(

@@ -12,6 +12,7 @@ from typing import Any, Literal, overload
 
 from agents import make_agent
 from agents.arena.aivat import aivat_corrections, check_supported, pilot_config, resolve
+from agents.arena.aivat_net import needs_pilot
 from agents.arena.batched import batch_policies
 from agents.arena.pairings import HeadToHead, HeadToHeadReport
 from agents.arena.report import ArenaReport
@@ -133,7 +134,7 @@ def _play_reports(
         for config, run in zip(configs, runs, strict=True):
             run.append(replace(config, hands=config.deals * config.rotations,
                                duplicate=False, aivat=False))
-    pilots = [pilot_config(config, pilot_hands) if config.aivat else None
+    pilots = [pilot_config(config, pilot_hands) if needs_pilot(config) else None
               for config in configs]
     total = sum(c.deals * c.rotations for c in [*itertools.chain(*runs), *pilots] if c)
     bar = _progress_bar(total) if progress else None
@@ -149,8 +150,8 @@ def _play_reports(
                                else play(pilot, workers, update, batch, ray_address))
                 results = [play(config, workers, update, batch, ray_address, seats)
                            for config in run]
-                corrections = (None if pilot is None or pilot_deals is None
-                               else aivat_corrections(run[0], results[0], pilot_deals, pilot))
+                corrections = (aivat_corrections(run[0], results[0], pilot_deals, pilot)
+                               if run[0].aivat else None)
                 agent_results, pairwise = summarize(run[0], results[0], corrections)
                 plain = None
                 if compare_plain:

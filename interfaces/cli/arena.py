@@ -154,7 +154,7 @@ def add_parsers(commands: Any) -> None:
     arena.add_argument(
         "--pilot-hands", type=positive_int, default=None,
         help="hands of the aivat pilot, played on separate deals before the run (default: "
-             "a quarter of --hands)",
+             "a quarter of --hands; none where a value network is shipped for the pairing)",
     )
     arena.add_argument(
         "--compare-plain",

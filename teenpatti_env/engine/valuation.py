@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from teenpatti_env.cards import format_cards, rank_of
+from teenpatti_env.cards import format_cards
+from teenpatti_env.cards.jokers import lowest_rank, rotation_owner, round_ended, thresholds_reached
 from teenpatti_env.engine.knowledge import Knowledge
 from teenpatti_env.rules import variants
 
@@ -42,7 +43,7 @@ class Valuation(Knowledge):
         payment triggers."""
         deal = self.variant_deal
         beyond = sum(self.contributions) - self._boots_total
-        reached = sum(1 for t in self._thresholds if beyond >= t)
+        reached = thresholds_reached(self._thresholds, len(self._thresholds), beyond)
         if reached <= deal.revealed:
             return
         positions = sorted(deal.hidden_indicators())
@@ -56,9 +57,7 @@ class Valuation(Knowledge):
         """R1: a full betting round ends when the turn (passed on by ``origin``) reaches a
         position at or before the last actor's (positions from the dealer's left, the
         dealer last); the wild ranks then rotate."""
-        n = self.num_seats
-        where = (self.to_act - self.dealer - 1) % n  # type: ignore[operator]
-        if where <= (origin - self.dealer - 1) % n:
+        if round_ended(self.to_act, origin, self.dealer, self.num_seats):  # type: ignore[arg-type]
             self.rotations += 1
             self._forget_values()
             self._record(None, {"type": "rotate", "rotations": self.rotations})
@@ -100,9 +99,10 @@ class Valuation(Knowledge):
         the cards it keeps once any phase is over)."""
         if not self._rotating or not self.dealt_in[seat]:
             return None
-        ring = [s for s in range(self.num_seats) if self.dealt_in[s]]
-        owner = ring[(ring.index(seat) - self.rotations) % len(ring)]
-        return min(rank_of(card) for card in self.hands[owner] or ())
+        owner = rotation_owner(self.dealt_in, self.num_seats, seat, self.rotations)
+        cards = self.hands[owner]
+        assert cards is not None
+        return lowest_rank(cards, len(cards))
 
     def visible_indicators(self) -> tuple[int, ...]:
         """The indicators face up now (D2: passing's turn up when the passing is over)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from teenpatti_env.cards import format_card, format_cards
+from teenpatti_env.cards.jokers import may_buy_joker
 from teenpatti_env.engine.show import Shows
 from teenpatti_env.engine.validation import _card_of
 
@@ -69,10 +70,9 @@ class VariantDeal(Shows):
         return (
             not self._classic  # (a classic spec never buys): the common case, first
             and self.rules.spec.buy_a_joker
-            and self.seen[seat]
-            and self.bought[seat] is None
-            and self.pending_sideshow is None
-            and self.stacks[seat] >= self.rules.boot + 1
+            and may_buy_joker(self.seen[seat], self.bought[seat] is not None,
+                              self.pending_sideshow is not None, self.stacks[seat],
+                              self.rules.boot)
         )
 
     def _buy_problem(self, seat: int, action: dict[str, Any]) -> str | None:

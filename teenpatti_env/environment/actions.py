@@ -170,14 +170,14 @@ class ActionLayout:
         """The engine action type every index stands for (``"bet"`` for every level)."""
         return self._kinds
 
-    def card_slots(self, index: int) -> tuple[int, ...]:
-        """The hand slots a card-slot action (``discard_1``, ``pass_0_2_5``) names, ``()``
-        for other actions."""
-        return self._slots.get(index, ())
-
     def bet_level(self, index: int) -> int:
         """The bet level (``0..bet_levels-1``) of a bet index, ``-1`` for other actions."""
         return self._level_of.get(index, -1)
+
+    def card_slots(self, index: int) -> tuple[int, ...]:
+        """The hand slots a card-slot index names (``buy_joker_2``: ``(2,)``, ``discard_1``,
+        ``pass_0_2_5``; ``()`` for any other index)."""
+        return self._slots.get(index, ())
 
     def index(self, name: str) -> int:
         """The index of an action name (``"pack"``, ``"bet_max"``, ...)."""

@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 
+from teenpatti_env.environment.batch_jokers import held_cards
 from teenpatti_env.environment.batch_phase import encode_phase, hides_deal, in_phase, phase_kinds
 from teenpatti_env.environment.batch_play import in_session
 from teenpatti_env.environment.batch_rules import *  # noqa: F403
 from teenpatti_env.environment.batch_state import *  # noqa: F403
-from teenpatti_env.environment.batch_variant import encode_variant, held_cards
+from teenpatti_env.environment.batch_variant import encode_variant
 
 # ----------------------------------------------------------------- observation and mask
 

@@ -32,11 +32,11 @@ from teenpatti_env.engine.phase_rules import next_phase_turn as _next_phase_turn
 from teenpatti_env.engine.phase_rules import pass_receiver as _pass_receiver
 from teenpatti_env.engine.phase_rules import sees_at_start as _sees_at_start
 from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.batch_jokers import seat_value
 from teenpatti_env.environment.batch_rules import *  # noqa: F403
 from teenpatti_env.environment.batch_state import *  # noqa: F403
 from teenpatti_env.environment.batch_variant import (
     burst_at_deal,
-    seat_value,
     table_cards,
     value_seats,
 )
@@ -238,7 +238,7 @@ def end_phase(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int)
         if seat[t, PACKED, s] == 1:
             seat[t, BURST, s] = 0
     if not burst_at_deal(params, tab, seat, known, t):
-        start_betting(params, tab, seat, known, t)
+        start_betting(params, tab, seat, known, values, t)
 
 
 @jit

@@ -64,7 +64,7 @@ def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int
             return
         if burst_at_deal(params, tab, seat, known, t):
             return
-    start_betting(params, tab, seat, known, t)
+    start_betting(params, tab, seat, known, values, t)
 
 
 @jit
@@ -263,7 +263,7 @@ def step_tables(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: An
                 if drawn != NONE:  # the history names the card (P7)
                     history[t, tab[t, ACTIONS] - 1] += DRAWN_CARD * (drawn + 1)
             else:
-                apply_action(params, tab, seat, known, t, kind_of[a], level_of[a])
+                apply_action(params, tab, seat, known, values, t, kind_of[a], level_of[a])
             if tab[t, END] == RUNNING:
                 continue
         elif session and tab[t, TO_ACT] != NONE:  # a vote between hands

@@ -7,6 +7,12 @@ from typing import Any
 
 import numpy as np
 
+from teenpatti_env.environment.batch_jokers import (
+    buy_joker,
+    count_rotation,
+    may_buy,
+    turn_up_thresholds,
+)
 from teenpatti_env.environment.batch_state import *  # noqa: F403
 
 # ----------------------------------------------------------------- rule queries
@@ -179,6 +185,8 @@ def legal_kinds(params: Any, tab: Any, seat: Any, t: int, out: Any) -> None:
         return
     low, high = bet_range(params, tab, seat, t, s, 0)
     out[K_BET] = low <= high
+    if params[P_BUY] == 1:  # (checked here: no call in the classic family's hot path)
+        out[K_BUY] = may_buy(params, tab, seat, t, s)
     out[K_ALL_IN] = all_in_allowed(params, tab, seat, t, s)
     in_hand_count = count_in_hand(seat, t, params[P_SEATS])
     out[K_SHOW] = show_allowed(params, tab, seat, t, s, in_hand_count)
@@ -319,34 +327,40 @@ def showdown(params: Any, tab: Any, seat: Any, known: Any, t: int) -> None:
 
 
 @jit
-def pass_turn(params: Any, tab: Any, seat: Any, known: Any, t: int, origin: int) -> None:
+def pass_turn(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int, origin: int,
+              first: bool) -> None:
     n = params[P_SEATS]
     for step in range(1, n + 1):
         s = (origin + step) % n
         if can_bet(seat, t, s):
             tab[t, TO_ACT] = s
             break
+    if (params[P_ROTATING] == 1) & (not first):  # R1: a full betting round may have ended
+        count_rotation(params, tab, seat, values, t, origin)
     # short_stack="showdown": a short seat about to take a betting turn shows at once.
     if params[P_SHORT] == SHORT_SHOWDOWN and is_short(tab, seat, t, tab[t, TO_ACT]):
         showdown(params, tab, seat, known, t)
 
 
 @jit
-def start_betting(params: Any, tab: Any, seat: Any, known: Any, t: int) -> None:
+def start_betting(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int) -> None:
     """RULES section 2: the pot at the cap, or nobody left to bet against, shows at once;
-    else the first betting turn is the dealer's left."""
+    else the first betting turn is the dealer's left (never the end of a round)."""
     if (cap_reached(params, tab, t) or count_can_bet(seat, t, params[P_SEATS]) <= 1
             or empty_stack_showdown(params, seat, t)):
         showdown(params, tab, seat, known, t)
     else:
-        pass_turn(params, tab, seat, known, t, tab[t, DEALER])
+        pass_turn(params, tab, seat, known, values, t, tab[t, DEALER], True)
 
 
 @jit
-def after_action(params: Any, tab: Any, seat: Any, known: Any, t: int, actor: int,
+def after_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int, actor: int,
                  show_asker: int) -> None:
-    """RULES section 4: what ends betting, in order, else the turn passes left."""
+    """RULES section 4: what ends betting, in order, else the turn passes left (T2: after
+    the thresholds the action's payment turned up)."""
     n = params[P_SEATS]
+    if params[P_THRESHOLD_COUNT] > 0:
+        turn_up_thresholds(params, tab, seat, values, t)
     if count_in_hand(seat, t, n) == 1:
         last_player_wins(params, tab, seat, known, t)
     elif cap_reached(params, tab, t):
@@ -356,13 +370,14 @@ def after_action(params: Any, tab: Any, seat: Any, known: Any, t: int, actor: in
     elif count_can_bet(seat, t, n) <= 1 or empty_stack_showdown(params, seat, t):
         showdown(params, tab, seat, known, t)
     else:
-        pass_turn(params, tab, seat, known, t, actor)
+        pass_turn(params, tab, seat, known, values, t, actor, False)
 
 
 @jit
-def apply_action(params: Any, tab: Any, seat: Any, known: Any, t: int, kind: int,
+def apply_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int, kind: int,
                  level: int) -> None:
-    """Apply a legal action of ``kind`` (bet ``level`` for a bet) for the seat to act."""
+    """Apply a legal action of ``kind`` (bet ``level`` for a bet, the card's slot for a
+    bought joker) for the seat to act."""
     s = tab[t, TO_ACT]
     if kind == K_LOOK:
         seat[t, SEEN, s] = 1
@@ -372,7 +387,7 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, t: int, kind: int
             showdown(params, tab, seat, known, t)
     elif kind == K_PACK:
         seat[t, PACKED, s] = 1
-        after_action(params, tab, seat, known, t, s, NONE)
+        after_action(params, tab, seat, known, values, t, s, NONE)
     elif kind == K_BET:
         low, high = bet_range(params, tab, seat, t, s, 0)
         seen = seat[t, SEEN, s] == 1
@@ -385,25 +400,33 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, t: int, kind: int
         pay(tab, seat, t, s, amount)
         if seat[t, STACK, s] == 0 and params[P_SHORT] != SHORT_PACK:
             seat[t, ALL_IN, s] = 1
-        after_action(params, tab, seat, known, t, s, NONE)
+        after_action(params, tab, seat, known, values, t, s, NONE)
     elif kind == K_ALL_IN:
         pay(tab, seat, t, s, seat[t, STACK, s])
         seat[t, ALL_IN, s] = 1
-        after_action(params, tab, seat, known, t, s, NONE)
+        after_action(params, tab, seat, known, values, t, s, NONE)
     elif kind == K_SHOW:
         pay(tab, seat, t, s, min_bet(tab, seat, t, s))
-        after_action(params, tab, seat, known, t, s, s)
+        after_action(params, tab, seat, known, values, t, s, s)
     elif kind == K_SIDESHOW:
         amount = bet_range(params, tab, seat, t, s, 1)[0]
         target = sideshow_target(params, seat, t, s)
         tab[t, STAKE] = amount // 2
         pay(tab, seat, t, s, amount)
+        if params[P_THRESHOLD_COUNT] > 0:  # T2: before the comparison
+            turn_up_thresholds(params, tab, seat, values, t)
         if cap_reached(params, tab, t):
             showdown(params, tab, seat, known, t)  # RULES 3.5: the request is cancelled
         else:
             tab[t, ASKER] = s
             tab[t, TARGET] = target
             tab[t, TO_ACT] = target
+    elif kind == K_BUY:  # J1: not a betting action, the turn stays (P5: not a bet)
+        pay(tab, seat, t, s, params[P_BOOT])
+        buy_joker(params, tab, seat, values, t, s, level)
+        if cap_reached(params, tab, t) or (params[P_SHORT] == SHORT_SHOWDOWN
+                                           and is_short(tab, seat, t, s)):
+            showdown(params, tab, seat, known, t)
     else:  # accept or refuse
         asker, target = tab[t, ASKER], tab[t, TARGET]
         tab[t, ASKER] = NONE
@@ -415,4 +438,4 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, t: int, kind: int
             if params[P_REVEAL] == 1:
                 known[t, asker, target] = 1
                 known[t, target, asker] = 1
-        after_action(params, tab, seat, known, t, asker, NONE)
+        after_action(params, tab, seat, known, values, t, asker, NONE)

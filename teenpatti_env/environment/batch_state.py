@@ -26,10 +26,11 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
     HAVE_NUMBA = False
 
 
-KERNEL_MODULES = ("batch_state", "batch_rules", "batch_variant", "batch_deal", "batch_phase",
-                  "batch_play", "batch_observe")
+KERNEL_MODULES = ("batch_state", "batch_jokers", "batch_rules", "batch_variant", "batch_deal",
+                  "batch_phase", "batch_play", "batch_observe")
 """The kernels' modules, which call one another's functions and read these constants."""
-SHARED_SOURCES = (Path(__file__).parents[1] / "cards" / "wild.py",
+SHARED_SOURCES = (*(Path(__file__).parents[1] / "cards" / name
+                    for name in ("wild.py", "jokers.py")),
                   Path(__file__).parents[1] / "engine" / "phase_rules.py")
 """The rule texts the kernels compile in from the lower layers (the valuation and the wild
 sources, written once for both engines): a change to them drops the kernels' cache too."""
@@ -120,7 +121,11 @@ WILD_SUIT = WILD_RANK + 13
 # (shopping, P4), the deck's top and the discards below it: the deck left is
 # deck[t, DECK_TOP:], the discards deck[t, DECK_TOP - PILE:DECK_TOP] (P7).
 IN_PHASE, DREW, DECK_TOP, PILE = range(WILD_SUIT + 4, WILD_SUIT + 8)
-TAB_FIELDS = WILD_SUIT + 8
+# The wild cards that change during a hand (batch_jokers.py): threshold indicators turned
+# up so far (T1) and full betting rounds so far (rotating jokers, R1).
+REVEALED = WILD_SUIT + 8
+ROTATIONS = REVEALED + 1
+TAB_FIELDS = ROTATIONS + 1
 # END codes (VOID: every seat burst, every chip goes back, B4).
 RUNNING, LAST_PLAYER, SHOW, SHOWDOWN, VOID = range(5)
 # Per-seat fields.
@@ -141,7 +146,10 @@ OWN_RANK = BURST + 1
 # its cards as dealt (DEAL0.., for the hand's history).
 HELD, PARTED, PHASE_DONE, DRAWS = range(OWN_RANK + 1, OWN_RANK + 5)
 DEAL0 = OWN_RANK + 5
-SEAT_FIELDS = DEAL0 + MAX_PRIVATE
+BOUGHT = DEAL0 + MAX_PRIVATE
+"""The card the seat bought wild this hand (buy_a_joker, J1; NONE: none); under rotating
+jokers ``OWN_RANK`` is the seat's current rotating rank."""
+SEAT_FIELDS = BOUGHT + 1
 # Rule settings.
 (P_SEATS, P_BOOT, P_RAISE, P_MAX_BLIND, P_MAX_BET, P_POT_CAP, P_POT_LIMIT, P_SIDESHOW,
  P_TARGET_SEEN, P_ALL_SEEN, P_REVEAL, P_SHORT, P_ENTRY, P_BET_LEVELS, P_SESSION,
@@ -163,7 +171,15 @@ P_FIXED = P_SOURCE_COUNT + MAX_SOURCES
 # The selection phase (engine.phase_rules codes, 0: none) and its observation slots.
 (P_PHASE, P_OBS_IN_PHASE, P_OBS_PARTED, P_OBS_PHASE_DONE, P_OBS_DRAWS) = range(
     P_FIXED + 19, P_FIXED + 24)
-PARAMS = P_FIXED + 24
+# The wild cards that change during a hand (batch_jokers.py): where the threshold
+# indicators start among the indicators (NONE: no thresholds source), how many, their chip
+# counts; rotating jokers; buy_a_joker; the offsets of their observation slots.
+P_THRESHOLD_AT = P_FIXED + 24
+P_THRESHOLD_COUNT = P_THRESHOLD_AT + 1
+P_THRESHOLD = P_THRESHOLD_COUNT + 1
+(P_ROTATING, P_BUY, P_OBS_BEYOND, P_OBS_ROTATIONS, P_OBS_MY_BOUGHT, P_OBS_BOUGHT) = range(
+    P_THRESHOLD + MAX_INDICATORS, P_THRESHOLD + MAX_INDICATORS + 6)
+PARAMS = P_OBS_BOUGHT + 1
 """``P_VOTE``: votes to end between a session's hands (C3); ``P_VOTE_AT``: the offset of
 the observation's ``vote_now`` slot (``NONE`` without one)."""
 NONE = -1
@@ -185,12 +201,14 @@ V_SIZE = V_TWO_ORDER + 8
 # Action kinds (the engine's action types the action table's indices stand for).
 K_PACK, K_LOOK, K_BET, K_SHOW, K_SIDESHOW, K_ACCEPT, K_REFUSE, K_ALL_IN, K_VOTE_END, K_CONTINUE = (
     range(10))
+K_BUY = 10
+"""``buy_joker``: its level is the slot of the card bought (J1)."""
 # The selection phases' (batch_phase.py): a discard's level is the slot of the card, a
 # pass's the bits of its three slots.
-K_DISCARD, K_DRAW, K_KEEP, K_PASS = range(10, 14)
-KINDS = 14
+K_DISCARD, K_DRAW, K_KEEP, K_PASS = range(11, 15)
+KINDS = 15
 KIND_NAMES = ("pack", "look", "bet", "show", "sideshow", "accept", "refuse", "all_in",
-              "vote_end", "continue", "discard", "draw", "keep", "pass")
+              "vote_end", "continue", "buy_joker", "discard", "draw", "keep", "pass")
 # Observation: index of each global scalar in ``global_at`` and of each seat field in
 # the columns of ``seat_at`` (the order of ObservationLayout's GLOBAL_SLOTS/SEAT_SLOTS).
 (G_POT, G_STAKE, G_MIN_BET, G_MAX_BET, G_MY_TURN, G_ASKED, G_OVER, G_PLAYED, G_REMAINING,

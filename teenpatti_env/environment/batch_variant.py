@@ -17,21 +17,23 @@ from typing import Any
 import numpy as np
 
 from teenpatti_env.cards.wild import COLOUR_CODES, wild_arrays
-from teenpatti_env.cards.wild import public_wild as _public_wild
-from teenpatti_env.cards.wild import wild_value as _wild_value
+from teenpatti_env.environment.batch_jokers import (
+    encode_jokers,
+    held_cards,
+    indicator_shown,
+    joker_params,
+    seat_value,
+    set_public_wild,
+)
 from teenpatti_env.environment.batch_rules import *  # noqa: F403
 from teenpatti_env.environment.batch_state import *  # noqa: F403
 from teenpatti_env.rules import Rules
 from teenpatti_env.rules.variants import rank_text
 
-wild_value = jit(_wild_value)
-public_wild = jit(_public_wild)
-
 UNSUPPORTED = (
     "a selection phase with open private cards or a personal wild rank",
-    "buy_a_joker",
-    "threshold jokers",
-    "rotating jokers",
+    "personal_lowest together with rotating_lowest",
+    "a selection phase together with buying a joker, thresholds or rotating jokers",
 )
 
 
@@ -41,12 +43,11 @@ def unsupported(rules: Rules) -> str | None:
     if spec.phase is not None and (spec.open_private_cards
                                    or "personal_lowest" in spec.wild_kinds):
         return UNSUPPORTED[0]
-    if spec.buy_a_joker:
+    if {"personal_lowest", "rotating_lowest"} <= set(spec.wild_kinds):
         return UNSUPPORTED[1]
-    if "thresholds" in spec.wild_kinds:
+    if spec.phase is not None and (spec.buy_a_joker or {"thresholds", "rotating_lowest"}
+                                   & set(spec.wild_kinds)):
         return UNSUPPORTED[2]
-    if "rotating_lowest" in spec.wild_kinds:
-        return UNSUPPORTED[3]
     if len(spec.wild) > MAX_SOURCES or spec.indicator_count > MAX_INDICATORS:
         return f"more than {MAX_SOURCES} wild sources or {MAX_INDICATORS} indicators"
     return None
@@ -107,6 +108,7 @@ def variant_params(rules: Rules, params: Any, offsets: dict[str, int]) -> None:
                         (P_OBS_WILD_RANKS, "wild_ranks"), (P_OBS_WILD_COLOURS, "wild_colours"),
                         (P_OBS_BURST_RANK, "burst_rank"), (P_OBS_BURST, "seat0.burst")):
         params[param] = offsets.get(name, NONE)
+    joker_params(rules, params, offsets)
 
 
 def value_lookups(rules: Rules, classic_table: Any) -> Any:
@@ -169,39 +171,6 @@ DEAL_COLUMNS: dict[str, Any] = {
 # ----------------------------------------------------------------- kernels
 
 
-@inline
-def held_cards(params: Any, seat: Any, t: int, s: int) -> int:
-    """How many private cards seat ``s`` holds now (a selection phase changes it)."""
-    held: int = params[P_PRIVATE] if params[P_PHASE] == 0 else seat[t, HELD, s]
-    return held
-
-
-@jit
-def seat_value(params: Any, tab: Any, seat: Any, values: Any, t: int, s: int) -> int:
-    """Seat ``s``'s best value: its private and the community cards, the cards wild for
-    it (public, its own lowest rank) and the imaginary card, by :func:`wild_value`."""
-    cards = np.empty(MAX_PRIVATE + MAX_COMMUNITY, dtype=np.int64)
-    flags = np.zeros(MAX_PRIVATE + MAX_COMMUNITY, dtype=np.bool_)
-    count = 0
-    for c in range(held_cards(params, seat, t, s)):
-        cards[count] = seat[t, CARD0 + c, s]
-        count += 1
-    for c in range(params[P_COMMUNITY]):
-        cards[count] = tab[t, COMMUNITY + c]
-        count += 1
-    burst, own = tab[t, BURST_RANK], seat[t, OWN_RANK, s]
-    for i in range(count):
-        rank, suit = cards[i] >> 2, cards[i] & 3
-        flags[i] = (rank != burst) & ((tab[t, WILD_RANK + rank] == 1)
-                                      | (tab[t, WILD_SUIT + suit] == 1) | (rank == own))
-    best: int = wild_value(cards, flags, count, params[P_IMAGINED] == 1, values[:V_ONE],
-                           values[V_ONE:V_TWO], values[V_TWO:V_THREE], values[V_THREE],
-                           values[V_PAIR_ORDER:V_ONE_ORDER].reshape((52 * 52, 8)),
-                           values[V_ONE_ORDER:V_TWO_ORDER].reshape((52, 8)),
-                           values[V_TWO_ORDER:V_SIZE])
-    return best
-
-
 @jit
 def value_seats(params: Any, tab: Any, seat: Any, values: Any, t: int) -> None:
     """At a new deal of a variant: the wild ranks and suits, the burst rank, and every
@@ -210,15 +179,14 @@ def value_seats(params: Any, tab: Any, seat: Any, values: Any, t: int) -> None:
     if burst == BURST_INDICATOR:
         burst = tab[t, INDICATOR + params[P_INDICATORS] - 1] >> 2
     tab[t, BURST_RANK] = burst
-    sources = params[P_SOURCES]
-    public_wild(params[P_SOURCE_KIND:P_SOURCE_KIND + sources],
-                params[P_SOURCE_COUNT:P_SOURCE_COUNT + sources], params[P_FIXED:P_FIXED + 13],
-                tab[t, INDICATOR:INDICATOR + MAX_INDICATORS], 0, tab[t, CHOSEN_RANK],
-                tab[t, CHOSEN_COLOUR], burst, tab[t, WILD_RANK:WILD_RANK + 13],
-                tab[t, WILD_SUIT:WILD_SUIT + 4])
+    tab[t, REVEALED] = 0  # no threshold turned up, no rotation yet (batch_jokers)
+    tab[t, ROTATIONS] = 0
+    set_public_wild(params, tab, t)
+    personal = (params[P_PERSONAL] == 1) | (params[P_ROTATING] == 1)  # R2: 0 rotations
     for s in range(params[P_SEATS]):
         seat[t, BURST, s] = 0
         seat[t, OWN_RANK, s] = NONE
+        seat[t, BOUGHT, s] = NONE
         if seat[t, DEALT, s] == 0:
             continue
         lowest = 13
@@ -227,7 +195,7 @@ def value_seats(params: Any, tab: Any, seat: Any, values: Any, t: int) -> None:
             lowest = min(lowest, rank)
             if rank == burst:
                 seat[t, BURST, s] = 1
-        if params[P_PERSONAL] == 1 and lowest != burst:  # S1, B2
+        if personal and lowest != burst:  # S1, B2
             seat[t, OWN_RANK, s] = lowest
         seat[t, VALUE, s] = seat_value(params, tab, seat, values, t, s)
 
@@ -282,7 +250,8 @@ def encode_variant(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int
     for c in range(params[P_COMMUNITY]):
         obs[t, params[P_OBS_COMMUNITY] + tab[t, COMMUNITY + c]] = 1.0
     for c in range(params[P_INDICATORS]):
-        obs[t, params[P_OBS_INDICATORS] + tab[t, INDICATOR + c]] = 1.0
+        if indicator_shown(params, tab, t, c):
+            obs[t, params[P_OBS_INDICATORS] + tab[t, INDICATOR + c]] = 1.0
     for r in range(13):
         if tab[t, WILD_RANK + r] == 1:
             obs[t, params[P_OBS_WILD_RANKS] + r] = 1.0
@@ -297,3 +266,4 @@ def encode_variant(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int
         obs[t, params[P_OBS_BURST_RANK] + tab[t, BURST_RANK]] = 1.0
     for j in range(n):
         obs[t, params[P_OBS_BURST] + j] = seat[t, BURST, (me + j) % n]
+    encode_jokers(params, tab, seat, t, me, obs)

@@ -3,8 +3,8 @@
 :class:`TableBatch` plays ``N`` tables of one rule set, one hand an episode or, with
 ``episode="session"``, one session an episode (RULES.md section 7): the classic family
 (every setting of the rules and the four presets) or a variant it plays
-(:func:`batch_rules`: those whose values are fixed at the deal and those with a
-selection phase, whose actions are decisions like any other). One
+(:func:`batch_rules`: every variant but dealer's choice, the selection phases' actions
+and buying a joker being decisions like any other). One
 :meth:`TableBatch.step` applies one action per table that waits for a decision and gives,
 for every table, the seat to act, its observation vector and action mask (bit for bit
 those of ``teenpatti_env.env()`` in the same state, from the same
@@ -159,11 +159,8 @@ class TableBatch(BatchViews):
         if unknown:  # pragma: no cover - batch_rules admits no such table
             raise ValueError(f"the batched engine has no actions {unknown}")
         self._kind_of = np.array([k.KIND_NAMES.index(kind) for kind in kinds], dtype=np.int64)
-        self._level_of = np.array(  # a card-slot action's: the bits of its slots
-            [self.layout.bet_level(a) if not self.layout.card_slots(a)
-             else sum(1 << slot for slot in self.layout.card_slots(a))
-             for a in range(self.layout.size)], dtype=np.int64
-        )
+        self._level_of = np.array([self._level(a) for a in range(self.layout.size)],
+                                  dtype=np.int64)
         offsets = {name: offset for name, offset, _, _ in self.obs_layout.slots}
         self._global_at = np.array([offsets[name] for name, _, _ in GLOBAL_SLOTS], dtype=np.int64)
         self._seat_at = np.array(
@@ -189,7 +186,7 @@ class TableBatch(BatchViews):
                               dtype=np.int64)
         if variant:
             self._tab[:, [k.CHOSEN_RANK, k.CHOSEN_COLOUR, k.BURST_RANK]] = k.NONE
-            self._seat[:, k.OWN_RANK, :] = k.NONE
+            self._seat[:, [k.OWN_RANK, k.BOUGHT], :] = k.NONE
         self._known = np.zeros((size, n, n), dtype=np.uint8)
         self._deck = np.tile(np.arange(NUM_CARDS, dtype=np.int64), (size, 1))
         self._rng = np.zeros(size, dtype=np.uint64)
@@ -334,6 +331,16 @@ class TableBatch(BatchViews):
             self._tab[which, k.HANDS] = 0
             chips = np.where(chips >= self.rules.entry_chips, chips, 0)
         seat[which, k.START_STACK, :] = chips
+
+    def _level(self, action: int) -> int:
+        """The level the kernels read for ``action``: a bet's level, the slot of the card a
+        buy names, the bits of the slots a discard or a pass names."""
+        slots = self.layout.card_slots(action)
+        if not slots:
+            return self.layout.bet_level(action)
+        if self.layout.kinds[action] == "buy_joker":
+            return slots[0]
+        return sum(1 << slot for slot in slots)
 
     def _checked_tables(self, tables: Any) -> NDArray[np.bool_]:
         array = np.asarray(tables)
