@@ -153,15 +153,19 @@ def test_batched_form_decides_as_per_table_over_50000_decisions_in_the_variants(
     """Every variant the batch plays, in turn, until at least 50,000 decisions."""
     rng = np.random.default_rng(300 + sorted(SCRIPTED_AGENTS).index(name))
     seen: Counter[str] = Counter()
+    situations = SITUATIONS if name == "auto" else LONG_SITUATIONS
     compared, k = 0, 0
-    while compared < 50_000 or k < len(PLAYED):
+    # at least 50,000 decisions and every variant; then on (three rounds at most) until
+    # every situation was met
+    while (compared < 50_000 or k < len(PLAYED)
+           or (k < 3 * len(PLAYED) and not all(seen[s] for s in situations))):
         rules = variant_rules(PLAYED[k % len(PLAYED)], rng)
         # few tables, more hands: making a per-table env costs more than its hands
         compared += play_side_by_side(name, rules, 16, 6, seed=k, seen=seen,
                                       stacks=random_stacks(rules, rng) if k % 2 else None)
         k += 1
     # auto never asks for a sideshow, so at its tables no hand is seen before the end
-    for situation in SITUATIONS if name == "auto" else LONG_SITUATIONS:
+    for situation in situations:
         assert seen[situation] > 0, (situation, seen)
 
 
