@@ -382,13 +382,21 @@ BatchForm = Callable[[TableBatch, Seeds], BatchAgent]
 """Makes an agent's batched form at a batch: ``form(batch, seeds) -> BatchAgent``."""
 
 
+def per_table_choices(rules: Rules) -> str:
+    """The choices of ``rules``'s variant that the scripted agents make per table only
+    (:mod:`agents.phases`: a selection phase's, buying a joker), or ``""``."""
+    spec = rules.spec
+    return " and ".join(filter(None, (spec.phase, "buy_a_joker" if spec.buy_a_joker else "")))
+
+
 def batched_form(name: str, rules: Rules | None = None) -> BatchForm | None:
     """How to make the batched form of the agent ``name`` (a scripted agent, or an agent
-    with a batched policy such as a trained policy), or ``None`` if it has none; told the
-    table's ``rules`` (its ``check_rules``) where given, as a general policy needs."""
+    with a batched policy such as a trained policy), or ``None`` if it has none (a
+    scripted agent in a variant with a selection phase or joker buying); told the table's
+    ``rules`` (its ``check_rules``) where given, as a general policy needs."""
     factory = BATCHED_SCRIPTED.get(name)
-    if factory is not None:
-        return factory
+    if factory is not None:  # they make no phase or buying choices (agents/phases.py)
+        return None if rules is not None and per_table_choices(rules) else factory
     agent = make_agent(name)
     if rules is not None:
         agent.check_rules(rules)
@@ -404,5 +412,9 @@ def batch_agent(name: str, batch: TableBatch, seeds: Seeds = None) -> BatchAgent
     or a trained policy's; a ``ValueError`` for an agent without one."""
     form = batched_form(name, batch.rules)
     if form is None:
-        raise ValueError(f"agent {name!r} has no batched form")
+        choices = per_table_choices(batch.rules)
+        why = "" if not choices or name not in BATCHED_SCRIPTED else (
+            f" in the variant {batch.rules.spec.name!r} (a scripted agent's {choices} "
+            "choices are made per table only)")
+        raise ValueError(f"agent {name!r} has no batched form{why}")
     return form(batch, seeds)

@@ -298,8 +298,8 @@ def test_every_pairing_shares_one_ray_connection(monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_batched_engine_is_refused_before_any_pairing_plays() -> None:
-    with pytest.raises(ValueError, match="variant 'shopping'"):
-        head_to_head("random", ["hard"], hands=8, rules=Rules(variant="shopping"),
+    with pytest.raises(ValueError, match="variant 'buy_a_joker'"):
+        head_to_head("random", ["hard"], hands=8, rules=Rules(variant="buy_a_joker"),
                      engine="batched")
 
 

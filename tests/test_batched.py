@@ -173,8 +173,8 @@ def test_a_deal_that_ends_at_once_reports_on_the_next_step() -> None:
 
 
 def test_variant_rules_the_batch_does_not_play_are_refused_naming_the_variant() -> None:
-    with pytest.raises(ValueError, match=r"shopping.*selection phase.*per-table engine"):
-        TableBatch(2, Rules(variant="shopping"))
+    with pytest.raises(ValueError, match=r"buy_a_joker.*per-table engine"):
+        TableBatch(2, Rules(variant="buy_a_joker"))
     with pytest.raises(ValueError, match="dealer's choice"):
         TableBatch(2, Rules(dealers_choice=("classic", "muflis")))
     with pytest.raises(ValueError, match="num_tables"):
@@ -234,7 +234,7 @@ def test_an_illegal_action_names_table_seat_action_reason_and_changes_nothing() 
         ({"stacks": [100, 0, 0, 0]}, "fewer than two seats"),
         ({"stacks": [[100] * 4] * 3}, "lists 3 tables"),
         ({"cards": np.zeros((2, 4, 2), dtype=np.int64)}, "shape"),
-        ({"deck": []}, "unknown reset options"),
+        ({"reshuffles": []}, "unknown reset options"),
     ],
 )
 def test_bad_deals_in_options_are_refused_and_change_nothing(

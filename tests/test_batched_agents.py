@@ -94,11 +94,14 @@ def test_batched_arena_gives_the_per_table_report(tmp_path: Path) -> None:
 
 
 def test_batched_arena_refuses_what_it_cannot_play() -> None:
-    with pytest.raises(ValueError, match="variant 'shopping'"):  # the batch cannot play it
+    with pytest.raises(ValueError, match="variant 'buy_a_joker'"):  # the batch cannot play it
+        run_arena(["random", "hard"], hands=8, rules=Rules(variant="buy_a_joker"),
+                  engine="batched")
+    with pytest.raises(ValueError, match=r"batched form.*random, hard"):  # no phase choices
         run_arena(["random", "hard"], hands=8, rules=Rules(variant="shopping"),
                   engine="batched")
-    with pytest.raises(ValueError, match="variant 'shopping'"):
-        run_arena(["pretrained:classic"], hands=8, rules=Rules(variant="shopping"),
+    with pytest.raises(ValueError, match="variant 'buy_a_joker'"):
+        run_arena(["pretrained:classic"], hands=8, rules=Rules(variant="buy_a_joker"),
                   engine="batched")
     with pytest.raises(ValueError, match="engine must be"):
         run_arena(["random"], hands=8, engine="gpu")
@@ -119,6 +122,6 @@ def test_arena_cli_engine_option(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     report = json.loads((tmp_path / "arena.json").read_text())
     assert report["hands"] == 8 and report["rules"]["variant"] == "muflis"
-    done = arena("shopping")
+    done = arena("buy_a_joker")
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "variant 'shopping'" in done.stderr
+    assert done.stderr.count("\n") == 1 and "variant 'buy_a_joker'" in done.stderr

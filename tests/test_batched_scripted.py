@@ -15,7 +15,7 @@ from builders.batched import describe, random_rules, random_stacks
 
 from agents import SCRIPTED_AGENTS, make_agent
 from agents.arena import run_arena
-from agents.batch_scripted import batch_agent
+from agents.batch_scripted import batch_agent, per_table_choices
 from agents.odds import HandOdds
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.environment.batch_variant import unsupported
@@ -25,8 +25,10 @@ from teenpatti_env.rules.variants import VARIANTS
 from training.target_tables import OneSeatBatch
 
 PLAYED = sorted(name for name in VARIANTS
-                if name != "classic" and unsupported(Rules(variant=name)) is None)
-"""Every variant the batched engine plays (tests/test_batched_variants.py: 17)."""
+                if name != "classic" and unsupported(Rules(variant=name)) is None
+                and not per_table_choices(Rules(variant=name)))
+"""Every variant the batched engine plays but those with a selection phase or joker
+buying, where the scripted agents have no batched form: 19."""
 REPRESENTATIVE = ("muflis", "four_card", "seven_joker_two_burst", "shared_pair", "all_open",
                   "two_cards_open", "imagine_one", "joker")
 """One variant of each kind: lowball, four private cards, bursts with wild ranks,
@@ -151,15 +153,19 @@ def test_batched_form_decides_as_per_table_over_50000_decisions_in_the_variants(
     """Every variant the batch plays, in turn, until at least 50,000 decisions."""
     rng = np.random.default_rng(300 + sorted(SCRIPTED_AGENTS).index(name))
     seen: Counter[str] = Counter()
+    situations = SITUATIONS if name == "auto" else LONG_SITUATIONS
     compared, k = 0, 0
-    while compared < 50_000 or k < len(PLAYED):
+    # at least 50,000 decisions and every variant; then on (three rounds at most) until
+    # every situation was met
+    while (compared < 50_000 or k < len(PLAYED)
+           or (k < 3 * len(PLAYED) and not all(seen[s] for s in situations))):
         rules = variant_rules(PLAYED[k % len(PLAYED)], rng)
         # few tables, more hands: making a per-table env costs more than its hands
         compared += play_side_by_side(name, rules, 16, 6, seed=k, seen=seen,
                                       stacks=random_stacks(rules, rng) if k % 2 else None)
         k += 1
     # auto never asks for a sideshow, so at its tables no hand is seen before the end
-    for situation in SITUATIONS if name == "auto" else LONG_SITUATIONS:
+    for situation in situations:
         assert seen[situation] > 0, (situation, seen)
 
 
@@ -231,3 +237,22 @@ def test_one_seat_batch_reports_only_the_learners_hands() -> None:
     assert hands > 100
     seats = tables.learner
     assert len(set(seats.tolist())) == tables.batch.num_seats
+
+
+@pytest.mark.parametrize("variant", ["buy_a_joker", "shopping"])
+def test_a_scripted_agent_makes_its_buying_and_phase_choices_per_table_only(
+        variant: str) -> None:
+    """The per-table agents buy jokers and choose cards (agents/phases.py); their batched
+    forms do not, so the batch refuses them by name and the arena plays them per table."""
+    from agents.arena import run_arena
+
+    rules = Rules.preset("classic", variant=variant)
+    batch = TableBatch(4, rules)
+    with pytest.raises(ValueError, match=f"in the variant '{variant}'.*per table only"):
+        batch_agent("hard", batch)
+    auto = run_arena(["hard", "equity"], hands=60, rules=rules, seed=5)
+    per_table = run_arena(["hard", "equity"], hands=60, rules=rules, seed=5,
+                          engine="per_table")
+    assert auto.agents["hard"].result == per_table.agents["hard"].result
+    with pytest.raises(ValueError, match="batched form"):
+        run_arena(["hard", "equity"], hands=60, rules=rules, seed=5, engine="batched")

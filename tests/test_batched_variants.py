@@ -1,16 +1,17 @@
 """The batched engine's variants against the per-table engine, decision by decision.
 
-For every variant the batch plays (every one without a selection phase) and a family
-special mixing the wild cards that change during a hand, random rule sets (presets with
-random overrides, 3-7 seats, short and uneven stacks), given and random deals (with the
-variant's community cards, indicators and chosen rank or colour), random legal actions
-(buying a joker among them): at every decision the seat to act, the observation vector
+For every variant the batch plays (all of them: the selection phases, buying a joker,
+thresholds and rotating jokers included) and a family special mixing the wild cards that
+change during a hand, random rule sets (presets with random overrides, 3-7 seats, short
+and uneven stacks), given and random deals (with the variant's community cards,
+indicators and chosen rank or colour), random legal actions (buying a joker and the
+phase actions among them): at every decision the seat to act, the observation vector
 (the variant block included), the mask, the pot, the stake and the stacks agree with
 ``raw_env`` holding the same deal, and at the end every seat's net, the hands shown and
 every final observation (``play_against_twins``, the classic family's machinery).
 Coverage is asserted: wild cards in play for every wild source, bursts, void hands where
-every seat can burst, threshold indicators turned up (several by one payment), wild
-ranks rotated, jokers bought and shown.
+every seat can burst, every phase action taken, threshold indicators turned up (several
+by one payment), wild ranks rotated, jokers bought and shown.
 
 The variants the batch does not play yet are refused naming the variant; chips are
 conserved and every hand and session ends (hypothesis; ``test_batched_sessions.py`` holds
@@ -25,7 +26,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from builders.batched import given_deals, play_against_twins, random_rules, random_stacks
+from builders.batched import check_chips_and_endings, play_random_rule_sets, random_rules
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,7 @@ from teenpatti_env.cards import parse_card
 from teenpatti_env.cards.hands import evaluate_hand
 from teenpatti_env.engine import Hand
 from teenpatti_env.environment import batch_kernels as k
-from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.batch_variant import unsupported
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
@@ -53,23 +54,15 @@ HANDS = 4
 """Hands each rule set plays at every table (the twins are made once per rule set)."""
 
 
-def _rules(variant: Any, rng: np.random.Generator) -> Rules:
-    while True:
-        try:
-            return random_rules(rng).replace(variant=variant)
-        except ValueError:
-            continue
-
-
-def test_the_batch_plays_twenty_variants_and_refuses_the_rest() -> None:
-    assert len(PLAYED) == 20, PLAYED
-    assert REFUSED == ["discard_one", "passing_cards", "shopping"]
-
-
-@pytest.mark.parametrize("name", REFUSED)
-def test_a_variant_the_batch_does_not_play_is_refused_naming_it(name: str) -> None:
-    with pytest.raises(ValueError, match=f"{name}.*per-table engine"):
-        TableBatch(2, variant=name)
+def test_the_batch_plays_every_variant_and_refuses_what_it_does_not() -> None:
+    assert len(PLAYED) == 23 and REFUSED == [], REFUSED
+    with pytest.raises(ValueError, match=r"dealer's choice.*per-table engine"):
+        TableBatch(2, dealers_choice=["classic", "muflis"])
+    shopping_thresholds = {"name": "shopping_thresholds", "phase": "shopping",
+                           "wild": [{"thresholds": [10, 20]}]}
+    with pytest.raises(ValueError, match=r"shopping_thresholds.*selection phase together "
+                                         r"with buying a joker.*per-table engine"):
+        TableBatch(2, variant=shopping_thresholds)
 
 
 def count_jokers(hand: Hand, seen: Counter[str]) -> None:
@@ -96,6 +89,10 @@ def test_every_variant_agrees_with_the_engine_at_every_decision(variant: Any) ->
 
     def ended(hand: Hand) -> None:
         seen[f"end={hand.end}"] += 1
+        events = [event["type"] for event in hand.public_events()]
+        if "phase" in events:  # a seat packed on a phase turn (P3)
+            over = events.index("phase_over") if "phase_over" in events else len(events)
+            seen["phase_pack"] += "pack" in events[:over]
         for seat in range(hand.num_seats):
             if hand.dealt_in[seat] and any(hand.usable_cards(seat)[1]):
                 seen["wild"] += 1
@@ -103,19 +100,19 @@ def test_every_variant_agrees_with_the_engine_at_every_decision(variant: Any) ->
                 seen["burst"] += 1
         count_jokers(hand, seen)
 
-    decisions = 0
-    while decisions < DECISIONS:
-        rules = _rules(variant, rng)
-        batch = TableBatch(TABLES, rules, autoreset=False,
-                           stacks=random_stacks(rules, rng) if rng.random() < 0.5 else None)
-        envs = [raw_env(rules=rules, bet_levels=batch.layout.bet_levels)
-                for _ in range(TABLES)]
-        for _ in range(HANDS):
-            options = given_deals(batch, rng) if rng.random() < 0.3 else None
-            decisions += play_against_twins(batch, rng, int(rng.integers(2**32)), options,
-                                            seen, ended, envs)
-    for action in ("look", "bet_min", "pack", "show", "sideshow"):
+    play_random_rule_sets(lambda rng: random_rules(rng).replace(variant=variant), rng,
+                          DECISIONS, seen, ended, TABLES, HANDS)
+    for action in ("look" if spec.phase in (None, "shopping") else "bet_min", "bet_min",
+                   "pack", "show", "sideshow"):
         assert seen[action] > 0, (action, seen)
+    # Every phase action taken: each discard and pass slot, draws and keeps (P1-P9).
+    phase_actions = [action for action in ActionLayout(Rules(variant=variant)).names
+                     if action.split("_")[0] in ("discard", "draw", "keep", "pass")]
+    assert bool(phase_actions) == (spec.phase is not None)
+    for action in phase_actions:
+        assert seen[action] > 0, (action, seen)
+    if spec.phase is not None:
+        assert seen["phase_pack"] > 0, seen
     if spec.wild:
         assert seen["wild"] > 0, seen
     if spec.burst_rank is not None:
@@ -135,7 +132,7 @@ def test_every_variant_agrees_with_the_engine_at_every_decision(variant: Any) ->
        short=st.booleans(), session=st.booleans())
 def test_chips_are_conserved_and_every_hand_and_session_ends(
         name: str, seed: int, players: int, short: bool, session: bool) -> None:
-    _play_conserving_chips(name, seed, players, short, session)
+    check_chips_and_endings(name, seed, players, short, session)
 
 
 @settings(max_examples=12, deadline=None)
@@ -145,30 +142,7 @@ def test_chips_are_conserved_and_every_hand_and_session_ends(
        session=st.booleans())
 def test_chips_are_conserved_while_the_wild_cards_change(
         variant: Any, seed: int, players: int, short: bool, session: bool) -> None:
-    _play_conserving_chips(variant, seed, players, short, session)
-
-
-def _play_conserving_chips(variant: Any, seed: int, players: int, short: bool,
-                           session: bool) -> None:
-    """Random legal play at 16 tables: every chip stays in a stack or the pot, rewards
-    sum to zero, every hand (and session) ends."""
-    rules = Rules(variant=variant, num_players=players, max_hands=30 if session else None)
-    stacks = [rules.boot * (2 + (seed >> s) % 9) for s in range(players)] if short else None
-    batch = TableBatch(16, rules, seed=seed, stacks=stacks,
-                       episode="session" if session else "hand")
-    total = sum(stacks or [rules.starting_stack] * players)
-    step = batch.reset()
-    rng = np.random.default_rng(seed)
-    episodes = 0
-    for _ in range(400):
-        if not session:  # every chip is in a stack or the pot
-            assert (batch.pot + batch.stack_chips.sum(axis=1) == total).all()
-        step = batch.step((step.action_masks + rng.random(step.action_masks.shape)).argmax(1))
-        assert np.allclose(step.rewards.sum(axis=1), 0)
-        episodes += int(step.finished.sum())
-    if session:
-        assert (batch.session_stacks.sum(axis=1) == total).all()
-    assert episodes >= 16
+    check_chips_and_endings(variant, seed, players, short, session)
 
 
 def test_the_vector_environment_takes_a_variant() -> None:
@@ -203,8 +177,8 @@ def test_selfplay_trains_on_a_variant_from_the_command_line(
     assert "--variant joker" in capsys.readouterr().out
     policy = read_policy(out / "policy.npz")
     assert policy.rules.spec.name == "joker"
-    assert main(["selfplay", "--variant", "shopping", "--out", str(out), "--quiet"]) == 2
-    assert "shopping" in capsys.readouterr().err
+    assert main(["selfplay", "--variant", "buy_a_joker", "--out", str(out), "--quiet"]) == 2
+    assert "buy_a_joker" in capsys.readouterr().err
 
 
 def test_a_given_deal_carries_the_variants_table_cards() -> None:
@@ -305,7 +279,11 @@ def test_bad_table_cards_in_options_are_refused_and_change_nothing(options: dict
     assert np.array_equal(batch.observe(batch.to_act), observations)
 
 
-@pytest.mark.parametrize("name", ["muflis", "joker", "buy_a_joker"])
+# Not shopping: once a deck runs out, each engine reshuffles the discards with its own
+# generator (P7), so the hands go on differently (test_batched_phases.py holds the two
+# engines to each other given the same reshuffle).
+@pytest.mark.parametrize("name", ["muflis", "joker", "discard_one", "passing_cards",
+                                  "buy_a_joker"])
 def test_the_batched_arena_gives_the_per_table_report_in_a_variant(tmp_path: Path,
                                                                   name: str) -> None:
     from builders.training import random_policy

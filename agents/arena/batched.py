@@ -11,6 +11,7 @@ import numpy as np
 from agents.arena.seating import TRACKED_ACTIONS, ArenaConfig, Deals, draw_deal
 from agents.batch_scripted import BatchForm, batched_form
 from teenpatti_env.environment.batch_options import TABLE_OPTIONS
+from teenpatti_env.environment.batch_phase import dealt_width
 from teenpatti_env.environment.batch_variant import batch_rules
 from teenpatti_env.environment.batched import TableBatch
 
@@ -20,9 +21,9 @@ BATCHED_DEALS = 1024
 
 def batch_policies(config: ArenaConfig) -> list[BatchForm] | None:
     """Every pool agent's batched form when the batched engine can play the whole run
-    (rules the batch plays, :func:`batch_rules`: the classic family and every variant
-    without a selection phase, buying, thresholds or rotating jokers; every agent with a
-    batched form: the scripted agents and trained policies), else ``None``."""
+    (rules the batch plays, :func:`batch_rules`: the classic family and every variant,
+    dealer's choice aside; every agent with a batched form there: the scripted agents
+    outside the selection phases and joker buying, trained policies), else ``None``."""
     try:
         batch_rules(config.rules)
     except ValueError:
@@ -43,8 +44,8 @@ def play_deals_batched(
     players, rotations = config.players, config.rotations
     tables = count * rotations
     seated = np.zeros((count, rotations, players), dtype=np.int16)
-    cards = np.zeros((count, rotations, players, config.rules.spec.private_cards),
-                     dtype=np.int64)
+    cards = np.full((count, rotations, players, dealt_width(config.rules)), -1,
+                    dtype=np.int64)
     table_cards: dict[str, list[Any]] = {}  # a variant's community, indicators, chosen
     dealers = np.zeros((count, rotations), dtype=np.int64)
     # each table and seat's agent seed, drawn as play_deals draws it after the deal
@@ -55,7 +56,8 @@ def play_deals_batched(
         for rotation in range(rotations):
             seated[row, rotation] = [lineup[(seat + rotation) % players]
                                      for seat in range(players)]
-        cards[row] = options["cards"]
+        for seat, held in enumerate(options["cards"]):  # passing: one seat holds six
+            cards[row, :, seat, :len(held)] = held
         dealers[row] = options["dealer"]
         for key in TABLE_OPTIONS:
             if key in options:

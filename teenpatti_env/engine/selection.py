@@ -6,6 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from teenpatti_env.cards import format_card, format_cards, parse_card
+from teenpatti_env.engine.phase_rules import (
+    PHASE_CODES,
+    first_phase_turn,
+    may_draw,
+    next_phase_turn,
+    pass_receiver,
+    sees_at_start,
+)
 from teenpatti_env.engine.state import PHASES
 from teenpatti_env.engine.validation import _card_of
 from teenpatti_env.engine.variant_deal import VariantDeal
@@ -20,12 +28,12 @@ class Selection(VariantDeal):
         kind = self.rules.spec.phase
         assert kind in PHASES
         self.selection = kind
-        if kind in ("discard_one", "passing"):  # P1: every seat sees its cards at once
+        if sees_at_start(PHASE_CODES[kind]):  # P1: every seat sees its cards at once
             for seat in range(self.num_seats):
                 if self.dealt_in[seat]:
                     self.seen[seat] = True
                     self._tell_cards(seat)
-        first = next(s for s in self.seat_order() if self.dealt_in[s])
+        first = first_phase_turn(self.dealt_in, self.dealer, self.num_seats)
         self.to_act = first
         self._record(None, {"type": "phase", "phase": kind, "to_act": first})
 
@@ -35,11 +43,8 @@ class Selection(VariantDeal):
 
     def _may_draw(self, seat: int) -> bool:
         """P6: a boot plus a chip behind, and a card to draw."""
-        return (
-            not self.all_in[seat]
-            and self.stacks[seat] >= self.rules.boot + 1
-            and bool(self.deck or self.discards)
-        )
+        return may_draw(self.all_in[seat], self.stacks[seat], self.rules.boot,
+                        len(self.deck) + len(self.discards))
 
     def _phase_legal(self, seat: int) -> list[dict[str, Any]]:
         held = self._card_texts(seat)
@@ -162,8 +167,8 @@ class Selection(VariantDeal):
         texts = format_cards(passed)  # type: ignore[arg-type]
         # P9: the last seat dealt in (the dealer, or the seat before a dealer who sits
         # out) discards its extra three out of play.
-        last = next(s for s in reversed(self.seat_order()) if self.dealt_in[s])
-        receiver = None if seat == last else self._next_dealt(seat)
+        to = pass_receiver(self.dealt_in, self.dealer, seat, self.num_seats)
+        receiver = None if to < 0 else to
         self._record(None, {"type": "pass", "seat": seat, "to": receiver})
         self._record((seat,), {"type": "passed", "seat": seat, "cards": texts})
         self._tell_cards(seat)
@@ -184,12 +189,12 @@ class Selection(VariantDeal):
         if kind == "passing":  # a seat holding six packed: the others keep their three
             self._end_phase()
             return
-        n = self.num_seats
         # discard_one: one turn each; shopping: rounds until every seat has kept.
-        for seat in ((actor + i) % n for i in range(1, n + 1)):
-            if self._in_hand(seat) and not self.phase_done[seat]:
-                self.to_act = seat
-                return
+        following = next_phase_turn(self.dealt_in, self.packed, self.phase_done, actor,
+                                    self.num_seats)
+        if following >= 0:
+            self.to_act = following
+            return
         self._end_phase()
 
     def _do_pack(self, seat: int, amount: int | None) -> None:

@@ -188,10 +188,6 @@ class HandState:
         n = self.num_seats
         return [(self.dealer + 1 + i) % n for i in range(n)]
 
-    def _next_dealt(self, seat: int) -> int:
-        n = self.num_seats
-        return next(s for s in ((seat + i) % n for i in range(1, n)) if self.dealt_in[s])
-
     def _previous_player(self, seat: int, seen_only: bool = False) -> int | None:
         other = previous_player(seat, seen_only, self._seats())
         return None if other == NONE else other

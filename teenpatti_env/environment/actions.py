@@ -175,8 +175,8 @@ class ActionLayout:
         return self._level_of.get(index, -1)
 
     def card_slots(self, index: int) -> tuple[int, ...]:
-        """The card slots a card-slot index names (``buy_joker_2``: ``(2,)``; ``()`` for
-        any other index)."""
+        """The hand slots a card-slot index names (``buy_joker_2``: ``(2,)``, ``discard_1``,
+        ``pass_0_2_5``; ``()`` for any other index)."""
         return self._slots.get(index, ())
 
     def index(self, name: str) -> int:

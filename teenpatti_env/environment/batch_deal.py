@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from teenpatti_env.engine.phase_rules import NO_PHASE, PASSED_CARDS, PASSING, SHOPPING
 from teenpatti_env.environment.batch_state import *  # noqa: F403
 
 
@@ -24,12 +27,80 @@ def deal_variant(params: Any, tab: Any, seat: Any, deck: Any, rng: Any, t: int,
     elif params[P_CHOOSES] == 2:
         tab[t, CHOSEN_COLOUR] = random_below(rng, t, 2)
     dealt = private * entering
-    deal_private(params, tab, seat, deck, rng, t, entering, private,
-                 dealt + community + params[P_INDICATORS])
+    if params[P_PHASE] != NO_PHASE:  # the selection phases' cards (passing's extra three)
+        dealt = deal_phase(params, tab, seat, deck, rng, t, entering)
+    else:
+        deal_private(params, tab, seat, deck, rng, t, entering, private,
+                     dealt + community + params[P_INDICATORS])
     for c in range(community):
         tab[t, COMMUNITY + c] = deck[t, dealt + c]
     for c in range(params[P_INDICATORS]):
         tab[t, INDICATOR + c] = deck[t, dealt + community + c]
+
+
+@jit
+def deal_phase(params: Any, tab: Any, seat: Any, deck: Any, rng: Any, t: int,
+               entering: int) -> int:
+    """:func:`deal_private` for a variant with a selection phase: in passing the first
+    seat from the dealer's left gets three more (D1); in shopping the whole deck is
+    shuffled (from the ordered deck: the last hand's discards overwrote its cards), the
+    rest of it, top first, what the seats draw from (``DECK_TOP``).
+    Returns the private cards dealt."""
+    private = params[P_PRIVATE]
+    dealt = private * entering
+    extra = PASSED_CARDS if params[P_PHASE] == PASSING else 0
+    used = dealt + extra + params[P_COMMUNITY] + params[P_INDICATORS]
+    if params[P_PHASE] == SHOPPING:  # the last hand's draws and discards moved its cards
+        for card in range(52):
+            deck[t, card] = card
+    deal_private(params, tab, seat, deck, rng, t, entering, private,
+                 52 if params[P_PHASE] == SHOPPING else used)
+    n = params[P_SEATS]
+    for s in range(n):
+        for c in range(private, MAX_PRIVATE):
+            seat[t, CARD0 + c, s] = NONE
+    if extra:
+        for step in range(1, n + 1):
+            s = (tab[t, DEALER] + step) % n
+            if seat[t, START_STACK, s] >= params[P_ENTRY]:
+                for c in range(extra):
+                    seat[t, CARD0 + private + c, s] = deck[t, dealt + c]
+                break
+    tab[t, DECK_TOP] = used
+    total: int = dealt + extra
+    return total
+
+
+@jit
+def undealt_decks(params: Any, tab: Any, seat: Any, deck: Any, rng: Any, which: Any) -> None:
+    """At every table with ``which[t]`` whose cards were given: the deck is every card
+    not dealt, shuffled from the table's own stream (shopping draws from it)."""
+    for t in range(tab.shape[0]):
+        if not which[t]:
+            continue
+        dealt = np.zeros(52, dtype=np.bool_)
+        for s in range(params[P_SEATS]):
+            for c in range(MAX_PRIVATE):
+                if seat[t, CARD0 + c, s] != NONE:
+                    dealt[seat[t, CARD0 + c, s]] = True
+        for c in range(params[P_COMMUNITY]):
+            dealt[tab[t, COMMUNITY + c]] = True
+        for c in range(params[P_INDICATORS]):
+            dealt[tab[t, INDICATOR + c]] = True
+        used = 0
+        for card in range(52):
+            if dealt[card]:
+                deck[t, used] = card
+                used += 1
+        place = used
+        for card in range(52):
+            if not dealt[card]:
+                deck[t, place] = card
+                place += 1
+        for i in range(used, 51):
+            j = i + random_below(rng, t, 52 - i)
+            deck[t, i], deck[t, j] = deck[t, j], deck[t, i]
+        tab[t, DECK_TOP] = used
 
 
 @jit

@@ -57,6 +57,13 @@ def joker_params(rules: Rules, params: Any, offsets: dict[str, int]) -> None:
 # ----------------------------------------------------------------- valuation
 
 
+@inline
+def held_cards(params: Any, seat: Any, t: int, s: int) -> int:
+    """How many private cards seat ``s`` holds now (a selection phase changes it)."""
+    held: int = params[P_PRIVATE] if params[P_PHASE] == 0 else seat[t, HELD, s]
+    return held
+
+
 @jit
 def seat_value(params: Any, tab: Any, seat: Any, values: Any, t: int, s: int) -> int:
     """Seat ``s``'s best value: its private and the community cards, the cards wild for
@@ -65,7 +72,7 @@ def seat_value(params: Any, tab: Any, seat: Any, values: Any, t: int, s: int) ->
     cards = np.empty(MAX_PRIVATE + MAX_COMMUNITY, dtype=np.int64)
     flags = np.zeros(MAX_PRIVATE + MAX_COMMUNITY, dtype=np.bool_)
     count = 0
-    for c in range(params[P_PRIVATE]):
+    for c in range(held_cards(params, seat, t, s)):
         cards[count] = seat[t, CARD0 + c, s]
         count += 1
     for c in range(params[P_COMMUNITY]):

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from teenpatti_env.environment.batch_jokers import held_cards
+from teenpatti_env.environment.batch_phase import encode_phase, hides_deal, in_phase, phase_kinds
 from teenpatti_env.environment.batch_play import in_session
 from teenpatti_env.environment.batch_rules import *  # noqa: F403
 from teenpatti_env.environment.batch_state import *  # noqa: F403
@@ -23,12 +25,13 @@ def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: A
     slot as :meth:`ObservationLayout.encode` builds it (a hand episode's or a session's)."""
     n = params[P_SEATS]
     private = params[P_PRIVATE]
+    phased = params[P_PHASE] != 0
     per_boot = 1.0 / params[P_BOOT]
     running = tab[t, END] == RUNNING
     asker = tab[t, ASKER]
     to_act = tab[t, TO_ACT] if running else NONE  # between hands: the voter, not to act
     dealer = tab[t, DEALER]
-    if known[t, me, me] == 1:
+    if known[t, me, me] == 1 and not (phased and hides_deal(params, tab, t)):
         value = seat[t, VALUE, me]
         obs[t, global_at[G_STRENGTH]] = strengths[value]
         obs[t, category_at + categories[value]] = 1.0
@@ -74,13 +77,15 @@ def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: A
         obs[t, seat_at[j, S_ASKER]] = other == asker
         shown = known[t, me, other]  # 1: every private card; 2: the open cards only
         if shown == 1:
-            for c in range(private):
+            for c in range(held_cards(params, seat, t, other) if phased else private):
                 obs[t, cards_at[j] + seat[t, CARD0 + c, other]] = 1.0
         elif shown == 2:
             for c in range(params[P_OPEN]):
                 obs[t, cards_at[j] + seat[t, CARD0 + c, other]] = 1.0
     if params[P_OBS_COMMUNITY] != NONE:
         encode_variant(params, tab, seat, known, t, me, obs)
+    if phased:
+        encode_phase(params, tab, seat, t, me, obs)
 
 
 @jit
@@ -91,6 +96,7 @@ def observe_tables(params: Any, tab: Any, seat: Any, known: Any, which: Any, sea
     is ``NONE``) and the action mask of the seat to act (zeros where it is not that
     seat)."""
     legal = np.zeros(KINDS, dtype=np.bool_)
+    phased = params[P_PHASE] != 0
     for t in range(tab.shape[0]):
         if not which[t]:
             continue
@@ -102,7 +108,10 @@ def observe_tables(params: Any, tab: Any, seat: Any, known: Any, which: Any, sea
         encode(params, tab, seat, known, t, me, obs, global_at, seat_at, category_at,
                cards_at, categories, strengths)
         if me == tab[t, TO_ACT]:
-            legal_kinds(params, tab, seat, t, legal)
+            if phased and in_phase(params, tab, t):
+                phase_kinds(params, tab, seat, t, legal)
+            else:
+                legal_kinds(params, tab, seat, t, legal)
             for a in range(kind_of.shape[0]):
                 if legal[kind_of[a]]:
                     mask[t, a] = 1

@@ -11,14 +11,15 @@ from numpy.typing import NDArray
 
 from teenpatti_env.engine import Hand, validate_table
 from teenpatti_env.environment import batch_kernels as k
+from teenpatti_env.environment.batch_phase import dealt_width
 from teenpatti_env.environment.batch_variant import deal_columns
 from teenpatti_env.rules import Rules
 
-BATCH_OPTIONS = ("cards", "dealer", "stacks", "community", "indicators", "chosen")
+BATCH_OPTIONS = ("cards", "dealer", "stacks", "community", "indicators", "chosen", "deck")
 """What ``reset(options=...)`` reads: the first hand's deal at every table (a variant's
-``community``, ``indicators`` and ``chosen``: one entry per table, as ``env.reset`` takes
-them for one)."""
-TABLE_OPTIONS = ("community", "indicators", "chosen")
+``community``, ``indicators`` and ``chosen``, and shopping's ``deck``: one entry per
+table, as ``env.reset`` takes them for one)."""
+TABLE_OPTIONS = ("community", "indicators", "chosen", "deck")
 
 
 def given_deals(rules: Rules, size: int, options: dict[str, Any],
@@ -28,7 +29,7 @@ def given_deals(rules: Rules, size: int, options: dict[str, Any],
     first hand of ``reset(options=...)`` at ``size`` tables (``stacks``: the batch's own),
     each table checked by the engine itself."""
     n = rules.num_players
-    private = rules.spec.private_cards
+    private = dealt_width(rules)
     per_table = per_table_stacks(rules, size, options.get("stacks", stacks))
     cards = options.get("cards")
     dealers = options.get("dealer")
@@ -49,7 +50,7 @@ def given_deals(rules: Rules, size: int, options: dict[str, Any],
                              f"got {cards.dtype} {cards.shape}")
         if _plain_dealers(dealers, size) and not extras:
             return _given_array(rules, cards, dealers, per_table)
-        cards = [[None if row[0] < 0 else [int(c) for c in row] for row in table]
+        cards = [[None if row[0] < 0 else [int(c) for c in row if c >= 0] for row in table]
                  for table in cards]
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or len(
             cards) != size:
@@ -74,11 +75,15 @@ def given_deals(rules: Rules, size: int, options: dict[str, Any],
         hands.append(hand)
         for s, dealt in enumerate(hand.cards):
             if dealt is not None:
-                out[t, s] = dealt
+                out[t, s, :len(dealt)] = dealt
         if dealer is not None:
             chosen[t] = dealer
+    decks = np.full((size, 52), k.NONE, dtype=np.int64)  # shopping's, top first, at the end
+    for t, hand in enumerate(hands):
+        if hand.deck_given:
+            decks[t, 52 - len(hand.dealt_deck):] = hand.dealt_deck
     return {"stacks": np.array(per_table, dtype=np.int64), "cards": out, "dealer": chosen,
-            "columns": deal_columns(hands)}
+            "columns": deal_columns(hands), "decks": decks}
 
 
 def _given_array(rules: Rules, cards: NDArray[Any], dealers: Any,
@@ -93,18 +98,19 @@ def _given_array(rules: Rules, cards: NDArray[Any], dealers: Any,
     keys = np.concatenate([cards.reshape(size, -1).astype(np.int64), stack_array,
                            chosen[:, None]], axis=1)
     _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-    dealt = np.full((len(first), n, rules.spec.private_cards), k.NONE, dtype=np.int64)
+    dealt = np.full((len(first), n, dealt_width(rules)), k.NONE, dtype=np.int64)
     for row in np.argsort(first).tolist():  # tables in order: the first bad one named
         t = int(first[row])
-        table = [None if seat[0] < 0 else [int(c) for c in seat] for seat in cards[t]]
+        table = [None if seat[0] < 0 else [int(c) for c in seat if c >= 0] for seat in cards[t]]
         dealer = int(chosen[t])
         hand = check_table(t, lambda t=t, table=table, d=dealer: Hand(
             rules, table, stacks[t], 0 if d == k.NONE else d))
         for s, held in enumerate(hand.cards):
             if held is not None:
-                dealt[row, s] = held
+                dealt[row, s, :len(held)] = held
     return {"stacks": stack_array, "cards": dealt[inverse.reshape(-1)], "dealer": chosen,
-            "columns": deal_columns([None] * size)}
+            "columns": deal_columns([None] * size),
+            "decks": np.full((size, 52), k.NONE, dtype=np.int64)}
 
 
 def _plain_dealers(dealers: Any, size: int) -> bool:

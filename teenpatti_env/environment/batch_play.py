@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from teenpatti_env.engine.phase_rules import NO_PHASE
 from teenpatti_env.environment.batch_deal import deal_private, deal_variant
+from teenpatti_env.environment.batch_phase import (
+    DRAWN_CARD,
+    apply_phase,
+    in_phase,
+    lay_out_phase,
+    start_phase,
+)
 from teenpatti_env.environment.batch_rules import *  # noqa: F403
 from teenpatti_env.environment.batch_state import *  # noqa: F403
 from teenpatti_env.environment.batch_variant import burst_at_deal, show_deal, value_seats
@@ -46,15 +54,17 @@ def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int
             if seat[t, STACK, s] == 0 and params[P_SHORT] != SHORT_PACK:
                 seat[t, ALL_IN, s] = 1
     if variant:  # the variant's values, what its deal shows, then bursts (B5: first)
+        phase = params[P_PHASE] != NO_PHASE
+        if phase:
+            lay_out_phase(params, tab, seat, t)
         value_seats(params, tab, seat, values, t)
         show_deal(params, seat, known, t)
+        if phase:  # the burst waits for the phase's end
+            start_phase(params, tab, seat, known, t)
+            return
         if burst_at_deal(params, tab, seat, known, t):
             return
-    if (cap_reached(params, tab, t) or count_can_bet(seat, t, n) <= 1
-            or empty_stack_showdown(params, seat, t)):
-        showdown(params, tab, seat, known, t)
-    else:
-        pass_turn(params, tab, seat, known, values, t, tab[t, DEALER], True)
+    start_betting(params, tab, seat, known, values, t)
 
 
 @jit
@@ -239,6 +249,7 @@ def step_tables(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: An
     it."""
     n = params[P_SEATS]
     session = params[P_SESSION] == 1
+    phased = params[P_PHASE] != NO_PHASE
     for t in range(tab.shape[0]):
         if not active[t]:
             continue
@@ -246,7 +257,13 @@ def step_tables(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: An
             a = actions[t]
             history[t, tab[t, ACTIONS]] = a
             tab[t, ACTIONS] += 1
-            apply_action(params, tab, seat, known, values, t, kind_of[a], level_of[a])
+            if phased and kind_of[a] != K_LOOK and in_phase(params, tab, t):
+                drawn = apply_phase(params, tab, seat, known, deck, rng, values, t,
+                                    kind_of[a], level_of[a])
+                if drawn != NONE:  # the history names the card (P7)
+                    history[t, tab[t, ACTIONS] - 1] += DRAWN_CARD * (drawn + 1)
+            else:
+                apply_action(params, tab, seat, known, values, t, kind_of[a], level_of[a])
             if tab[t, END] == RUNNING:
                 continue
         elif session and tab[t, TO_ACT] != NONE:  # a vote between hands

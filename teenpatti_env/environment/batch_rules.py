@@ -272,6 +272,17 @@ def pass_turn(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int,
 
 
 @jit
+def start_betting(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int) -> None:
+    """RULES section 2: the pot at the cap, or nobody left to bet against, shows at once;
+    else the first betting turn is the dealer's left (never the end of a round)."""
+    if (cap_reached(params, tab, t) or count_can_bet(seat, t, params[P_SEATS]) <= 1
+            or empty_stack_showdown(params, seat, t)):
+        showdown(params, tab, seat, known, t)
+    else:
+        pass_turn(params, tab, seat, known, values, t, tab[t, DEALER], True)
+
+
+@jit
 def after_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int, actor: int,
                  show_asker: int) -> None:
     """RULES section 4: what ends betting, in order, else the turn passes left (T2: after

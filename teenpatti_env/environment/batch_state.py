@@ -60,13 +60,14 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 
 
 KERNEL_MODULES = ("batch_state", "batch_jokers", "batch_rules", "batch_variant", "batch_deal",
-                  "batch_play", "batch_observe")
+                  "batch_phase", "batch_play", "batch_observe")
 """The kernels' modules, which call one another's functions and read these constants."""
 SHARED_SOURCES = tuple(Path(__file__).parents[1] / name for name in (
-    "cards/wild.py", "cards/jokers.py", "rules/betting.py", "rules/pots.py"))
+    "cards/wild.py", "cards/jokers.py", "engine/phase_rules.py", "rules/betting.py",
+    "rules/pots.py"))
 """The rule texts the kernels compile in from the lower layers (the valuation, the wild
-sources, the jokers, the betting rules and the side pots, written once for both engines):
-a change to them drops the kernels' cache too."""
+sources, the jokers, the selection phases, the betting rules and the side pots, written
+once for both engines): a change to them drops the kernels' cache too."""
 
 
 def drop_stale_cache(folder: Path = Path(__file__).parent) -> bool:
@@ -175,9 +176,13 @@ CHOSEN_COLOUR = CHOSEN_RANK + 1
 BURST_RANK = CHOSEN_COLOUR + 1
 WILD_RANK = BURST_RANK + 1
 WILD_SUIT = WILD_RANK + 13
+# The selection phase (batch_phase.py): whether it runs, whether the seat to act has drawn
+# (shopping, P4), the deck's top and the discards below it: the deck left is
+# deck[t, DECK_TOP:], the discards deck[t, DECK_TOP - PILE:DECK_TOP] (P7).
+IN_PHASE, DREW, DECK_TOP, PILE = range(WILD_SUIT + 4, WILD_SUIT + 8)
 # The wild cards that change during a hand (batch_jokers.py): threshold indicators turned
 # up so far (T1) and full betting rounds so far (rotating jokers, R1).
-REVEALED = WILD_SUIT + 4
+REVEALED = WILD_SUIT + 8
 ROTATIONS = REVEALED + 1
 TAB_FIELDS = ROTATIONS + 1
 # END codes (VOID: every seat burst, every chip goes back, B4).
@@ -190,11 +195,17 @@ RUNNING, LAST_PLAYER, SHOW, SHOWDOWN, VOID = range(5)
 # holds only the fields up to CARD0+2 (CLASSIC_SEAT_FIELDS).
 # STACK .. BLIND_BETS: the betting rules' seat record (rules.betting), then the batch's own.
 (PAYOUT, START_STACK, VALUE, SHOWN, CHIPS, CARD0) = range(SEAT_RECORD, SEAT_RECORD + 6)
-MAX_PRIVATE = 4
+MAX_PRIVATE = 6
 CLASSIC_SEAT_FIELDS = CARD0 + 3
 BURST = CARD0 + MAX_PRIVATE
 OWN_RANK = BURST + 1
-BOUGHT = OWN_RANK + 1
+# The selection phase (batch_phase.py): the cards the seat holds now (CARD0.. in hand
+# order, VARIANTS.md V4; passing's dealer's left holds six), the cards it discarded or
+# passed (a bit per card int), whether it has finished the phase, its shopping draws, and
+# its cards as dealt (DEAL0.., for the hand's history).
+HELD, PARTED, PHASE_DONE, DRAWS = range(OWN_RANK + 1, OWN_RANK + 5)
+DEAL0 = OWN_RANK + 5
+BOUGHT = DEAL0 + MAX_PRIVATE
 """The card the seat bought wild this hand (buy_a_joker, J1; NONE: none); under rotating
 jokers ``OWN_RANK`` is the seat's current rotating rank."""
 SEAT_FIELDS = BOUGHT + 1
@@ -215,10 +226,13 @@ P_SOURCE_COUNT = P_SOURCE_KIND + MAX_SOURCES
 P_FIXED = P_SOURCE_COUNT + MAX_SOURCES
 (P_OBS_COMMUNITY, P_OBS_INDICATORS, P_OBS_WILD_RANKS, P_OBS_WILD_COLOURS, P_OBS_BURST_RANK,
  P_OBS_BURST) = range(P_FIXED + 13, P_FIXED + 19)
+# The selection phase (engine.phase_rules codes, 0: none) and its observation slots.
+(P_PHASE, P_OBS_IN_PHASE, P_OBS_PARTED, P_OBS_PHASE_DONE, P_OBS_DRAWS) = range(
+    P_FIXED + 19, P_FIXED + 24)
 # The wild cards that change during a hand (batch_jokers.py): where the threshold
 # indicators start among the indicators (NONE: no thresholds source), how many, their chip
 # counts; rotating jokers; buy_a_joker; the offsets of their observation slots.
-P_THRESHOLD_AT = P_FIXED + 19
+P_THRESHOLD_AT = P_FIXED + 24
 P_THRESHOLD_COUNT = P_THRESHOLD_AT + 1
 P_THRESHOLD = P_THRESHOLD_COUNT + 1
 (P_ROTATING, P_BUY, P_OBS_BEYOND, P_OBS_ROTATIONS, P_OBS_MY_BOUGHT, P_OBS_BOUGHT) = range(
@@ -243,9 +257,12 @@ K_PACK, K_LOOK, K_BET, K_SHOW, K_SIDESHOW, K_ACCEPT, K_REFUSE, K_ALL_IN, K_VOTE_
     range(10))
 K_BUY = 10
 """``buy_joker``: its level is the slot of the card bought (J1)."""
-KINDS = 11
+# The selection phases' (batch_phase.py): a discard's level is the slot of the card, a
+# pass's the bits of its three slots.
+K_DISCARD, K_DRAW, K_KEEP, K_PASS = range(11, 15)
+KINDS = 15
 KIND_NAMES = ("pack", "look", "bet", "show", "sideshow", "accept", "refuse", "all_in",
-              "vote_end", "continue", "buy_joker")
+              "vote_end", "continue", "buy_joker", "discard", "draw", "keep", "pass")
 # Observation: index of each global scalar in ``global_at`` and of each seat field in
 # the columns of ``seat_at`` (the order of ObservationLayout's GLOBAL_SLOTS/SEAT_SLOTS).
 (G_POT, G_STAKE, G_MIN_BET, G_MAX_BET, G_MY_TURN, G_ASKED, G_OVER, G_PLAYED, G_REMAINING,

@@ -19,6 +19,7 @@ import numpy as np
 from teenpatti_env.cards.wild import COLOUR_CODES, wild_arrays
 from teenpatti_env.environment.batch_jokers import (
     encode_jokers,
+    held_cards,
     indicator_shown,
     joker_params,
     seat_value,
@@ -30,18 +31,23 @@ from teenpatti_env.rules import Rules
 from teenpatti_env.rules.variants import rank_text
 
 UNSUPPORTED = (
-    "a selection phase (discard_one, shopping, passing)",
+    "a selection phase with open private cards or a personal wild rank",
     "personal_lowest together with rotating_lowest",
+    "a selection phase together with buying a joker, thresholds or rotating jokers",
 )
 
 
 def unsupported(rules: Rules) -> str | None:
     """Why the batched engine does not play ``rules``'s variant yet (``None``: it does)."""
     spec = rules.spec
-    if spec.phase is not None:
+    if spec.phase is not None and (spec.open_private_cards
+                                   or "personal_lowest" in spec.wild_kinds):
         return UNSUPPORTED[0]
     if {"personal_lowest", "rotating_lowest"} <= set(spec.wild_kinds):
         return UNSUPPORTED[1]
+    if spec.phase is not None and (spec.buy_a_joker or {"thresholds", "rotating_lowest"}
+                                   & set(spec.wild_kinds)):
+        return UNSUPPORTED[2]
     if len(spec.wild) > MAX_SOURCES or spec.indicator_count > MAX_INDICATORS:
         return f"more than {MAX_SOURCES} wild sources or {MAX_INDICATORS} indicators"
     return None
@@ -49,8 +55,9 @@ def unsupported(rules: Rules) -> str | None:
 
 def batch_rules(rules: Rules) -> Rules:
     """``rules`` if the batched engine plays them, else a ``ValueError`` naming what it
-    does not play yet (dealer's choice and the variants with a selection phase, buying a
-    joker, thresholds or rotating jokers need the per-table engine)."""
+    does not play yet (dealer's choice and the variants with buying a joker, thresholds,
+    rotating jokers, or a selection phase with open cards or a personal wild rank need
+    the per-table engine)."""
     if rules.dealers_choice is not None:
         raise ValueError("the batched engine does not play dealer's choice yet: use the "
                          "per-table engine (teenpatti_env.env)")
@@ -183,7 +190,7 @@ def value_seats(params: Any, tab: Any, seat: Any, values: Any, t: int) -> None:
         if seat[t, DEALT, s] == 0:
             continue
         lowest = 13
-        for c in range(params[P_PRIVATE]):
+        for c in range(held_cards(params, seat, t, s)):
             rank = seat[t, CARD0 + c, s] >> 2
             lowest = min(lowest, rank)
             if rank == burst:

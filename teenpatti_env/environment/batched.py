@@ -1,12 +1,13 @@
 """The batched engine: thousands of tables held as arrays and stepped in lockstep.
 
-:class:`TableBatch` plays ``N`` tables of one rule set of the classic family (every
-setting of the rules and the four presets), one hand an episode or, with
-``episode="session"``, one session an episode (RULES.md section 7), or any variant
-without a selection phase (:func:`batch_rules`). One :meth:`TableBatch.step` applies
-one action per table that waits for a decision and gives, for every table, the seat to
-act, its observation vector and action mask (bit for bit those of
-``teenpatti_env.env()`` in the same state, from the same
+:class:`TableBatch` plays ``N`` tables of one rule set, one hand an episode or, with
+``episode="session"``, one session an episode (RULES.md section 7): the classic family
+(every setting of the rules and the four presets) or a variant it plays
+(:func:`batch_rules`: every variant but dealer's choice, the selection phases' actions
+and buying a joker being decisions like any other). One
+:meth:`TableBatch.step` applies one action per table that waits for a decision and gives,
+for every table, the seat to act, its observation vector and action mask (bit for bit
+those of ``teenpatti_env.env()`` in the same state, from the same
 :class:`~teenpatti_env.environment.observation.ObservationLayout` and
 :class:`~teenpatti_env.environment.actions.ActionLayout`), every seat's reward of a hand that just
 ended, and which tables finished. This is the self-play interface: every seat is a
@@ -41,11 +42,12 @@ from teenpatti_env.engine.history import history_of
 from teenpatti_env.engine.session import EPISODES
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.batch_deal import undealt_decks
 from teenpatti_env.environment.batch_options import BATCH_OPTIONS, check_entry, given_deals
+from teenpatti_env.environment.batch_phase import history_action, phase_params, table_deal
 from teenpatti_env.environment.batch_variant import (
     DEAL_COLUMNS,
     batch_rules,
-    table_cards,
     value_lookups,
     variant_params,
 )
@@ -146,9 +148,8 @@ class TableBatch(BatchViews):
         if unknown:  # pragma: no cover - batch_rules admits no such table
             raise ValueError(f"the batched engine has no actions {unknown}")
         self._kind_of = np.array([k.KIND_NAMES.index(kind) for kind in kinds], dtype=np.int64)
-        self._level_of = np.array(  # a bet's level, or the slot of the card a buy names
-            [(self.layout.card_slots(a) or (self.layout.bet_level(a),))[0]
-             for a in range(self.layout.size)], dtype=np.int64)
+        self._level_of = np.array([self._level(a) for a in range(self.layout.size)],
+                                  dtype=np.int64)
         offsets = {name: offset for name, offset, _, _ in self.obs_layout.slots}
         self._global_at = np.array([offsets[name] for name, _, _ in GLOBAL_SLOTS], dtype=np.int64)
         self._seat_at = np.array(
@@ -159,6 +160,7 @@ class TableBatch(BatchViews):
         params[k.P_VOTE_AT] = offsets.get("vote_now", k.NONE)
         self._cards_at = np.array([offsets[f"seat{j}.cards"] for j in range(n)], dtype=np.int64)
         variant_params(rules, params, offsets)
+        phase_params(rules, params, offsets)
         self._values = value_lookups(rules, np.asarray(value_table(rules), dtype=np.int64))
         self._categories = np.asarray(value_categories(rules), dtype=np.int64)
         self._strengths = np.asarray(value_strengths(rules), dtype=np.float64)
@@ -233,11 +235,18 @@ class TableBatch(BatchViews):
             k.deal_tables(self._params, self._tab, self._seat, self._known, self._deck,
                           self._rng, self._values, everyone)
         else:
-            private = self.rules.spec.private_cards
-            self._seat[:, k.CARD0:k.CARD0 + private, :] = given["cards"].transpose(0, 2, 1)
+            width = given["cards"].shape[2]
+            if self._params[k.P_PHASE] != 0:  # no card past those dealt
+                self._seat[:, k.CARD0:k.CARD0 + k.MAX_PRIVATE, :] = k.NONE
+            self._seat[:, k.CARD0:k.CARD0 + width, :] = given["cards"].transpose(0, 2, 1)
             if self._tab.shape[1] > k.CLASSIC_TAB_FIELDS:  # a variant's table cards
                 for field, column in DEAL_COLUMNS.items():
                     self._tab[:, column] = given["columns"][field]
+            if self.rules.spec.phase == "shopping":  # the given decks, else shuffled
+                undealt_decks(self._params, self._tab, self._seat, self._deck, self._rng,
+                              everyone)
+                decks = given["decks"]
+                self._deck[:] = np.where(decks == k.NONE, self._deck, decks)
             self._tab[:, k.DEALER] = given["dealer"]
             k.start_tables(self._params, self._tab, self._seat, self._known, self._rng,
                            self._values, everyone)
@@ -312,6 +321,16 @@ class TableBatch(BatchViews):
             chips = np.where(chips >= self.rules.entry_chips, chips, 0)
         seat[which, k.START_STACK, :] = chips
 
+    def _level(self, action: int) -> int:
+        """The level the kernels read for ``action``: a bet's level, the slot of the card a
+        buy names, the bits of the slots a discard or a pass names."""
+        slots = self.layout.card_slots(action)
+        if not slots:
+            return self.layout.bet_level(action)
+        if self.layout.kinds[action] == "buy_joker":
+            return slots[0]
+        return sum(1 << slot for slot in slots)
+
     def _checked_tables(self, tables: Any) -> NDArray[np.bool_]:
         array = np.asarray(tables)
         if array.shape != (self.num_tables,) or array.dtype != np.bool_:
@@ -376,19 +395,14 @@ class TableBatch(BatchViews):
         """Table ``table``'s hand rebuilt as the per-table engine's ``Hand`` (its deal and
         every action so far replayed)."""
         t = self._table(table)
-        seat = self._seat
-        private = self.rules.spec.private_cards
-        cards = [
-            None if seat[t, k.CARD0, s] == k.NONE
-            else [int(c) for c in seat[t, k.CARD0:k.CARD0 + private, s]]
-            for s in range(self.num_seats)
-        ]
-        stacks = self.hand_stacks[t].tolist()
-        hand = Hand(self.rules, cards, stacks, int(self._tab[t, k.DEALER]),
-                    **table_cards(self.rules, self._tab[t]))
-        for action in self._history[t, : self._tab[t, k.ACTIONS]]:
+        actions = self._history[t, : self._tab[t, k.ACTIONS]].tolist()
+        cards, deal = table_deal(self.rules, self._seat[t], self._tab[t], self._deck[t],
+                                 actions)
+        hand = Hand(self.rules, cards, self.hand_stacks[t].tolist(),
+                    int(self._tab[t, k.DEALER]), **deal)
+        for entry in actions:
             assert hand.to_act is not None
-            hand.apply(self.layout.decode(hand, hand.to_act, int(action)))
+            hand.apply(history_action(self.layout, hand, entry))
         return hand
 
     def history(self, table: int) -> dict[str, Any]:

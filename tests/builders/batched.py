@@ -18,6 +18,7 @@ from teenpatti_env.engine.session import Session
 from teenpatti_env.environment import aec
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.aec import raw_env
+from teenpatti_env.environment.batch_phase import dealt_width
 from teenpatti_env.environment.batch_variant import table_cards
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import PRESETS, Rules
@@ -81,22 +82,27 @@ def given_deals(batch: TableBatch, rng: np.random.Generator) -> dict[str, Any]:
     n = batch.num_seats
     spec = batch.rules.spec
     private = spec.private_cards
+    width = dealt_width(batch.rules)  # passing: the dealer's left holds three more
     stacks = [random_stacks(batch.rules, rng) for _ in range(batch.num_tables)]
-    cards = np.full((batch.num_tables, n, private), -1, dtype=np.int64)
+    dealers = rng.integers(n, size=batch.num_tables)
+    cards = np.full((batch.num_tables, n, width), -1, dtype=np.int64)
     table: dict[str, list[Any]] = {"community": [], "indicators": [], "chosen": []}
     for t, row in enumerate(stacks):
         deck = rng.permutation(NUM_CARDS)
         for s, chips in enumerate(row):
             if chips >= batch.rules.entry_chips:
-                cards[t, s] = deck[private * s: private * s + private]
+                cards[t, s, :private] = deck[private * s: private * s + private]
         rest = deck[private * n:].tolist()
+        if width > private:
+            first = next(s for s in ((dealers[t] + i) % n for i in range(1, n + 1))
+                         if row[s] >= batch.rules.entry_chips)
+            cards[t, first, private:], rest = rest[:width - private], rest[width - private:]
         table["community"].append(rest[:spec.community_cards])
         table["indicators"].append(rest[spec.community_cards:][:spec.indicator_count])
         table["chosen"].append({"rank": str(rng.choice(list("23456789TJQKA")))}
                                if spec.chooses == "rank" else
                                {"colour": str(rng.choice(["red", "black"]))}
                                if spec.chooses == "colour" else None)
-    dealers = rng.integers(n, size=batch.num_tables)
     extras = {key: entries for key, entries in table.items()
               if any(entry for entry in entries)}
     return {"cards": cards, "stacks": stacks, "dealer": dealers, **extras}
@@ -122,11 +128,14 @@ class ShadowDeck:
         self.tab[0, k.DEALER] = dealer
         self.seat[0, k.START_STACK] = stacks
         k.deal_cards(self.params, self.tab, self.seat, self.deck, self.rng, 0)
-        private = self.rules.spec.private_cards
+        width = dealt_width(self.rules)
         cards = [None if self.seat[0, k.CARD0, s] == k.NONE
-                 else [int(c) for c in self.seat[0, k.CARD0:k.CARD0 + private, s]]
+                 else [int(c) for c in self.seat[0, k.CARD0:k.CARD0 + width, s] if c >= 0]
                  for s in range(len(stacks))]
-        return cards, table_cards(self.rules, self.tab[0])
+        table = table_cards(self.rules, self.tab[0])
+        if self.rules.spec.phase == "shopping":  # the rest of the deck, top first
+            table["deck"] = [int(c) for c in self.deck[0, self.tab[0, k.DECK_TOP]:]]
+        return cards, table
 
 
 class ShadowSession(Session):
@@ -222,16 +231,29 @@ def _compare_finished(batch: TableBatch, envs: list[Any], t: int, rewards: Any,
         assert np.array_equal(expected, finals[seat][t]), describe(batch, t)
 
 
+def follow_reshuffle(batch: TableBatch, env: Any, table: int) -> None:
+    """After the batch drew at ``table`` from its reshuffled discards (P7), give the
+    twin's hand, about to draw from its empty deck, the batch's reshuffle order (the
+    twin would shuffle with its own generator); a draw from a deck left does nothing."""
+    hand = env.hand
+    if hand.deck or hand.to_act is None:
+        return
+    top = int(batch.arrays.tab[table, k.DECK_TOP])
+    order = batch._deck[table, top - 1:top - 1 + len(hand.discards)]
+    hand._recorded_reshuffles = [tuple(int(card) for card in order)]
+
+
 def play_against_twins(batch: TableBatch, rng: np.random.Generator, seed: int,
                        options: dict[str, Any] | None, seen: Any,
-                       ended: Any = None, envs: list[Any] | None = None) -> int:
+                       ended: Any = None, envs: list[Any] | None = None,
+                       choose: Any = None) -> int:
     """Play one hand at every table of ``batch`` (``autoreset=False``) with random legal
-    actions beside a ``raw_env`` twin holding the same deal, comparing at every decision
-    the seat to act, the observation, the mask, the pot, the stake and the stacks, and at
-    the end every seat's net, the hands shown, the stacks and every final observation.
-    ``seen`` counts the actions taken by name; ``ended(hand)`` is called with each twin's
-    finished hand; ``envs`` (one per table) are reused as the twins. Returns the decisions
-    played."""
+    actions (or ``choose(step, rng)``'s) beside a ``raw_env`` twin holding the same deal,
+    comparing at every decision the seat to act, the observation, the mask, the pot, the
+    stake and the stacks, and at the end every seat's net, the hands shown, the stacks
+    and every final observation. ``seen`` counts the actions taken by name;
+    ``ended(hand)`` is called with each twin's finished hand; ``envs`` (one per table)
+    are reused as the twins. Returns the decisions played."""
     step = batch.reset(seed=seed, options=options)
     envs = [twin_env(batch, t, None if envs is None else envs[t])
             for t in range(batch.num_tables)]
@@ -241,12 +263,15 @@ def play_against_twins(batch: TableBatch, rng: np.random.Generator, seed: int,
         waiting = step.to_act >= 0
         for t in np.flatnonzero(waiting):
             _compare_running(batch, envs, t, step)
-        actions = random_actions(step, rng)
+        actions = (choose or random_actions)(step, rng)
+        step = batch.step(actions)
         for t in np.flatnonzero(waiting):
-            seen[batch.layout.names[actions[t]]] += 1
+            name = batch.layout.names[actions[t]]
+            seen[name] += 1
+            if name == "draw":
+                follow_reshuffle(batch, envs[t], t)
             envs[t].step(int(actions[t]))
         decisions += int(waiting.sum())
-        step = batch.step(actions)
         done = step.finished
         if done.any():
             finals = [batch.observe(np.full(batch.num_tables, seat))
@@ -264,3 +289,54 @@ def play_against_twins(batch: TableBatch, rng: np.random.Generator, seed: int,
         for env in envs:
             ended(env.hand)
     return decisions
+
+
+def check_chips_and_endings(name: Any, seed: int, players: int, short: bool,
+                            session: bool) -> None:
+    """Random legal play of the variant ``name`` (a name or a family special) at 16
+    tables (short uneven stacks, hand or session episodes): every chip stays in a stack
+    or the pot, every hand's rewards sum to zero, and every table finishes an episode (400
+    steps or more, until every table has, within 2,000)."""
+    rules = Rules(variant=name, num_players=players, max_hands=30 if session else None)
+    stacks = [rules.boot * (2 + (seed >> s) % 9) for s in range(players)] if short else None
+    batch = TableBatch(16, rules, seed=seed, stacks=stacks,
+                       episode="session" if session else "hand")
+    total = sum(stacks or [rules.starting_stack] * players)
+    step = batch.reset()
+    rng = np.random.default_rng(seed)
+    ended = np.zeros(batch.num_tables, dtype=np.bool_)
+    for steps in range(2000):
+        if not session:  # every chip is in a stack or the pot
+            assert (batch.pot + batch.stack_chips.sum(axis=1) == total).all()
+        step = batch.step(random_actions(step, rng))
+        assert np.allclose(step.rewards.sum(axis=1), 0)
+        ended |= step.finished
+        if session and step.finished.any():
+            assert (batch.session_stacks.sum(axis=1) == total).all()
+        if ended.all() and steps >= 400:
+            break
+    assert ended.all()
+
+
+def play_random_rule_sets(make_rules: Any, rng: np.random.Generator, decisions: int,
+                          seen: Any, ended: Any = None, tables: int = 48,
+                          hands: int = 4) -> int:
+    """:func:`play_against_twins` over rule sets ``make_rules(rng)`` makes (one that
+    raises ``ValueError`` is drawn again), ``hands`` hands each at ``tables`` tables (the
+    twins made once per rule set), half of them at random stacks and some hands at given
+    deals, until ``decisions`` decisions were compared; the decisions played."""
+    played = 0
+    while played < decisions:
+        try:
+            rules = make_rules(rng)
+        except ValueError:
+            continue
+        batch = TableBatch(tables, rules, autoreset=False,
+                           stacks=random_stacks(rules, rng) if rng.random() < 0.5 else None)
+        envs = [raw_env(rules=rules, bet_levels=batch.layout.bet_levels)
+                for _ in range(tables)]
+        for _ in range(hands):
+            options = given_deals(batch, rng) if rng.random() < 0.3 else None
+            played += play_against_twins(batch, rng, int(rng.integers(2**32)), options,
+                                         seen, ended, envs)
+    return played
