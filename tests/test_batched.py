@@ -173,8 +173,9 @@ def test_a_deal_that_ends_at_once_reports_on_the_next_step() -> None:
 
 
 def test_variant_rules_the_batch_does_not_play_are_refused_naming_the_variant() -> None:
-    with pytest.raises(ValueError, match=r"buy_a_joker.*per-table engine"):
-        TableBatch(2, Rules(variant="buy_a_joker"))
+    two_own_ranks = {"name": "two_own_ranks", "wild": ["personal_lowest", "rotating_lowest"]}
+    with pytest.raises(ValueError, match=r"two_own_ranks.*per-table engine"):
+        TableBatch(2, Rules(variant=two_own_ranks))
     with pytest.raises(ValueError, match="dealer's choice"):
         TableBatch(2, Rules(dealers_choice=("classic", "muflis")))
     with pytest.raises(ValueError, match="num_tables"):

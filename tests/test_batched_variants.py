@@ -177,8 +177,15 @@ def test_selfplay_trains_on_a_variant_from_the_command_line(
     assert "--variant joker" in capsys.readouterr().out
     policy = read_policy(out / "policy.npz")
     assert policy.rules.spec.name == "joker"
-    assert main(["selfplay", "--variant", "buy_a_joker", "--out", str(out), "--quiet"]) == 2
-    assert "buy_a_joker" in capsys.readouterr().err
+    # a phase variant: other actions (discard_k), the same trainer
+    code = main(["selfplay", "--variant", "discard_one", "--timesteps", "1000", "--tables",
+                 "16", "--rollout-steps", "32", "--minibatch-size", "256", "--hidden", "16",
+                 "--threads", "1", "--out", str(tmp_path / "discard"), "--quiet"])
+    assert code == 0
+    assert "discard_0" in read_policy(tmp_path / "discard" / "policy.npz").action_names
+    assert main(["selfplay", "--variant", "no_such_variant", "--out", str(out),
+                 "--quiet"]) == 2
+    assert "no_such_variant" in capsys.readouterr().err
 
 
 def test_a_given_deal_carries_the_variants_table_cards() -> None:
