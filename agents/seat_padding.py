@@ -219,23 +219,24 @@ def input_version(name: str) -> InputVersion:
     return INPUT_VERSIONS[name]
 
 
-def source_size(seats: int) -> int:
-    """The size of a classic-family observation at a table of ``seats`` seats."""
-    return _GLOBAL + seats * (_SEAT + NUM_CARDS) + _CATEGORY
+def _block(features: tuple[RuleFeature, ...], rules: Rules) -> NDArray[np.float32]:
+    """The values of ``features`` for ``rules``, each as wide as it says."""
+    values: list[float] = []
+    for name, width, feature in features:
+        value = feature(rules)
+        assert len(value) == width, name
+        values += value
+    return np.asarray(values, dtype=np.float32)
 
 
 def rule_features(rules: Rules) -> NDArray[np.float32]:
     """The rules block of ``rules`` (:data:`RULE_FEATURES`)."""
-    values = [v for _, width, feature in RULE_FEATURES for v in feature(rules)]
-    assert len(values) == RULES_SIZE
-    return np.asarray(values, dtype=np.float32)
+    return _block(RULE_FEATURES, rules)
 
 
 def variant_features(rules: Rules) -> NDArray[np.float32]:
     """The variant's block of ``rules`` (:data:`VARIANT_FEATURES`)."""
-    values = [v for _, width, feature in VARIANT_FEATURES for v in feature(rules)]
-    assert len(values) == VARIANTS_SIZE
-    return np.asarray(values, dtype=np.float32)
+    return _block(VARIANT_FEATURES, rules)
 
 
 def unfit_reason(rules: Rules, action_names: tuple[str, ...] | list[str],
@@ -272,11 +273,11 @@ class PaddedLayout:
         reason = unfit_reason(rules, ActionLayout(rules).names, layout)
         if reason is not None:
             raise ValueError(f"the {layout} input cannot take this table: {reason}")
-        slots = ObservationLayout(rules).slots
-        self.source_size = sum(width for _, _, width, _ in slots)
+        observation = ObservationLayout(rules)
+        self.source_size = observation.size
         self.size = version.size
         target = np.zeros(self.source_size, dtype=np.int64)
-        for name, offset, width, _ in slots:
+        for name, offset, width, _ in observation.slots:
             start = version.positions[name]
             target[offset:offset + width] = np.arange(start, start + width)
         self.target = target
