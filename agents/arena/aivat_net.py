@@ -74,10 +74,17 @@ def table_features(values: NDArray[np.int64], agents: NDArray[np.int64]) -> NDAr
     return seats.reshape(deals, rotations, -1).astype(np.float32)
 
 
+def seats_in_order(dealers: NDArray[Any]) -> NDArray[np.int64]:
+    """``[deal, position]``: the seat at each position of the order of play (position 0
+    the dealer's left)."""
+    seats: NDArray[np.int64] = (np.arange(PLAYERS)[None, :] + dealers[:, None] + 1) % PLAYERS
+    return seats
+
+
 def by_position(array: NDArray[Any], dealers: NDArray[Any]) -> NDArray[Any]:
     """``array[deal, ..., seat]`` reordered by position in the order of play (the seat at
     the dealer's left first)."""
-    seat_of = (np.arange(PLAYERS)[None, :] + dealers[:, None] + 1) % PLAYERS
+    seat_of = seats_in_order(dealers)
     index = seat_of.reshape(len(dealers), *([1] * (array.ndim - 2)), PLAYERS)
     return np.take_along_axis(array, np.broadcast_to(index, array.shape), axis=-1)
 
@@ -166,8 +173,7 @@ def net_corrections(net: DealValueNet, cards: NDArray[np.int64], dealers: NDArra
             net, fresh, np.broadcast_to(bits, (mc_deals, 1, PLAYERS)))[:, 0]
     expected = samples.mean(axis=1)  # [pattern, position]
     by_pos = predicted - expected[patterns]
-    # back from positions to seats: position p is seat (p + dealer + 1) % PLAYERS
-    seat_of = (np.arange(PLAYERS)[None, :] + dealers[:, None] + 1) % PLAYERS
+    seat_of = seats_in_order(dealers)  # back from positions to seats
     corrections = np.zeros_like(by_pos, dtype=np.float64)
     np.put_along_axis(corrections, np.broadcast_to(seat_of[:, None, :], by_pos.shape),
                       by_pos, axis=-1)
