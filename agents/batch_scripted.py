@@ -2,7 +2,8 @@
 :class:`~teenpatti_env.environment.batched.TableBatch`, deciding for all of them at once
 from the batch's state, decision for decision as the per-table agents of
 :mod:`agents.scripted` decide from their info views, in every rule set the batch plays
-(the classic family and seventeen variants: :class:`~agents.batch_view.Decisions`).
+but the selection phases and ``buy_a_joker``, whose choices the scripted agents make per
+table only (:func:`per_table_choices`; :class:`~agents.batch_view.Decisions`).
 
 What a per-table agent remembers within a hand (the bets each opponent made after
 looking, its own raises) is kept per table and seat in arrays. Randomness is shared the

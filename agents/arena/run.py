@@ -251,8 +251,9 @@ def run_arena(
     whatever the number of workers. With ``ray_address`` the deals are Ray tasks on that
     cluster instead (``""``: the cluster ``ray.init()`` finds, else a new local instance),
     with the same report for the same seed. ``engine``: ``"batched"`` plays on the batched
-    engine (the rules ``TableBatch`` plays: the classic family and 17 variants; every
-    agent with a batched form: the scripted agents and trained policies),
+    engine (the rules ``TableBatch`` plays: the classic family and every variant, dealer's
+    choice aside; every agent with a batched form there: the scripted agents outside the
+    selection phases and joker buying, trained policies),
     ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it can and no
     Ray cluster is asked for; every path gives the same report for the same seed.
 
