@@ -44,6 +44,7 @@ from training.general import (  # noqa: E402
     SizedSeatPlan,
     export_general,
     general_model,
+    padded_start,
 )
 from training.selfplay import train_selfplay  # noqa: E402
 from training.selfplay_rollout import SeatPlan  # noqa: E402
@@ -353,6 +354,33 @@ def test_a_tiny_general_run_beats_random_at_six_and_seven_seats_and_in_two_varia
     for rules in tables:
         report = run_arena([spec, "random"], hands=2_000, seed=54_321, workers=1, rules=rules)
         assert report.agents[spec].result.low > 0.0, report.table()  # type: ignore[union-attr]
+
+
+def test_a_one_table_policy_starts_a_general_network_playing_as_it_does_at_home() -> None:
+    """``--init-from pretrained:classic`` in a general run: the padded network's logits at
+    classic four seats are the one-table policy's, on real observations, and the torch
+    network loaded from it computes the same logits."""
+    policy = load_policy(pretrained_path("classic"))
+    start = padded_start(policy)
+    assert start.padded and start.observation_size == PADDED_SIZE
+    assert padded_start(start) is start
+    rules = Rules.preset("classic")
+    tables = TableBatch(256, rules, seed=4)
+    step = tables.reset()
+    for _ in range(4):
+        mine = start.logits(pad_observations(step.observations, rules))
+        assert np.allclose(mine, policy.logits(step.observations), atol=1e-9)
+        step = tables.step(policy.act_batch(step.observations, step.action_masks))
+    model = general_model(SelfPlayConfig(table_mix="general"))
+    model.load_policy(start)
+    with torch.no_grad():
+        inputs = torch.as_tensor(pad_observations(step.observations, rules))
+        masks = torch.as_tensor(step.action_masks.astype(bool))
+        logits, _ = model(inputs, masks)
+    expected = start.masked_logits(pad_observations(step.observations, rules),
+                                   step.action_masks)
+    legal = step.action_masks.astype(bool)
+    assert np.allclose(logits.numpy()[legal], expected[legal], atol=1e-4)
 
 
 def test_a_general_run_gives_the_same_weights_twice(tmp_path: Path) -> None:

@@ -291,6 +291,22 @@ def export_general(model: ActorCritic, mixture: Sequence[TableKind],
                    for kind in mixture], **extra)
 
 
+def padded_start(policy: NumpyPolicy) -> NumpyPolicy:
+    """``policy`` as a starting point for a general network: a ``teenpatti-policy/2``
+    policy as it is; a one-table (``/1``) policy of the classic family as a ``/2`` one
+    that plays exactly as it does at its own table (each observation slot's first-layer
+    weights at the padded place of the same name; the padded places its table never
+    fills, other seats' slots, the rules and the variant's blocks, start at zero)."""
+    if policy.padded:
+        return policy
+    rules = policy.rules
+    layout = padded_layout(rules)
+    first = np.zeros((layout.size, policy.weights[0].shape[1]), dtype=np.float32)
+    first[layout.target] = policy.weights[0]
+    metadata = {**policy.metadata, "format": GENERAL_POLICY_FORMAT, "input": PADDED_LAYOUT}
+    return NumpyPolicy([first, *policy.weights[1:]], policy.biases, metadata)
+
+
 def unpadded_rule_actor(params: NDArray[np.float64]) -> BatchActor:
     """A searched rule exploiter as a pool member at padded tables: each row is unpadded
     to the observation of its own seat count (read from the presence flags), which the

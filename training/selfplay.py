@@ -46,7 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from training.config import SelfPlayConfig
-from training.general import GENERAL_MIXTURE, GeneralRounds, general_model
+from training.general import GENERAL_MIXTURE, GeneralRounds, general_model, padded_start
 from training.selfplay_files import exploiter_count, exploiters_before, progress_bar
 from training.selfplay_learner import Learner, learn, ppo_round, train_exploiter
 from training.selfplay_loop import (
@@ -95,7 +95,8 @@ def train_selfplay(config: SelfPlayConfig,
     general = config.table_mix == "general"  # one network for every classic-family table
     model = general_model(config) if general else new_model(config, config.rules)
     if config.init_from and not config.resume:
-        model.load_policy(starting_policy(config.init_from))
+        start = starting_policy(config.init_from)
+        model.load_policy(padded_start(start) if general else start)
     model = model.to(device)
     rounds: Rounds
     table: TableHooks
