@@ -9,10 +9,14 @@ forward pass is a few matrix products; torch and stable-baselines3 are not neede
 Two formats load. ``teenpatti-policy/1`` takes the observation of the one table it was
 trained for (its seat count and variant). ``teenpatti-policy/2`` takes the seat-padded
 input of :mod:`agents.seat_padding` (metadata ``input``: ``seat-padded/1``, any
-classic-family table of 3 to 7 seats under any preset's settings, or ``seat-padded/2``,
-those and every variant whose actions are classic's), the table's rules among its
-inputs; :meth:`NumpyPolicy.inputs` turns a table's observations into it and
-:meth:`NumpyPolicy.unfit_reason` says which tables it cannot sit at.
+classic-family table of 3 to 7 seats under any preset's settings, ``seat-padded/2``,
+those and every variant whose actions are classic's, or ``seat-padded/3``, those and the
+selection phases and buying a joker), the table's rules among its inputs;
+:meth:`NumpyPolicy.inputs` turns a table's observations into it and
+:meth:`NumpyPolicy.unfit_reason` says which tables it cannot sit at. Its metadata
+``actions`` may name a padded action space (``padded/1``, :mod:`agents.padded_actions`);
+without it the actions are those ``action_names`` lists (classic's ten). Either way a
+table's actions map to the policy's by name (:meth:`NumpyPolicy.act_at_table`).
 
 >>> policy = load_policy(pretrained_path("classic"))
 >>> policy.observation_size, policy.action_size
@@ -33,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.base import Agent, BatchPolicy, Info, Mask, Observation
+from agents.padded_actions import ACTION_SPACES, ActionMap, action_map
 from agents.seat_padding import (
     INPUT_VERSIONS,
     PADDED_LAYOUT,
@@ -52,6 +57,13 @@ GENERAL_POLICY_FORMAT = "teenpatti-policy/2"
 POLICY_FORMATS = (POLICY_FORMAT, GENERAL_POLICY_FORMAT)
 ACTIVATIONS = ("tanh", "relu")
 PRETRAINED_DIR = Path(__file__).parent / "pretrained"
+
+
+def _input_of_size(size: int) -> str:
+    """The padded input of ``size`` numbers (a ``/2`` file that does not name its input),
+    else the newest."""
+    return next((name for name, version in INPUT_VERSIONS.items() if version.size == size),
+                PADDED_LAYOUT)
 
 
 class PolicyFileError(ValueError):
@@ -97,8 +109,16 @@ class NumpyPolicy:
         self.padded = self.metadata.get("format") == GENERAL_POLICY_FORMAT
         self._fits: dict[Rules, str | None] = {}
         """A ``teenpatti-policy/2`` policy: it takes the seat-padded input."""
-        self.input_layout = str(self.metadata.get("input", PADDED_LAYOUT))
+        self.input_layout = str(self.metadata.get("input", _input_of_size(self.observation_size)))
         """The padded input a ``/2`` policy takes (:data:`agents.seat_padding.INPUT_VERSIONS`)."""
+        self.action_space: str | None = self.metadata.get("actions")
+        """The named action space of its output (:data:`agents.padded_actions.ACTION_SPACES`,
+        ``padded/1``), or ``None``: the actions ``action_names`` lists."""
+        if self.action_space is not None and (
+                ACTION_SPACES.get(str(self.action_space)) != tuple(self.action_names)):
+            raise PolicyFileError(
+                f"its actions {self.action_space!r} are not a known action space with its "
+                f"{self.action_size} action_names (known: {', '.join(ACTION_SPACES)})")
         if self.padded:
             version = INPUT_VERSIONS.get(self.input_layout)
             if version is None or self.observation_size != version.size:
@@ -138,6 +158,22 @@ class NumpyPolicy:
     def fits(self, rules: Rules) -> bool:
         """Whether the policy can sit at a table under ``rules``."""
         return self.unfit_reason(rules) is None
+
+    def action_map(self, rules: Rules) -> ActionMap:
+        """Where each of a table's actions sits among the policy's (by name)."""
+        return action_map(rules, self.action_names)
+
+    def act_at_table(self, observations: NDArray[Any], masks: NDArray[Any], rules: Rules,
+                     rng: np.random.Generator | None = None) -> Any:
+        """The table's action index for one observation (1-D: :meth:`act`, with ``rng``
+        a sample) or each row of a batch (2-D: :meth:`act_batch`) of a table under
+        ``rules``: its input (:meth:`inputs`), the table's masks widened to the policy's
+        actions by name, and each choice mapped back to the table's index of its name."""
+        places = self.action_map(rules)
+        inputs, wide = self.inputs(observations, rules), places.widen(masks)
+        if np.ndim(observations) == 1:
+            return places.narrow(self.act(inputs, wide, rng))
+        return places.narrow(self.act_batch(inputs, wide))
 
     def inputs(self, observations: NDArray[Any], rules: Rules) -> NDArray[Any]:
         """What the network takes for a table's observations (1-D or ``[M, D]``) under
@@ -195,6 +231,9 @@ class NumpyPolicy:
     def describe_table(self) -> str:
         """The tables the policy was trained for, in words."""
         if self.padded:
+            if INPUT_VERSIONS[self.input_layout].phase_rules_at is not None \
+                    and self.action_space is not None:
+                return "a general policy (3 to 7 seats, every preset, the named variants)"
             if INPUT_VERSIONS[self.input_layout].variants:
                 return ("a general policy (3 to 7 seats, every preset, the variants with "
                         "classic's actions)")
@@ -315,10 +354,9 @@ class PolicyAgent(Agent):
         self._tables: dict[int, Rules] = {}
         """The rules of the tables it was told of, by observation size."""
 
-    def _inputs(self, observations: NDArray[Any]) -> NDArray[Any]:
-        if not self.policy.padded:
-            return observations
-        size = np.shape(observations)[-1]
+    def _rules(self, size: int) -> Rules:
+        """The rules of the table whose observations have ``size`` entries (told by
+        :meth:`check_rules`, else classic's at the seat count of that size)."""
         rules = self._tables.get(size)
         if rules is None:
             seats = seats_of_size(size)
@@ -326,11 +364,14 @@ class PolicyAgent(Agent):
                 raise ValueError(f"{self.name} takes classic-family observations of 3 to 7 "
                                  f"seats, got one of size {size}")
             rules = self._tables[size] = Rules.preset("classic", num_players=seats)
-        return self.policy.inputs(observations, rules)
+        return rules
 
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
-        return self.policy.act(self._inputs(observation), mask,
-                               self.rng if self.sample else None)
+        rng = self.rng if self.sample else None
+        if not self.policy.padded:
+            return self.policy.act(observation, mask, rng)
+        return int(self.policy.act_at_table(observation, mask,
+                                            self._rules(np.shape(observation)[-1]), rng))
 
     def batch_policy(self) -> BatchPolicy | None:
         """The greedy policy acts row by row as :meth:`act` does; a sampling one has none
@@ -341,7 +382,9 @@ class PolicyAgent(Agent):
             return self.policy.act_batch
 
         def policy(observations: NDArray[np.float32], masks: NDArray[Any]) -> NDArray[np.int64]:
-            return self.policy.act_batch(self._inputs(observations), masks)
+            rules = self._rules(np.shape(observations)[-1])
+            return np.asarray(self.policy.act_at_table(observations, masks, rules),
+                              dtype=np.int64)
 
         return policy
 

@@ -1,13 +1,15 @@
 """The input of a ``teenpatti-policy/2`` network: any table of 3 to 7 seats, of the
-classic family or of a variant whose actions are classic's, as one fixed-size vector.
+classic family or of a named variant, as one fixed-size vector.
 
 A table of ``n`` seats gives observations whose size depends on ``n`` and on the variant
 (:class:`~teenpatti_env.environment.observation.ObservationLayout`). The general policy
 takes them padded to seven seats, with a presence flag per seat and the table's rules
 appended, so one network plays every seat count, every preset and every such variant.
 Every observation slot goes to the padded place of the same name (:class:`InputVersion`).
-Two versions exist; ``/2`` is ``/1`` followed by the variant blocks, so a classic table's
-row in ``/2`` is its ``/1`` row followed by zeros and the variant's block:
+Three versions exist, each the one before followed by more blocks: ``/2`` is ``/1``
+followed by the variant blocks (a classic table's row in ``/2`` is its ``/1`` row followed
+by zeros and the variant's block), ``/3`` is ``/2`` followed by the blocks of the selection
+phases and of buying a joker (a ``/2`` row is the first 682 numbers of its ``/3`` row):
 
 ====================  =====  ==========================================================
 block                 width  content
@@ -25,25 +27,35 @@ variant slots         132    community cards, face-up indicators, wild ranks and
 burst                 7      who burst at the deal, seats 0..n-1
 thresholds, rotation  2      chips beyond the boots, rotations so far
 variant               25     what the variant is made of (:data:`VARIANT_FEATURES`)
+--- ``/3`` only ---
+phase slots           1 + 52 the selection phase is running; the cards this seat
+                             discarded or passed on
+bought card           52     the card this seat bought wild
+phase seats           7 x 2  seats 0..n-1 done with the phase, shopping draws made
+bought                7      seats 0..n-1 that bought a joker
+phase                 8      which phase the variant has (discard_one, shopping,
+                             passing), whether it sells jokers (:data:`PHASE_FEATURES`)
 ====================  =====  ==========================================================
 
-``/1`` is 516 numbers, ``/2`` 682. The seat on the observer's right (its previous player)
-is block ``n - 1``: padding comes after the last real seat, and the presence flags say
-where that is. The rules block holds what the observation does not carry: the seat count
-(one-hot 3..7), the starting stack, the blind-bet limit, the bet and pot limits (each
-with a flag for "no limit"), pot-limit betting, the sideshow settings, look-anytime, the
-short-stack and entry modes, the best sequence, lowball and the raise multiple. Chip
-amounts are in boots as in the observation, scaled to stay near 0..1.
+``/1`` is 516 numbers, ``/2`` 682, ``/3`` 816. The seat on the observer's right (its
+previous player) is block ``n - 1``: padding comes after the last real seat, and the
+presence flags say where that is. The rules block holds what the observation does not
+carry: the seat count (one-hot 3..7), the starting stack, the blind-bet limit, the bet
+and pot limits (each with a flag for "no limit"), pot-limit betting, the sideshow
+settings, look-anytime, the short-stack and entry modes, the best sequence, lowball and
+the raise multiple. Chip amounts are in boots as in the observation, scaled to stay near
+0..1.
 
-The action mask is not padded: every table a padded input takes has the same ten actions
-with the default raise multiple, and a policy only sits at tables whose action names are
-its own (:func:`unfit_reason`). Variants with other actions (a selection phase, buying a
-joker) and dealer's choice are not in either input.
+A policy sits at a table when its input has a place for every observation slot and its
+actions one for every action of the table, by name (:func:`unfit_reason`): a ten-action
+policy at the tables with classic's actions, one of the padded action space
+(:mod:`agents.padded_actions`) at the selection phases and buying a joker too. Dealer's
+choice is in no input yet.
 
 >>> from teenpatti_env.rules import Rules
 >>> padded = PaddedLayout(Rules.preset("classic", num_players=5))
 >>> padded.size, padded.source_size
-(682, 342)
+(816, 342)
 >>> unfit_reason(Rules(variant="muflis"), ("pack",), "seat-padded/1")
 "the variant 'muflis' is not in its input layout"
 """
@@ -58,14 +70,19 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from agents.padded_actions import missing_actions
 from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.cards.hands import CATEGORIES
 from teenpatti_env.cards.wild import WILD_SOURCES
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.observation import (
+    BUY_SEAT_SLOTS,
+    BUY_SLOTS,
     CARD_SLOT,
     CATEGORY_SLOT,
     GLOBAL_SLOTS,
+    PHASE_SEAT_SLOTS,
+    PHASE_SLOTS,
     ROTATING_SLOTS,
     SEAT_SLOTS,
     THRESHOLD_SLOTS,
@@ -151,6 +168,17 @@ the variant's deal and valuation are made of, beside the variant slots of the ob
 VARIANTS_SIZE = sum(width for _, width, _ in VARIANT_FEATURES)
 
 
+PHASES = ("discard_one", "shopping", "passing")
+PHASE_FEATURES: tuple[RuleFeature, ...] = (
+    ("phase", len(PHASES), lambda r: _one_hot(r.spec.phase, PHASES)),
+    ("buy_a_joker", 1, lambda r: (float(r.spec.buy_a_joker),)),
+    ("spare", 4, lambda r: (0.0,) * 4),
+)
+"""``(name, width, value of the rules)`` of the phase block (``seat-padded/3``): which
+selection phase the variant has, if any, and whether a joker can be bought."""
+PHASE_RULES_SIZE = sum(width for _, width, _ in PHASE_FEATURES)
+
+
 @dataclass(frozen=True)
 class InputVersion:
     """One version of the padded input: where each observation slot (by name, seat
@@ -164,9 +192,11 @@ class InputVersion:
     rules_at: int
     variant_rules_at: int
     size: int
+    phase_rules_at: int | None = None
+    """Where the phase block starts (``None``: not part of it)."""
 
 
-def _input_version(name: str, variants: bool) -> InputVersion:
+def _input_version(name: str, variants: bool, phases: bool = False) -> InputVersion:
     positions: dict[str, int] = {}
     at = 0
 
@@ -195,18 +225,29 @@ def _input_version(name: str, variants: bool) -> InputVersion:
         for slot, width, _ in (*THRESHOLD_SLOTS, *ROTATING_SLOTS):
             place(slot, width)
         variant_rules_at = place("variant_rules", VARIANTS_SIZE)
-    del positions["presence"], positions["rules"]
-    positions.pop("variant_rules", None)
-    return InputVersion(name, variants, positions, presence_at, rules_at, variant_rules_at, at)
+    phase_rules_at = None
+    if phases:
+        for slot, width, _ in (*PHASE_SLOTS, *BUY_SLOTS):
+            place(slot, width)
+        for slot, _ in (*PHASE_SEAT_SLOTS, *BUY_SEAT_SLOTS):
+            for k in range(MAX_SEATS):
+                place(f"seat{k}.{slot}", 1)
+        phase_rules_at = place("phase_rules", PHASE_RULES_SIZE)
+    for block in ("presence", "rules", "variant_rules", "phase_rules"):
+        positions.pop(block, None)
+    return InputVersion(name, variants, positions, presence_at, rules_at, variant_rules_at, at,
+                        phase_rules_at)
 
 
 INPUT_VERSIONS: dict[str, InputVersion] = {
     "seat-padded/1": _input_version("seat-padded/1", variants=False),
     "seat-padded/2": _input_version("seat-padded/2", variants=True),
+    "seat-padded/3": _input_version("seat-padded/3", variants=True, phases=True),
 }
-"""Every padded input a ``teenpatti-policy/2`` file may name: ``/1`` (the classic family)
-and ``/2`` (``/1`` followed by the variant slots and the variant's block)."""
-PADDED_LAYOUT = "seat-padded/2"
+"""Every padded input a ``teenpatti-policy/2`` file may name: ``/1`` (the classic family),
+``/2`` (``/1`` followed by the variant slots and the variant's block) and ``/3`` (``/2``
+followed by the selection phases' and joker buying's slots and the phase block)."""
+PADDED_LAYOUT = "seat-padded/3"
 """The padded input new general runs train on."""
 PADDED_SIZE = INPUT_VERSIONS[PADDED_LAYOUT].size
 """The size of its every input."""
@@ -239,6 +280,11 @@ def variant_features(rules: Rules) -> NDArray[np.float32]:
     return _block(VARIANT_FEATURES, rules)
 
 
+def phase_features(rules: Rules) -> NDArray[np.float32]:
+    """The phase block of ``rules`` (:data:`PHASE_FEATURES`)."""
+    return _block(PHASE_FEATURES, rules)
+
+
 def unfit_reason(rules: Rules, action_names: tuple[str, ...] | list[str],
                  layout: str = PADDED_LAYOUT) -> str | None:
     """Why a padded-input policy (input ``layout``) with ``action_names`` cannot sit at a
@@ -254,10 +300,11 @@ def unfit_reason(rules: Rules, action_names: tuple[str, ...] | list[str],
     if missing:
         return (f"the variant {rules.variant!r} is not in its input layout (its "
                 f"observations add {', '.join(missing)})")
-    names = ActionLayout(rules).names
-    if tuple(names) != tuple(action_names):
-        return f"its actions are {len(action_names)} ({', '.join(action_names)}), the table's " \
-               f"{len(names)} ({', '.join(names)})"
+    missing = missing_actions(rules, action_names)
+    if missing:
+        named = ", ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4
+                                          else "")
+        return f"its {len(action_names)} actions have no place for the table's {named}"
     return None
 
 
@@ -287,7 +334,10 @@ class PaddedLayout:
         self.constant[version.presence_at:version.presence_at + n] = 1.0
         self.constant[self.rules_at:self.rules_at + RULES_SIZE] = rule_features(rules)
         if version.variants:
-            self.constant[version.variant_rules_at:] = variant_features(rules)
+            self.constant[version.variant_rules_at:version.variant_rules_at + VARIANTS_SIZE] \
+                = variant_features(rules)
+        if version.phase_rules_at is not None:
+            self.constant[version.phase_rules_at:] = phase_features(rules)
         self.presence = slice(version.presence_at, version.presence_at + MAX_SEATS)
 
     def pad(self, observations: NDArray[Any]) -> NDArray[np.float32]:

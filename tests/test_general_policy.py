@@ -58,6 +58,8 @@ RULES_AT = CARDS_AT + MAX_SEATS * 52
 VARIANT_AT = RULES_AT + RULES_SIZE
 BURST_AT = VARIANT_AT + 132
 VARIANT_RULES_AT = BURST_AT + 7 + 2
+PHASE_AT = VARIANT_RULES_AT + 25
+PHASE_RULES_AT = PHASE_AT + 1 + 52 + 52 + 3 * 7
 
 
 # --------------------------------------------------------------------------- padding
@@ -84,9 +86,12 @@ def test_a_three_seat_observation_is_padded_slot_by_slot() -> None:
     assert not padded[CARDS_AT + 3 * 52:RULES_AT].any()
     assert np.array_equal(padded[RULES_AT:VARIANT_AT], rule_features(rules))
     assert not padded[VARIANT_AT:VARIANT_RULES_AT].any()  # no community card, wild, burst
-    assert np.array_equal(padded[VARIANT_RULES_AT:], variant_features(rules))
+    assert np.array_equal(padded[VARIANT_RULES_AT:PHASE_AT], variant_features(rules))
+    assert not padded[PHASE_AT:].any()  # no phase, no joker to buy
     assert np.array_equal(pad_observations(observation, rules, "seat-padded/1"),
                           padded[:VARIANT_AT])  # /2 is /1 followed by the variant blocks
+    assert np.array_equal(pad_observations(observation, rules, "seat-padded/2"),
+                          padded[:PHASE_AT])  # /3 is /2 followed by the phase blocks
 
 
 def test_a_variant_observation_is_padded_by_slot_name() -> None:
@@ -106,7 +111,7 @@ def test_a_variant_observation_is_padded_by_slot_name() -> None:
     assert list(padded[BURST_AT:BURST_AT + 7]) == [*bursts, 0, 0]
     assert list(padded[PRESENCE_AT:CATEGORY_AT]) == [1, 1, 1, 1, 1, 0, 0]
     features = variant_features(rules)
-    assert np.array_equal(padded[VARIANT_RULES_AT:], features)
+    assert np.array_equal(padded[VARIANT_RULES_AT:PHASE_AT], features)
     assert features[:3].tolist() == [0, 1, 0]  # three private cards
     assert features[7:7 + 9].tolist() == [0, 1, 0, 0, 0, 0, 0, 0, 0]  # an indicator rank
 
@@ -218,7 +223,7 @@ def test_a_general_policy_sits_at_every_table_its_input_takes_and_no_other() -> 
             rules = Rules.preset("flash", variant=variant, num_players=seats)
             assert policy.fits(rules), variant  # type: ignore[attr-defined]
     shopping = Rules.preset("classic", variant="shopping")
-    assert "draws, in_phase" in policy.unfit_reason(shopping)  # type: ignore[attr-defined]
+    assert "no place for the table's draw, keep" in policy.unfit_reason(shopping)  # type: ignore[attr-defined]
     assert not policy.fits(Rules(variant="buy_a_joker"))  # type: ignore[attr-defined]
     assert not policy.fits(Rules(dealers_choice=["classic", "muflis"]))  # type: ignore[attr-defined]
     assert not policy.fits(Rules(raise_multiple=3))  # type: ignore[attr-defined]
