@@ -15,13 +15,14 @@ pytest.importorskip("numba")
 
 import torch
 
+from agents.padded_actions import PADDED_ACTION_NAMES
 from agents.policy import read_policy
 from agents.rule_strategy import DEFAULT_PARAMS
 from agents.seat_padding import padded_layout
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
 from training.config import SelfPlayConfig
-from training.general import GENERAL_MIXTURE, unpadded_rule_actor
+from training.general import GENERAL_MIXTURE, MixedTables, TableKind, unpadded_rule_actor
 from training.league_search import rule_actor
 from training.selfplay import train_selfplay
 
@@ -124,10 +125,30 @@ def test_a_rule_exploiter_plays_a_padded_row_as_it_plays_the_table(rules: Rules)
     own, own_masks = midhand(rules, 2)
     other, other_masks = midhand(four, 3)
     padded = np.concatenate([padded_layout(rules).pad(own), padded_layout(four).pad(other)])
-    actions = unpadded_rule_actor(params)(padded, np.concatenate([own_masks, other_masks]))
+    masks = np.concatenate([own_masks, other_masks])
+    wide = np.pad(masks, ((0, 0), (0, len(PADDED_ACTION_NAMES) - masks.shape[1])))
+    actions = unpadded_rule_actor(params)(padded, wide)
     assert np.array_equal(actions[:32], rule_actor(params, rules)(own, own_masks))
     assert np.array_equal(actions[32:], rule_actor(params, four)(other, other_masks))
     assert len(np.unique(actions)) > 1  # the rows are not all one trivial decision
+
+
+def test_a_rule_exploiter_plays_a_legal_phase_action_and_classic_elsewhere() -> None:
+    """At shopping tables (padded masks): a legal move at every decision, a phase action
+    (draw, keep, a discard) wherever no bet is legal, classic's ten elsewhere."""
+    rules = Rules.preset("classic", variant="shopping")
+    tables = MixedTables([TableKind("shopping_4", rules)], 1, 64, seed=5)
+    actor = unpadded_rule_actor(np.array(DEFAULT_PARAMS))
+    step, phase_moves = tables.reset(), 0
+    for _ in range(30):
+        actions = actor(step.observations, step.action_masks)
+        acting = step.action_masks.any(axis=1)
+        assert step.action_masks[acting, actions[acting]].all()
+        betting = step.action_masks[:, 2:10].any(axis=1)
+        assert (actions[acting & betting] < 10).all()
+        phase_moves += int((actions[acting & ~betting] >= 10).sum())
+        step = tables.step(actions)
+    assert phase_moves > 0
 
 
 def test_cli_general_run_with_evaluate_writes_the_report_at_the_chosen_table(

@@ -11,6 +11,7 @@ import pytest
 from agents import make_agent
 from agents.arena import run_arena
 from agents.defaults import fitting_agent
+from agents.padded_actions import PADDED_ACTION_NAMES
 from agents.policy import (
     GENERAL_POLICY_FORMAT,
     POLICY_FORMAT,
@@ -184,7 +185,9 @@ def test_format_2_round_trips(tmp_path: Path) -> None:
     path = policy.save(tmp_path / "general")  # type: ignore[attr-defined]
     loaded = read_policy(path)
     assert loaded.metadata["format"] == GENERAL_POLICY_FORMAT and loaded.padded
-    assert loaded.observation_size == PADDED_SIZE and loaded.action_size == 10
+    assert loaded.observation_size == PADDED_SIZE
+    assert loaded.action_names == list(PADDED_ACTION_NAMES) and loaded.metadata["actions"] == \
+        "padded/1"
     assert len(loaded.metadata["table_mix"]) == len(GENERAL_MIXTURE)
     for mine, theirs in zip(policy.weights, loaded.weights, strict=True):  # type: ignore[attr-defined]
         assert np.array_equal(mine, theirs)
@@ -192,23 +195,36 @@ def test_format_2_round_trips(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("kind", GENERAL_MIXTURE, ids=lambda kind: kind.name)
 def test_the_export_equals_the_torch_policy_at_every_table_kind(kind: object) -> None:
+    """At the first three decisions of 64 tables (random moves between them), the phase
+    variants and buying a joker among the kinds: the same logits at every legal padded
+    action, and the agent's move at the table is the torch argmax mapped back by name."""
     model, policy = general_policy(1)
     rules = kind.rules  # type: ignore[attr-defined]
-    step = TableBatch(64, rules, seed=5).reset()
-    masks = step.action_masks.astype(bool)
-    inputs = pad_observations(step.observations, rules)
-    with torch.no_grad():
-        expected = model(torch.as_tensor(inputs), torch.as_tensor(masks))[0].numpy()  # type: ignore[operator]
-    logits = policy.masked_logits(inputs, masks)  # type: ignore[attr-defined]
-    assert np.allclose(np.where(masks, logits, 0), np.where(masks, expected, 0), atol=1e-4)
+    tables = TableBatch(64, rules, seed=5)
+    step = tables.reset()
+    names = ActionLayout(rules).names
+    places = [PADDED_ACTION_NAMES.index(name) for name in names]
     agent = PolicyAgent(policy)  # type: ignore[arg-type]
     agent.check_rules(rules)
     batch = agent.batch_policy()
     assert batch is not None
-    assert np.array_equal(batch(step.observations, step.action_masks), expected.argmax(axis=1))
-    for row in range(8):
-        assert agent.act(step.observations[row], step.action_masks[row], {}) == \
-            int(expected[row].argmax())
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+        acting = step.action_masks.any(axis=1)  # a table between hands waits for none
+        observations, table_masks = step.observations[acting], step.action_masks[acting]
+        masks = np.zeros((len(table_masks), len(PADDED_ACTION_NAMES)), bool)
+        masks[:, places] = table_masks.astype(bool)
+        inputs = pad_observations(observations, rules)
+        with torch.no_grad():
+            expected = model(torch.as_tensor(inputs), torch.as_tensor(masks))[0].numpy()  # type: ignore[operator]
+        logits = policy.masked_logits(inputs, masks)  # type: ignore[attr-defined]
+        assert np.allclose(np.where(masks, logits, 0), np.where(masks, expected, 0), atol=1e-4)
+        chosen = [names.index(PADDED_ACTION_NAMES[k]) for k in expected.argmax(axis=1)]
+        assert batch(observations, table_masks).tolist() == chosen
+        for row in range(8):
+            assert agent.act(observations[row], table_masks[row], {}) == chosen[row]
+        draws = np.where(step.action_masks, rng.random(step.action_masks.shape), -1.0)
+        step = tables.step(draws.argmax(axis=1))
 
 
 def test_a_general_policy_sits_at_every_table_its_input_takes_and_no_other() -> None:
@@ -222,11 +238,14 @@ def test_a_general_policy_sits_at_every_table_its_input_takes_and_no_other() -> 
         for seats in (3, 7):
             rules = Rules.preset("flash", variant=variant, num_players=seats)
             assert policy.fits(rules), variant  # type: ignore[attr-defined]
-    shopping = Rules.preset("classic", variant="shopping")
-    assert "no place for the table's draw, keep" in policy.unfit_reason(shopping)  # type: ignore[attr-defined]
-    assert not policy.fits(Rules(variant="buy_a_joker"))  # type: ignore[attr-defined]
-    assert not policy.fits(Rules(dealers_choice=["classic", "muflis"]))  # type: ignore[attr-defined]
-    assert not policy.fits(Rules(raise_multiple=3))  # type: ignore[attr-defined]
+    for variant in ("shopping", "discard_one", "passing_cards", "buy_a_joker"):
+        for seats in (3, 4, 7):
+            rules = Rules.preset("classic", variant=variant, num_players=seats)
+            assert policy.fits(rules), variant  # type: ignore[attr-defined]
+    assert "dealer's choice" in policy.unfit_reason(  # type: ignore[attr-defined]
+        Rules(dealers_choice=["classic", "muflis"]))
+    assert "no place for the table's bet_level_2" in policy.unfit_reason(  # type: ignore[attr-defined]
+        Rules(raise_multiple=3))
 
 
 def test_a_seat_padded_1_file_still_loads_and_sits_at_the_classic_family_only(
@@ -251,12 +270,88 @@ def test_a_seat_padded_1_file_still_loads_and_sits_at_the_classic_family_only(
     assert policy.fits(rules)
 
 
+def ten_action_policy(path: Path, hidden: int = 24) -> str:
+    """A ``/2`` file as the trainer wrote it before the padded actions: input
+    ``seat-padded/2``, classic's ten actions, no ``actions`` in its metadata."""
+    from agents.policy import NumpyPolicy, policy_metadata
+
+    names = ActionLayout(Rules()).names
+    rng = np.random.default_rng(6)
+    weights = [rng.normal(size=(682, hidden)).astype(np.float32) * 0.1,
+               rng.normal(size=(hidden, len(names))).astype(np.float32)]
+    biases = [rng.normal(size=hidden).astype(np.float32), rng.normal(size=10).astype(np.float32)]
+    metadata = policy_metadata(Rules(), names, "tanh", format=GENERAL_POLICY_FORMAT,
+                               input="seat-padded/2")
+    return str(NumpyPolicy(weights, biases, metadata).save(path))
+
+
+def raw_choices(policy: object, inputs: np.ndarray, masks: np.ndarray) -> list[int]:
+    """A plain forward pass's masked argmax (what the file played before)."""
+    x = inputs.astype(np.float64)
+    weights, biases = policy.weights, policy.biases  # type: ignore[attr-defined]
+    for k, (w, b) in enumerate(zip(weights, biases, strict=True)):
+        x = x @ w + b
+        if k < len(weights) - 1:
+            x = np.tanh(x)
+    return np.where(masks.astype(bool), x, -np.inf).argmax(axis=1).tolist()
+
+
+def test_a_ten_action_seat_padded_2_file_plays_as_before_and_widens_exactly(
+        tmp_path: Path) -> None:
+    """The file loads without ``actions``, sits where it sat (classic, muflis) and not at
+    a phase variant, and plays the plain forward pass's moves; ``padded_start`` widens it
+    to ``/3`` and ``padded/1`` (new input columns and action rows zero), and the wide
+    policy makes the same moves at those tables' decisions."""
+    policy = read_policy(ten_action_policy(tmp_path / "ten.npz"))
+    assert policy.action_space is None and policy.input_layout == "seat-padded/2"
+    assert "'shopping' is not in its input layout" in str(
+        policy.unfit_reason(Rules.preset("classic", variant="shopping")))
+    wide = padded_start(policy)
+    assert wide.input_layout == "seat-padded/3" and wide.action_space == "padded/1"
+    assert wide.observation_size == PADDED_SIZE
+    assert not wide.weights[0][682:].any() and not wide.weights[-1][:, 10:].any()
+    for rules in (Rules.preset("pagat", num_players=6), Rules.preset("classic", variant="muflis")):
+        tables = TableBatch(128, rules, seed=2)
+        step = tables.reset()
+        for _ in range(5):
+            before = raw_choices(policy, pad_observations(step.observations, rules,
+                                                          "seat-padded/2"), step.action_masks)
+            assert policy.act_at_table(step.observations, step.action_masks,
+                                       rules).tolist() == before
+            assert wide.act_at_table(step.observations, step.action_masks,
+                                     rules).tolist() == before
+            step = tables.step(np.asarray(before))
+
+
+def test_a_ten_action_file_starts_a_general_run(tmp_path: Path) -> None:
+    """``--init-from ppo:ten.npz`` in a general run: the wide network starts from it (its
+    logits at classic's actions are the file's) and a short run trains on."""
+    path = ten_action_policy(tmp_path / "ten.npz", hidden=16)
+    config = SelfPlayConfig(table_mix="general", timesteps=2_000, tables=32, rollout_steps=8,
+                            minibatch_size=256, snapshot_every=1_000, exploiter_every=0,
+                            threads=1, hidden=(16,), out=str(tmp_path / "run"),
+                            progress=False, init_from=f"ppo:{path}")
+    model = general_model(config)
+    model.load_policy(padded_start(read_policy(path)))
+    rules = Rules.preset("classic", num_players=5)
+    step = TableBatch(32, rules, seed=1).reset()
+    inputs = pad_observations(step.observations, rules)
+    wide = np.zeros((32, len(PADDED_ACTION_NAMES)), bool)
+    wide[:, :10] = step.action_masks.astype(bool)
+    with torch.no_grad():
+        logits = model(torch.as_tensor(inputs), torch.as_tensor(wide))[0].numpy()
+    assert raw_choices(read_policy(path), inputs[:, :682], step.action_masks) == \
+        logits.argmax(axis=1).tolist()
+    result = train_selfplay(config)
+    assert result.policy.action_names == list(PADDED_ACTION_NAMES)
+
+
 def test_a_frontend_seats_equity_where_a_general_policy_cannot_sit(tmp_path: Path) -> None:
     _, policy = general_policy()
     path = policy.save(tmp_path / "general.npz")  # type: ignore[attr-defined]
     spec = f"ppo:{path}"
     assert fitting_agent(spec, Rules.preset("flash", num_players=7)) == (spec, None)
-    fallback, notice = fitting_agent(spec, Rules.preset("classic", variant="shopping"))
+    fallback, notice = fitting_agent(spec, Rules(dealers_choice=["classic", "shopping"]))
     assert fallback == "equity" and notice is not None
     assert "general policy" in notice and notice.endswith("equity plays in its place")
 
@@ -355,7 +450,8 @@ def test_a_tiny_general_run_beats_random_at_six_and_seven_seats_and_in_two_varia
     assert "pagat_3.versus_per_hand" in progress and "classic_7.uniform_per_hand" in progress
     spec = f"ppo:{result.out / 'policy.npz'}"
     tables = [Rules.preset("pagat", num_players=7), Rules.preset("tabletop", num_players=6),
-              Rules.preset("classic", variant="muflis"), Rules.preset("classic", variant="joker")]
+              Rules.preset("classic", variant="muflis"), Rules.preset("classic", variant="joker"),
+              Rules.preset("classic", variant="shopping")]
     for rules in tables:
         report = run_arena([spec, "random"], hands=2_000, seed=54_321, workers=1, rules=rules)
         assert report.agents[spec].result.low > 0.0, report.table()  # type: ignore[union-attr]
@@ -374,17 +470,17 @@ def test_a_one_table_policy_starts_a_general_network_playing_as_it_does_at_home(
     step = tables.reset()
     for _ in range(4):
         mine = start.logits(pad_observations(step.observations, rules))
-        assert np.allclose(mine, policy.logits(step.observations), atol=1e-9)
+        assert np.allclose(mine[:, :10], policy.logits(step.observations), atol=1e-9)
+        assert not mine[:, 10:].any()  # the padded actions it never had: logit zero
         step = tables.step(policy.act_batch(step.observations, step.action_masks))
     model = general_model(SelfPlayConfig(table_mix="general"))
     model.load_policy(start)
+    legal = np.zeros((256, len(PADDED_ACTION_NAMES)), bool)
+    legal[:, :10] = step.action_masks.astype(bool)
     with torch.no_grad():
         inputs = torch.as_tensor(pad_observations(step.observations, rules))
-        masks = torch.as_tensor(step.action_masks.astype(bool))
-        logits, _ = model(inputs, masks)
-    expected = start.masked_logits(pad_observations(step.observations, rules),
-                                   step.action_masks)
-    legal = step.action_masks.astype(bool)
+        logits, _ = model(inputs, torch.as_tensor(legal))
+    expected = start.masked_logits(pad_observations(step.observations, rules), legal)
     assert np.allclose(logits.numpy()[legal], expected[legal], atol=1e-4)
 
 

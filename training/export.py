@@ -42,9 +42,11 @@ ACTIVATION_NAMES: dict[type[nn.Module], str] = {nn.Tanh: "tanh", nn.ReLU: "relu"
 
 def policy_from_linears(linears: Sequence[nn.Linear], scale: torch.Tensor | None,
                         activation: type[nn.Module] | str, rules: Rules,
+                        action_names: Sequence[str] | None = None,
                         **extra: Any) -> NumpyPolicy:
     """The numpy policy of an MLP given as its linear layers (the action head last), with
-    the fixed input ``scale`` folded into the first layer."""
+    the fixed input ``scale`` folded into the first layer; its actions are
+    ``action_names`` (default: those of ``rules``)."""
     weights = [m.weight.detach().cpu().numpy().T.astype(np.float32) for m in linears]
     biases = [m.bias.detach().cpu().numpy().astype(np.float32) for m in linears]
     if scale is not None:
@@ -52,7 +54,7 @@ def policy_from_linears(linears: Sequence[nn.Linear], scale: torch.Tensor | None
     name = activation if isinstance(activation, str) else ACTIVATION_NAMES.get(activation)
     if name is None:
         raise ValueError(f"cannot export activation {getattr(activation, '__name__', activation)}")
-    names = ActionLayout(rules).names
+    names = ActionLayout(rules).names if action_names is None else action_names
     return NumpyPolicy(weights, biases, policy_metadata(rules, names, name, **extra))
 
 

@@ -35,8 +35,16 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
+from agents.padded_actions import PADDED_ACTION_NAMES, PADDED_ACTIONS, action_map
 from agents.policy import GENERAL_POLICY_FORMAT, NumpyPolicy
-from agents.seat_padding import MAX_SEATS, PADDED_LAYOUT, PADDED_SIZE, padded_layout, unfit_reason
+from agents.seat_padding import (
+    INPUT_VERSIONS,
+    MAX_SEATS,
+    PADDED_LAYOUT,
+    PADDED_SIZE,
+    padded_layout,
+    unfit_reason,
+)
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.batch_variant import unsupported
 from teenpatti_env.environment.batched import BatchStep, TableBatch
@@ -82,14 +90,13 @@ def _setting_kinds() -> list[TableKind]:
 
 def batch_variants() -> list[str]:
     """The variants a general policy trains at: every named variant (classic aside) that
-    the batched engine plays and the padded input takes with classic's actions."""
-    classic = Rules.preset("classic")
-    actions = ActionLayout(classic).names
+    the batched engine plays and the padded input and action space take (the selection
+    phases and buying a joker among them)."""
     names = []
     for name in VARIANTS:
         rules = Rules.preset("classic", variant=name)
         if name != "classic" and unsupported(rules) is None \
-                and unfit_reason(rules, actions) is None:
+                and unfit_reason(rules, PADDED_ACTION_NAMES) is None:
             names.append(name)
     return names
 
@@ -130,20 +137,23 @@ def mixture_names(mixture: Sequence[TableKind]) -> list[str]:
 
 class MixedTables:
     """Groups of :class:`TableBatch` of different kinds as one batch of seven-seat
-    tables with the padded input: what a :class:`~training.selfplay_learner.Learner` plays at.
+    tables with the padded input and the padded actions (:data:`PADDED_ACTION_NAMES`):
+    what a :class:`~training.selfplay_learner.Learner` plays at.
 
-    Seats beyond a table's own count never act; their rewards are zero. :meth:`redraw`
-    gives every group a new kind (and fresh tables) from the mixture."""
+    Seats beyond a table's own count never act; their rewards are zero. A group's masks
+    are widened to the padded actions by name, and the actions it is given (padded
+    indices) mapped back to its tables' own. :meth:`redraw` gives every group a new kind
+    (and fresh tables) from the mixture."""
 
     def __init__(self, mixture: Sequence[TableKind], groups: int, tables_per_group: int,
                  seed: int) -> None:
         if not mixture:
             raise ValueError("a table mixture needs at least one kind")
         self.mixture = list(mixture)
-        actions = {ActionLayout(kind.rules).names for kind in self.mixture}
-        if len(actions) != 1:
-            raise ValueError("every kind of a mixture must have the same actions")
-        self.action_names = actions.pop()
+        self.action_names = PADDED_ACTION_NAMES
+        self.action_maps = [action_map(kind.rules, PADDED_ACTION_NAMES)
+                            for kind in self.mixture]
+        """Per kind: where its tables' actions sit among the padded ones."""
         self.groups = groups
         self.per_group = tables_per_group
         self.num_tables = groups * tables_per_group
@@ -182,15 +192,17 @@ class MixedTables:
 
     def _merge(self, steps: Sequence[BatchStep]) -> BatchStep:
         observations = np.zeros((self.num_tables, PADDED_SIZE), np.float32)
+        masks = np.zeros((self.num_tables, self.action_size), np.int8)
         rewards = np.zeros((self.num_tables, MAX_SEATS))
         for g, (k, step) in enumerate(zip(self.kinds, steps, strict=True)):
             rows = self._rows(g)
             observations[rows] = padded_layout(self.mixture[k].rules).pad(step.observations)
+            masks[rows] = self.action_maps[k].widen(step.action_masks)
             rewards[rows, :step.rewards.shape[1]] = step.rewards
         return BatchStep(
             to_act=np.concatenate([s.to_act for s in steps]),
             observations=observations,
-            action_masks=np.concatenate([s.action_masks for s in steps]),
+            action_masks=masks,
             rewards=rewards,
             finished=np.concatenate([s.finished for s in steps]),
         )
@@ -205,10 +217,11 @@ class MixedTables:
         return self.reset()
 
     def step(self, actions: Any) -> BatchStep:
-        """One action per table (ignored where the table waits for none)."""
+        """One padded action per table (ignored where the table waits for none)."""
         actions = np.asarray(actions, np.int64)
-        merged = self._merge([batch.step(actions[self._rows(g)])
-                              for g, batch in enumerate(self.batches)])
+        merged = self._merge([batch.step(self.action_maps[k].back[actions[self._rows(g)]])
+                              for g, (k, batch) in enumerate(zip(self.kinds, self.batches,
+                                                                 strict=True))])
         self._count(merged)
         return merged
 
@@ -275,53 +288,83 @@ class SizedSeatPlan(SeatPlan):
         self.roles[tables] = roles
 
 
-def general_model(config: SelfPlayConfig,
-                  mixture: Sequence[TableKind] = GENERAL_MIXTURE) -> ActorCritic:
-    """A freshly initialised network over the padded input, with the mixture's actions."""
-    return ActorCritic(PADDED_SIZE, len(ActionLayout(mixture[0].rules).names), config.hidden,
+def general_model(config: SelfPlayConfig) -> ActorCritic:
+    """A freshly initialised network over the padded input, with the padded actions."""
+    return ActorCritic(PADDED_SIZE, len(PADDED_ACTION_NAMES), config.hidden,
                        config.activation, padded_observation_scale())
 
 
 def export_general(model: ActorCritic, mixture: Sequence[TableKind],
                    **extra: Any) -> NumpyPolicy:
-    """The torch-free ``teenpatti-policy/2`` form of ``model``."""
+    """The torch-free ``teenpatti-policy/2`` form of ``model`` (input
+    :data:`~agents.seat_padding.PADDED_LAYOUT`, actions ``padded/1``)."""
     return model.to_numpy_policy(
-        mixture[0].rules, format=GENERAL_POLICY_FORMAT, input=PADDED_LAYOUT,
+        mixture[0].rules, PADDED_ACTION_NAMES, format=GENERAL_POLICY_FORMAT,
+        input=PADDED_LAYOUT, actions=PADDED_ACTIONS,
         table_mix=[{"name": kind.name, "weight": kind.weight, "rules": kind.rules.to_dict()}
                    for kind in mixture], **extra)
 
 
 def padded_start(policy: NumpyPolicy) -> NumpyPolicy:
-    """``policy`` as a starting point for a general network: a ``teenpatti-policy/2``
-    policy as it is; a one-table (``/1``) policy of the classic family as a ``/2`` one
-    that plays exactly as it does at its own table (each observation slot's first-layer
-    weights at the padded place of the same name; the padded places its table never
-    fills, other seats' slots, the rules and the variant's blocks, start at zero)."""
-    if policy.padded:
+    """``policy`` as a starting point for a general network (input
+    :data:`~agents.seat_padding.PADDED_LAYOUT`, actions ``padded/1``) that plays exactly as
+    it does where it sat before: a one-table (``/1``) policy of the classic family at its
+    own table, a ``/2`` policy of an earlier input or of classic's ten actions at every
+    table it sat at. Each input's first-layer weights go to the padded place of the same
+    name, each action's output weights and bias to the padded action of the same name;
+    the places it never had (other seats' slots, the rules, the variant's and the phase
+    blocks; the phase, buying and choosing actions) start at zero, and only ever matter
+    where the table offers such an action, where no action of the old policy is alone."""
+    if policy.padded and policy.input_layout == PADDED_LAYOUT \
+            and tuple(policy.action_names) == PADDED_ACTION_NAMES:
         return policy
-    rules = policy.rules
-    layout = padded_layout(rules)
-    first = np.zeros((layout.size, policy.weights[0].shape[1]), dtype=np.float32)
-    first[layout.target] = policy.weights[0]
-    metadata = {**policy.metadata, "format": GENERAL_POLICY_FORMAT, "input": PADDED_LAYOUT}
-    return NumpyPolicy([first, *policy.weights[1:]], policy.biases, metadata)
+    unknown = [name for name in policy.action_names if name not in PADDED_ACTION_NAMES]
+    if unknown:
+        raise ValueError(f"a general network starts from a policy whose actions are among "
+                         f"{PADDED_ACTIONS}'s; this one has {', '.join(unknown)}")
+    weights = list(policy.weights)
+    first = np.zeros((PADDED_SIZE, weights[0].shape[1]), dtype=np.float32)
+    if policy.padded:  # each padded input is the one before followed by more blocks
+        assert INPUT_VERSIONS[policy.input_layout].size <= PADDED_SIZE
+        first[:policy.observation_size] = weights[0]
+    else:
+        first[padded_layout(policy.rules).target] = weights[0]
+    weights[0] = first
+    places = [PADDED_ACTION_NAMES.index(name) for name in policy.action_names]
+    last = np.zeros((weights[-1].shape[0], len(PADDED_ACTION_NAMES)), np.float32)
+    last[:, places] = weights[-1]
+    weights[-1] = last
+    bias = np.zeros(len(PADDED_ACTION_NAMES), np.float32)
+    bias[places] = policy.biases[-1]
+    metadata = {**policy.metadata, "format": GENERAL_POLICY_FORMAT, "input": PADDED_LAYOUT,
+                "actions": PADDED_ACTIONS, "action_names": list(PADDED_ACTION_NAMES)}
+    return NumpyPolicy(weights, [*policy.biases[:-1], bias], metadata)
 
 
 def unpadded_rule_actor(params: NDArray[np.float64]) -> BatchActor:
     """A searched rule exploiter as a pool member at padded tables: each row is unpadded
     to the observation of its own seat count (read from the presence flags), which the
-    rule strategy reads as it reads a classic table of that size."""
+    rule strategy reads as it reads a classic table of that size, with the first ten
+    (classic's) padded actions. At a selection phase, where no classic action but
+    ``pack`` and ``look`` is legal, it plays a phase action drawn uniformly (its own
+    generator); where a joker can be bought beside a bet it does not buy."""
     strategy = rule_actor(params, Rules.preset("classic"))
+    classic = len(ActionLayout(Rules.preset("classic")).names)
+    rng = np.random.default_rng([classic, 17])
     targets = {seats: padded_layout(Rules.preset("classic", num_players=seats)).target
                for seats in range(MIN_PLAYERS, MAX_SEATS + 1)}
     presence = padded_layout(Rules.preset("classic")).presence
 
     def play(observations: NDArray[np.float32], masks: NDArray[Any]) -> NDArray[np.int64]:
         seats = np.rint(observations[:, presence].sum(axis=1)).astype(np.int64)
-        actions = np.zeros(len(observations), np.int64)
-        for count in np.unique(seats):
-            rows = np.flatnonzero(seats == count)
-            actions[rows] = strategy(observations[rows][:, targets[int(count)]], masks[rows])
+        legal = np.asarray(masks).astype(np.bool_)
+        phase = legal[:, classic:].any(axis=1) & ~legal[:, 2:classic].any(axis=1)
+        draws = np.where(legal[:, classic:], rng.random(legal[:, classic:].shape), -1.0)
+        actions = np.where(phase, classic + draws.argmax(axis=1), 0)
+        for count in np.unique(seats[~phase]):
+            rows = np.flatnonzero((seats == count) & ~phase)
+            actions[rows] = strategy(observations[rows][:, targets[int(count)]],
+                                     masks[rows][:, :classic])
         return actions
 
     return play
@@ -370,7 +413,7 @@ class GeneralRounds(LocalRounds):
 
     def new_member(self) -> ActorCritic:
         """A fresh network over the padded input."""
-        return general_model(self.config, self.mixture)
+        return general_model(self.config)
 
     def export(self, model: ActorCritic, **metadata: Any) -> NumpyPolicy:
         """The ``teenpatti-policy/2`` form of ``model``."""

@@ -137,6 +137,11 @@ def load_checkpoint(path: Path, model: ActorCritic, optimizer: torch.optim.Optim
         if mine != theirs:
             raise ValueError(f"{str(path)!r} was trained with {key}={theirs!r}, this run "
                              f"asks for {mine!r}")
+    shapes = {key: tuple(value.shape) for key, value in model.state_dict().items()}
+    theirs = {key: tuple(value.shape) for key, value in state.get("model", {}).items()}
+    if theirs and theirs.keys() == shapes.keys() and theirs != shapes:
+        raise ValueError(f"{str(path)!r} holds a network of other input or action sizes (an "
+                         "earlier layout): start a new run from its policy with --init-from")
     try:
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])

@@ -109,10 +109,13 @@ class ActorCritic(nn.Module):
                 linear.weight.copy_(torch.as_tensor(unscaled.T))
                 linear.bias.copy_(torch.as_tensor(bias))
 
-    def to_numpy_policy(self, rules: Rules, **extra: Any) -> NumpyPolicy:
-        """The torch-free ``teenpatti-policy/1`` form of the body and the policy head."""
+    def to_numpy_policy(self, rules: Rules, action_names: Sequence[str] | None = None,
+                        **extra: Any) -> NumpyPolicy:
+        """The torch-free ``teenpatti-policy/1`` form of the body and the policy head (its
+        actions ``action_names``, default those of ``rules``)."""
         linears = [m for m in self.body if isinstance(m, nn.Linear)] + [self.policy_head]
-        return policy_from_linears(linears, self.scale, self.activation, rules, **extra)
+        return policy_from_linears(linears, self.scale, self.activation, rules, action_names,
+                                   **extra)
 
 
 Exploiter = ActorCritic | NDArray[np.float64]
