@@ -239,8 +239,9 @@ class SelfPlayConfig:
     table_mix: str = "single"
     """``single``: every table is ``preset`` at ``players`` seats; ``general``: one
     ``teenpatti-policy/2`` network for every table of its mixture (the classic family and
-    the variants with classic's actions), each group of tables
-    drawing its kind from a mixture (:mod:`training.general`)."""
+    the named variants, the selection phases and buying a joker among them, on the padded
+    actions), each group of tables drawing its kind from a mixture
+    (:mod:`training.general`)."""
 
     def __post_init__(self) -> None:
         if self.table_mix not in TABLE_MIXES:

@@ -1,29 +1,33 @@
-"""Self-play for every table of classic's actions: ``teenpatti selfplay --table-mix general``.
+"""Self-play at every table but dealer's choice: ``teenpatti selfplay --table-mix general``.
 
 One network (the seat-padded input of :mod:`agents.seat_padding`, the table's rules among
-its inputs) learns at a mixture of table kinds. The run's tables are split into
-``GROUPS`` groups; before every PPO round each group draws its table kind from the
-mixture (:data:`GENERAL_MIXTURE`: every seat count 3..7 under each of the four presets,
-the ``classic`` preset with other limit and sideshow settings, and the variants the
-batched engine plays with classic's actions), so every rollout
-holds several kinds. The rollouts of all groups go through the network in one batch and
-one merged PPO update (:class:`training.selfplay_learner.Learner` plays :class:`MixedTables` as it
-plays one :class:`TableBatch`). The run loop is :func:`training.selfplay_loop.run_loop`'s
-(snapshots, exploiters, checkpoints, ``resume``), its rounds and table hooks given by
-:class:`GeneralRounds`. The league is shared by every kind: the frozen snapshots, the
-uniform random policy and the exploiters sit at any table. Each exploiter is made at one
-kind drawn from the mixture: a learned one is a copy of the network trained there, a
-searched one a rule setting found there, which reads each padded row unpadded
-(:func:`unpadded_rule_actor`).
+its inputs; the padded actions of :mod:`agents.padded_actions`) learns at a mixture of
+table kinds. The run's tables are split into ``GROUPS`` groups; before every PPO round
+each group draws its table kind from the mixture (:data:`GENERAL_MIXTURE`: every seat
+count 3..7 under each of the four presets, the ``classic`` preset with other limit and
+sideshow settings, and every named variant the batched engine plays, the selection
+phases and buying a joker among them), so every rollout holds several kinds. Each
+group's masks are widened to the padded actions by name and the network's choices
+mapped back to its tables' own actions. The rollouts of all groups go through the
+network in one batch and one merged PPO update (:class:`training.selfplay_learner.Learner`
+plays :class:`MixedTables` as it plays one :class:`TableBatch`). The run loop is
+:func:`training.selfplay_loop.run_loop`'s (snapshots, exploiters, checkpoints,
+``resume``), its rounds and table hooks given by :class:`GeneralRounds`. The league is
+shared by every kind: the frozen snapshots, the uniform random policy and the exploiters
+sit at any table. Each exploiter is made at one kind drawn from the mixture: a learned
+one is a copy of the network trained there, a searched one a rule setting found there,
+which reads each padded row unpadded (:func:`unpadded_rule_actor`).
 
 ``progress.csv`` has, besides the usual columns, two per kind:
 ``<kind>.versus_per_hand`` (the learner's boots per hand at tables of that kind where it
 holds one seat against snapshots) and ``<kind>.uniform_per_hand`` (against the uniform
 policy); a kind no group drew in a round leaves them empty.
 
-The export is a ``teenpatti-policy/2`` file (``input: seat-padded/1``) whose metadata
-lists the mixture; each snapshot is also written as one, ``snapshots/step_N.npz``.
-"""
+The export is a ``teenpatti-policy/2`` file (``input: seat-padded/3``, ``actions:
+padded/1``) whose metadata lists the mixture; each snapshot is also written as one,
+``snapshots/step_N.npz``. ``--init-from`` takes a one-table policy of the classic family
+or an earlier general policy (``seat-padded/1`` or ``/2``, classic's ten actions) and
+widens it (:func:`padded_start`)"""
 
 from __future__ import annotations
 
@@ -126,8 +130,9 @@ GENERAL_MIXTURE: tuple[TableKind, ...] = (
 """The ``general`` mixture: the four presets at 3..7 seats (weight 1 each),
 ``classic`` with pot-limit betting, with a bet and pot cap, and without sideshows, at four
 and six seats (weight 0.5 each), and the variants of :func:`batch_variants` under the
-``classic`` preset at four seats (0.5 each; ``muflis``, ``joker`` and ``four_card`` also
-at three and seven, 0.25 each)."""
+``classic`` preset at four seats (0.5 each, ``discard_one``, ``shopping``,
+``passing_cards`` and ``buy_a_joker`` among them; ``muflis``, ``joker`` and ``four_card``
+also at three and seven, 0.25 each)."""
 
 
 def mixture_names(mixture: Sequence[TableKind]) -> list[str]:

@@ -180,7 +180,7 @@ SELFPLAY_HELP = {
     "rollout_workers": "Ray rollout workers, each stepping its own --tables tables (one CPU "
                        "each)",
     "table_mix": "single (the --preset table) or general (one teenpatti-policy/2 network "
-                 "for 3-7 seats, every preset and the variants with classic's actions, "
+                 "for 3-7 seats, every preset and the named variants but dealer's choice, "
                  "docs/selfplay.md)",
 }
 
