@@ -433,13 +433,14 @@ def test_a_bad_table_mix_is_a_clear_error() -> None:
         SelfPlayConfig(table_mix="general", variant="joker")
 
 
-def test_a_tiny_general_run_beats_random_at_six_and_seven_seats_and_in_two_variants(
+def test_a_tiny_general_run_beats_random_at_six_and_seven_seats_and_in_three_variants(
         tmp_path: Path) -> None:
     """From scratch, no imitation; then a duplicate arena on fresh seeds at two seat
-    counts of two presets and in two variants (muflis, joker) at four seats, the whole
-    interval above zero. The run's starting network (seed 0, untrained) loses to random
-    at the first two tables (about -0.99 and -0.72 boots per hand on these deals), so the
-    win is learned."""
+    counts of two presets, in two variants (muflis, joker) and in a variant with a
+    selection phase (shopping, on the padded actions) at four seats, the whole interval
+    above zero. The run's starting network (seed 0, untrained) loses to random at the first
+    two tables (about -0.99 and -0.72 boots per hand on these deals) and in shopping
+    (about -7.2), so the win is learned."""
     config = SelfPlayConfig(table_mix="general", timesteps=120_000, tables=256,
                             rollout_steps=32, minibatch_size=2048, snapshot_every=40_000,
                             exploiter_every=0, threads=2, out=str(tmp_path / "run"),
