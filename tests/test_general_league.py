@@ -22,8 +22,9 @@ from agents.seat_padding import padded_layout
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
 from training.config import SelfPlayConfig
-from training.general import GENERAL_MIXTURE, MixedTables, TableKind, unpadded_rule_actor
+from training.general import GENERAL_MIXTURE, MixedTables, TableKind
 from training.league_search import rule_actor
+from training.padded_policies import unpadded_rule_actor
 from training.selfplay import train_selfplay
 
 

@@ -45,8 +45,8 @@ from training.general import (  # noqa: E402
     SizedSeatPlan,
     export_general,
     general_model,
-    padded_start,
 )
+from training.padded_policies import padded_start  # noqa: E402
 from training.selfplay import train_selfplay  # noqa: E402
 from training.selfplay_rollout import SeatPlan  # noqa: E402
 

@@ -46,7 +46,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from training.config import SelfPlayConfig
-from training.general import GENERAL_MIXTURE, GeneralRounds, general_model, padded_start
+from training.general import GENERAL_MIXTURE, GeneralRounds, general_model
+from training.padded_policies import padded_start
 from training.selfplay_files import exploiter_count, exploiters_before, progress_bar
 from training.selfplay_learner import Learner, learn, ppo_round, train_exploiter
 from training.selfplay_loop import (

@@ -1,0 +1,90 @@
+"""Policies carried over to the general network's padded input and padded actions
+(:mod:`agents.seat_padding`, :mod:`agents.padded_actions`): a starting policy widened
+(:func:`padded_start`, ``--init-from`` in a general run) and a searched rule exploiter
+that reads padded rows (:func:`unpadded_rule_actor`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from agents.padded_actions import PADDED_ACTION_NAMES, PADDED_ACTIONS
+from agents.policy import GENERAL_POLICY_FORMAT, NumpyPolicy
+from agents.seat_padding import (
+    INPUT_VERSIONS,
+    MAX_SEATS,
+    PADDED_LAYOUT,
+    PADDED_SIZE,
+    padded_layout,
+)
+from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.rules import MIN_PLAYERS, Rules
+from training.league_search import rule_actor
+from training.selfplay_network import BatchActor
+
+
+def padded_start(policy: NumpyPolicy) -> NumpyPolicy:
+    """``policy`` as a starting point for a general network (input
+    :data:`~agents.seat_padding.PADDED_LAYOUT`, actions ``padded/1``) that plays exactly as
+    it does where it sat before: a one-table (``/1``) policy of the classic family at its
+    own table, a ``/2`` policy of an earlier input or of classic's ten actions at every
+    table it sat at. Each input's first-layer weights go to the padded place of the same
+    name, each action's output weights and bias to the padded action of the same name;
+    the places it never had (other seats' slots, the rules, the variant's and the phase
+    blocks; the phase, buying and choosing actions) start at zero, and only ever matter
+    where the table offers such an action, where no action of the old policy is alone."""
+    if policy.padded and policy.input_layout == PADDED_LAYOUT \
+            and tuple(policy.action_names) == PADDED_ACTION_NAMES:
+        return policy
+    unknown = [name for name in policy.action_names if name not in PADDED_ACTION_NAMES]
+    if unknown:
+        raise ValueError(f"a general network starts from a policy whose actions are among "
+                         f"{PADDED_ACTIONS}'s; this one has {', '.join(unknown)}")
+    weights = list(policy.weights)
+    first = np.zeros((PADDED_SIZE, weights[0].shape[1]), dtype=np.float32)
+    if policy.padded:  # each padded input is the one before followed by more blocks
+        assert INPUT_VERSIONS[policy.input_layout].size <= PADDED_SIZE
+        first[:policy.observation_size] = weights[0]
+    else:
+        first[padded_layout(policy.rules).target] = weights[0]
+    weights[0] = first
+    places = [PADDED_ACTION_NAMES.index(name) for name in policy.action_names]
+    last = np.zeros((weights[-1].shape[0], len(PADDED_ACTION_NAMES)), np.float32)
+    last[:, places] = weights[-1]
+    weights[-1] = last
+    bias = np.zeros(len(PADDED_ACTION_NAMES), np.float32)
+    bias[places] = policy.biases[-1]
+    metadata = {**policy.metadata, "format": GENERAL_POLICY_FORMAT, "input": PADDED_LAYOUT,
+                "actions": PADDED_ACTIONS, "action_names": list(PADDED_ACTION_NAMES)}
+    return NumpyPolicy(weights, [*policy.biases[:-1], bias], metadata)
+
+
+def unpadded_rule_actor(params: NDArray[np.float64]) -> BatchActor:
+    """A searched rule exploiter as a pool member at padded tables: each row is unpadded
+    to the observation of its own seat count (read from the presence flags), which the
+    rule strategy reads as it reads a classic table of that size, with the first ten
+    (classic's) padded actions. At a selection phase, where no classic action but
+    ``pack`` and ``look`` is legal, it plays a phase action drawn uniformly (its own
+    generator); where a joker can be bought beside a bet it does not buy."""
+    strategy = rule_actor(params, Rules.preset("classic"))
+    classic = len(ActionLayout(Rules.preset("classic")).names)
+    rng = np.random.default_rng([classic, 17])
+    targets = {seats: padded_layout(Rules.preset("classic", num_players=seats)).target
+               for seats in range(MIN_PLAYERS, MAX_SEATS + 1)}
+    presence = padded_layout(Rules.preset("classic")).presence
+
+    def play(observations: NDArray[np.float32], masks: NDArray[Any]) -> NDArray[np.int64]:
+        seats = np.rint(observations[:, presence].sum(axis=1)).astype(np.int64)
+        legal = np.asarray(masks).astype(np.bool_)
+        phase = legal[:, classic:].any(axis=1) & ~legal[:, 2:classic].any(axis=1)
+        draws = np.where(legal[:, classic:], rng.random(legal[:, classic:].shape), -1.0)
+        actions = np.where(phase, classic + draws.argmax(axis=1), 0)
+        for count in np.unique(seats[~phase]):
+            rows = np.flatnonzero((seats == count) & ~phase)
+            actions[rows] = strategy(observations[rows][:, targets[int(count)]],
+                                     masks[rows][:, :classic])
+        return actions
+
+    return play
