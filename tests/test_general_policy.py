@@ -546,3 +546,17 @@ def test_both_arena_engines_tell_a_general_policy_the_tables_rules(tmp_path: Pat
         assert policy is not None
         chosen = policy(step.observations, step.action_masks)
         assert (chosen == names.index(move)).all()
+
+
+@pytest.mark.parametrize("variant", ["shopping", "buy_a_joker"])
+def test_both_arena_engines_play_a_padded_action_policy_alike(tmp_path: Path,
+                                                             variant: str) -> None:
+    """Two general policies at a selection-phase (or joker-buying) table: the batched
+    arena (masks widened and choices mapped back a batch at a time) and the per-table
+    arena (one decision at a time) give the same report."""
+    specs = [f"ppo:{general_policy(seed)[1].save(tmp_path / f'g{seed}.npz')}"  # type: ignore[attr-defined]
+             for seed in (1, 2)]
+    rules = Rules.preset("classic", variant=variant)
+    results = [run_arena(specs, hands=60, rules=rules, seed=8, engine=engine).agents[specs[0]]
+               .result for engine in ("batched", "per_table")]
+    assert results[0] == results[1]
