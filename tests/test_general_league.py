@@ -68,6 +68,14 @@ def test_a_resumed_general_run_loads_its_weights_and_continues_its_count(
     with pytest.raises(ValueError, match="table_mix"):
         train_selfplay(tiny_general(tmp_path, "single", table_mix="single",
                                     resume=str(checkpoint)))
+    # a checkpoint of an earlier layout (ten actions): refused, pointing to --init-from
+    state = torch.load(checkpoint, weights_only=True)
+    for key in ("policy_head.weight", "policy_head.bias"):
+        state["model"][key] = state["model"][key][:10]
+    earlier = tmp_path / "earlier.pt"
+    torch.save(state, earlier)
+    with pytest.raises(ValueError, match=r"other input or action sizes.*--init-from"):
+        train_selfplay(tiny_general(tmp_path, "earlier", resume=str(earlier)))
 
 
 def test_general_exploiters_of_both_kinds_join_the_pool_and_survive_a_resume(
