@@ -270,82 +270,6 @@ def test_a_seat_padded_1_file_still_loads_and_sits_at_the_classic_family_only(
     assert policy.fits(rules)
 
 
-def ten_action_policy(path: Path, hidden: int = 24) -> str:
-    """A ``/2`` file as the trainer wrote it before the padded actions: input
-    ``seat-padded/2``, classic's ten actions, no ``actions`` in its metadata."""
-    from agents.policy import NumpyPolicy, policy_metadata
-
-    names = ActionLayout(Rules()).names
-    rng = np.random.default_rng(6)
-    weights = [rng.normal(size=(682, hidden)).astype(np.float32) * 0.1,
-               rng.normal(size=(hidden, len(names))).astype(np.float32)]
-    biases = [rng.normal(size=hidden).astype(np.float32), rng.normal(size=10).astype(np.float32)]
-    metadata = policy_metadata(Rules(), names, "tanh", format=GENERAL_POLICY_FORMAT,
-                               input="seat-padded/2")
-    return str(NumpyPolicy(weights, biases, metadata).save(path))
-
-
-def raw_choices(policy: object, inputs: np.ndarray, masks: np.ndarray) -> list[int]:
-    """A plain forward pass's masked argmax (what the file played before)."""
-    x = inputs.astype(np.float64)
-    weights, biases = policy.weights, policy.biases  # type: ignore[attr-defined]
-    for k, (w, b) in enumerate(zip(weights, biases, strict=True)):
-        x = x @ w + b
-        if k < len(weights) - 1:
-            x = np.tanh(x)
-    return np.where(masks.astype(bool), x, -np.inf).argmax(axis=1).tolist()
-
-
-def test_a_ten_action_seat_padded_2_file_plays_as_before_and_widens_exactly(
-        tmp_path: Path) -> None:
-    """The file loads without ``actions``, sits where it sat (classic, muflis) and not at
-    a phase variant, and plays the plain forward pass's moves; ``padded_start`` widens it
-    to ``/3`` and ``padded/1`` (new input columns and action rows zero), and the wide
-    policy makes the same moves at those tables' decisions."""
-    policy = read_policy(ten_action_policy(tmp_path / "ten.npz"))
-    assert policy.action_space is None and policy.input_layout == "seat-padded/2"
-    assert "'shopping' is not in its input layout" in str(
-        policy.unfit_reason(Rules.preset("classic", variant="shopping")))
-    wide = padded_start(policy)
-    assert wide.input_layout == "seat-padded/3" and wide.action_space == "padded/1"
-    assert wide.observation_size == PADDED_SIZE
-    assert not wide.weights[0][682:].any() and not wide.weights[-1][:, 10:].any()
-    for rules in (Rules.preset("pagat", num_players=6), Rules.preset("classic", variant="muflis")):
-        tables = TableBatch(128, rules, seed=2)
-        step = tables.reset()
-        for _ in range(5):
-            before = raw_choices(policy, pad_observations(step.observations, rules,
-                                                          "seat-padded/2"), step.action_masks)
-            assert policy.act_at_table(step.observations, step.action_masks,
-                                       rules).tolist() == before
-            assert wide.act_at_table(step.observations, step.action_masks,
-                                     rules).tolist() == before
-            step = tables.step(np.asarray(before))
-
-
-def test_a_ten_action_file_starts_a_general_run(tmp_path: Path) -> None:
-    """``--init-from ppo:ten.npz`` in a general run: the wide network starts from it (its
-    logits at classic's actions are the file's) and a short run trains on."""
-    path = ten_action_policy(tmp_path / "ten.npz", hidden=16)
-    config = SelfPlayConfig(table_mix="general", timesteps=2_000, tables=32, rollout_steps=8,
-                            minibatch_size=256, snapshot_every=1_000, exploiter_every=0,
-                            threads=1, hidden=(16,), out=str(tmp_path / "run"),
-                            progress=False, init_from=f"ppo:{path}")
-    model = general_model(config)
-    model.load_policy(padded_start(read_policy(path)))
-    rules = Rules.preset("classic", num_players=5)
-    step = TableBatch(32, rules, seed=1).reset()
-    inputs = pad_observations(step.observations, rules)
-    wide = np.zeros((32, len(PADDED_ACTION_NAMES)), bool)
-    wide[:, :10] = step.action_masks.astype(bool)
-    with torch.no_grad():
-        logits = model(torch.as_tensor(inputs), torch.as_tensor(wide))[0].numpy()
-    assert raw_choices(read_policy(path), inputs[:, :682], step.action_masks) == \
-        logits.argmax(axis=1).tolist()
-    result = train_selfplay(config)
-    assert result.policy.action_names == list(PADDED_ACTION_NAMES)
-
-
 def test_a_frontend_seats_equity_where_a_general_policy_cannot_sit(tmp_path: Path) -> None:
     _, policy = general_policy()
     path = policy.save(tmp_path / "general.npz")  # type: ignore[attr-defined]
@@ -546,17 +470,3 @@ def test_both_arena_engines_tell_a_general_policy_the_tables_rules(tmp_path: Pat
         assert policy is not None
         chosen = policy(step.observations, step.action_masks)
         assert (chosen == names.index(move)).all()
-
-
-@pytest.mark.parametrize("variant", ["shopping", "buy_a_joker"])
-def test_both_arena_engines_play_a_padded_action_policy_alike(tmp_path: Path,
-                                                             variant: str) -> None:
-    """Two general policies at a selection-phase (or joker-buying) table: the batched
-    arena (masks widened and choices mapped back a batch at a time) and the per-table
-    arena (one decision at a time) give the same report."""
-    specs = [f"ppo:{general_policy(seed)[1].save(tmp_path / f'g{seed}.npz')}"  # type: ignore[attr-defined]
-             for seed in (1, 2)]
-    rules = Rules.preset("classic", variant=variant)
-    results = [run_arena(specs, hands=60, rules=rules, seed=8, engine=engine).agents[specs[0]]
-               .result for engine in ("batched", "per_table")]
-    assert results[0] == results[1]
