@@ -117,6 +117,38 @@ def test_a_variant_observation_is_padded_by_slot_name() -> None:
     assert features[7:7 + 9].tolist() == [0, 1, 0, 0, 0, 0, 0, 0, 0]  # an indicator rank
 
 
+@pytest.mark.parametrize(("variant", "seats"), [("shopping", 5), ("buy_a_joker", 3)])
+def test_a_phase_observation_is_padded_by_slot_name(variant: str, seats: int) -> None:
+    """``seat-padded/3`` by hand: after ``/2``'s 682 numbers, ``in_phase``, ``my_parted``,
+    ``my_bought`` (52 each), then per seat 0..6 ``phase_done``, ``draws`` and ``bought``
+    (seat k at block place k, zeros beyond the table), then the phase block: which phase,
+    whether a joker can be bought."""
+    rules = Rules.preset("classic", variant=variant, num_players=seats)
+    layout = ObservationLayout(rules)
+    observation = np.arange(1, layout.size + 1, dtype=np.float32)
+    padded = pad_observations(observation, rules)
+    offsets = {name: offset + 1 for name, offset, _, _ in layout.slots}  # the value there
+    seat_blocks = PHASE_AT + 1 + 52 + 52
+    if variant == "shopping":
+        assert padded[PHASE_AT] == offsets["in_phase"]
+        assert list(padded[PHASE_AT + 1:PHASE_AT + 53]) == list(
+            range(offsets["my_parted"], offsets["my_parted"] + 52))
+        assert not padded[PHASE_AT + 53:seat_blocks].any()  # nothing bought in shopping
+        done = [offsets[f"seat{k}.phase_done"] for k in range(seats)]
+        draws = [offsets[f"seat{k}.draws"] for k in range(seats)]
+        assert list(padded[seat_blocks:seat_blocks + 7]) == [*done, 0, 0]
+        assert list(padded[seat_blocks + 7:seat_blocks + 14]) == [*draws, 0, 0]
+        assert list(padded[PHASE_RULES_AT:]) == [0, 1, 0, 0, 0, 0, 0, 0]
+    else:
+        assert not padded[PHASE_AT:PHASE_AT + 53].any()  # no phase
+        assert list(padded[PHASE_AT + 53:seat_blocks]) == list(
+            range(offsets["my_bought"], offsets["my_bought"] + 52))
+        bought = [offsets[f"seat{k}.bought"] for k in range(seats)]
+        assert list(padded[seat_blocks + 14:seat_blocks + 21]) == [*bought, 0, 0, 0, 0]
+        assert list(padded[PHASE_RULES_AT:]) == [0, 0, 0, 1, 0, 0, 0, 0]
+    assert padded.shape == (PADDED_SIZE,) == (PHASE_RULES_AT + 8,)
+
+
 def test_the_variant_block_says_what_the_variant_is_made_of() -> None:
     """By hand: four private cards, two community cards, open cards, the imagined card,
     all open, the wild sources, the burst and the thresholds in boots."""
