@@ -396,7 +396,8 @@ def test_a_tiny_general_run_beats_random_at_six_and_seven_seats_and_in_three_var
     selection phase (shopping, on the padded actions) at four seats, the whole interval
     above zero. The run's starting network (seed 0, untrained) loses to random at the first
     two tables (about -0.99 and -0.72 boots per hand on these deals) and in shopping
-    (about -7.2), so the win is learned."""
+    (about -7.2 at 2,000 deals), so the win is learned (measured once: about +6.2 in
+    shopping at these 500 deals)."""
     config = SelfPlayConfig(table_mix="general", timesteps=120_000, tables=256,
                             rollout_steps=32, minibatch_size=2048, snapshot_every=40_000,
                             exploiter_every=0, threads=2, out=str(tmp_path / "run"),
@@ -410,7 +411,9 @@ def test_a_tiny_general_run_beats_random_at_six_and_seven_seats_and_in_three_var
               Rules.preset("classic", variant="muflis"), Rules.preset("classic", variant="joker"),
               Rules.preset("classic", variant="shopping")]
     for rules in tables:
-        report = run_arena([spec, "random"], hands=2_000, seed=54_321, workers=1, rules=rules)
+        # random plays a selection phase on the per-table engine only: fewer deals there
+        hands = 500 if rules.spec.phase else 2_000
+        report = run_arena([spec, "random"], hands=hands, seed=54_321, workers=1, rules=rules)
         assert report.agents[spec].result.low > 0.0, report.table()  # type: ignore[union-attr]
 
 
