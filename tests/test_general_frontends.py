@@ -133,15 +133,21 @@ def _phase_request(rules: Rules, seed: int) -> dict:
     return first
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+PHASE_VARIANTS = ("discard_one", "shopping", "passing_cards", "buy_a_joker")
+
+
+@pytest.mark.parametrize(("variant", "seats"), [
+    *((variant, 4) for variant in VARIANTS),
+    *((variant, seats) for variant in PHASE_VARIANTS for seats in (3, 7))])
 def test_serve_answers_a_legal_move_for_a_view_of_every_variant(general_spec: str,
-                                                                 variant: str) -> None:
+                                                                 variant: str,
+                                                                 seats: int) -> None:
     """The move the policy makes with the variant's rules, no notice; at the phase
     variants and buy_a_joker the view is one where a phase or buying action is legal."""
-    rules = Rules.preset("classic", variant=variant, num_players=4)
+    rules = Rules.preset("classic", variant=variant, num_players=seats)
     request = _phase_request(rules, 4)
     observation, mask, _ = parse_request(request).decision()
-    if variant in ("discard_one", "shopping", "passing_cards", "buy_a_joker"):
+    if variant in PHASE_VARIANTS:
         assert mask[10:].any()
     status, answer = BotService(general_spec).answer(json.dumps(request))
     assert status == 200 and "notice" not in answer, answer
