@@ -107,8 +107,10 @@ class NumpyPolicy:
             raise PolicyFileError(f"metadata needs {self.action_size} action_names")
         self.action_names: list[str] = [str(n) for n in names]
         self.padded = self.metadata.get("format") == GENERAL_POLICY_FORMAT
-        self._fits: dict[Rules, str | None] = {}
         """A ``teenpatti-policy/2`` policy: it takes the seat-padded input."""
+        self._fits: dict[Rules, str | None] = {}
+        self._maps: dict[Rules, ActionMap] = {}
+        """Per table's rules: whether it fits, where the table's actions sit."""
         self.input_layout = str(self.metadata.get("input", _input_of_size(self.observation_size)))
         """The padded input a ``/2`` policy takes (:data:`agents.seat_padding.INPUT_VERSIONS`)."""
         self.action_space: str | None = self.metadata.get("actions")
@@ -161,7 +163,10 @@ class NumpyPolicy:
 
     def action_map(self, rules: Rules) -> ActionMap:
         """Where each of a table's actions sits among the policy's (by name)."""
-        return action_map(rules, self.action_names)
+        places = self._maps.get(rules)
+        if places is None:
+            places = self._maps[rules] = action_map(rules, self.action_names)
+        return places
 
     def act_at_table(self, observations: NDArray[Any], masks: NDArray[Any], rules: Rules,
                      rng: np.random.Generator | None = None) -> Any:
