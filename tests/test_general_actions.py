@@ -129,6 +129,9 @@ def test_a_ten_action_seat_padded_2_file_plays_as_before_and_widens_exactly(
     policy makes the same moves at those tables' decisions."""
     policy = read_policy(ten_action_policy(tmp_path / "ten.npz"))
     assert policy.action_space is None and policy.input_layout == "seat-padded/2"
+    del policy.metadata["input"]  # a file that does not name its input: told by its size
+    assert NumpyPolicy(policy.weights, policy.biases, policy.metadata).input_layout == \
+        "seat-padded/2"
     assert "'shopping' is not in its input layout" in str(
         policy.unfit_reason(Rules.preset("classic", variant="shopping")))
     wide = padded_start(policy)
