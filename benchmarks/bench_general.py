@@ -14,15 +14,20 @@ Figures, one run each, every pairing its own duplicate arena of ``--hands`` hand
 the run's seed through ``numpy.random.SeedSequence``), with the Holm-Bonferroni adjustment
 over the comparisons of each table:
 
-* classic at 3, 4, 5, 6 and 7 seats: against ``hard`` and ``equity`` one against the rest
-  (1vN) and at the even split (ceil(n/2) seats against floor(n/2));
+* classic at 3, 4, 5, 6 and 7 seats: against every scripted agent (``random``, ``auto``,
+  ``easy``, ``medium``, ``hard``, ``equity``) one against the rest (1vN) and at the even
+  split (ceil(n/2) seats against floor(n/2));
 * ``pagat``, ``flash`` and ``tabletop`` at four seats: against ``hard`` and ``equity`` at
   2v2 and 1v3;
 * classic at four seats: against ``pretrained:classic`` at 2v2 (no step back at home);
 * every variant (``--variants``, default all 23) at four seats: against ``hard`` and
   ``equity`` at 2v2 and 1v3; ``muflis``, ``joker``, ``four_card``, ``shopping`` and
   ``passing_cards`` also at three and seven seats (1vN). A variant the policy cannot sit
-  at is a claim that does not hold, with the reason.
+  at is a claim that does not hold, with the reason;
+* sessions: ``--sessions`` session deals of up to 100 hands at four classic seats against
+  three ``equity`` seats, each deal played with the policy in every seat
+  (:func:`agents.arena.sessions.session_match`): its chips at the end beyond the mean
+  ``equity`` seat's.
 
 It ends with one line per claim, ``holds`` or ``does not hold``: a "beats" claim holds when
 every row's whole 95% interval is above zero and the edge is significant after Holm; "no
@@ -41,10 +46,13 @@ from typing import Any
 from agents import make_agent
 from agents.arena import head_to_head
 from agents.arena.pairings import HeadToHeadReport
+from agents.arena.sessions import session_match
 from teenpatti_env.rules import Rules
 from teenpatti_env.rules.variants import VARIANTS
 
 BASELINES = ("hard", "equity")
+SCRIPTED = ("random", "auto", "easy", "medium", "hard", "equity")
+"""Every scripted agent: the classic seat counts' opponents."""
 PRESETS = ("pagat", "flash", "tabletop")
 HOME = "pretrained:classic"
 VARIANT_SEATS = {name: (3, 7) for name in ("muflis", "joker", "four_card", "shopping",
@@ -104,6 +112,8 @@ def main() -> None:
                         help="processes for the arenas (default: every core)")
     parser.add_argument("--variants", default=",".join(v for v in VARIANTS if v != "classic"),
                         help="comma-separated variants to measure ('' for none)")
+    parser.add_argument("--sessions", type=int, default=200,
+                        help="session deals against equity (0: none)")
     parser.add_argument("--markdown", default=None, help="also write the rows to this file")
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     args = parser.parse_args()
@@ -124,8 +134,8 @@ def main() -> None:
 
     for seats in range(3, 8):
         report = measure(f"classic, {seats} seats", "classic", seats,
-                         ("1vN", even_split(seats)), BASELINES)
-        claims[f"classic at {seats} seats: beats hard and equity at 1v{seats - 1} and "
+                         ("1vN", even_split(seats)), SCRIPTED)
+        claims[f"classic at {seats} seats: beats every scripted agent at 1v{seats - 1} and "
                f"{even_split(seats)}"] = beats(report)
     for preset in PRESETS:
         report = measure(f"{preset}, 4 seats", preset, 4, ("2v2", "1vN"), BASELINES)
@@ -150,6 +160,13 @@ def main() -> None:
             claims[claim] = beats(measure(f"{variant}, {seats} seats", rules, seats,
                                           compositions, BASELINES))
 
+    sessions = None
+    if args.sessions:
+        sessions = session_match(agent, "equity", sessions=args.sessions, hands=100,
+                                 players=4, seed=args.seed, workers=args.workers)
+        print(sessions.line(), flush=True)
+        claims["sessions of 100 hands at 4 seats: more chips at the end than the mean "
+               "equity seat"] = sessions.edge.low > 0
     for claim, holds in claims.items():
         print(f"{'holds' if holds else 'does not hold'}: {claim}")
     print(f"{agent}; {args.hands} duplicate hands per pairing on seed {args.seed}; "
@@ -158,7 +175,9 @@ def main() -> None:
         Path(args.markdown).write_text(markdown(tables))
     if args.json:
         summary: dict[str, Any] = {"agent": agent, "claims": claims,
-                                   "tables": {k: v.to_dict() for k, v in tables.items()}}
+                                   "tables": {k: v.to_dict() for k, v in tables.items()},
+                                   "sessions": None if sessions is None
+                                   else sessions.edge.to_dict()}
         print(json.dumps(summary))
 
 

@@ -379,6 +379,34 @@ def test_mixed_tables_pad_every_group_and_pay_only_real_seats() -> None:
         assert (tables.seat_counts[group * 8:(group + 1) * 8] == layout.num_seats).all()
 
 
+def test_short_stack_kinds_play_every_hand_of_a_round_from_their_drawn_stacks() -> None:
+    """A short-stack kind's group plays each of its hands from one drawn stack per seat,
+    in boots within the range; the next draw gives other stacks; the padded input
+    carries them (the seats' chips)."""
+    short = [kind for kind in GENERAL_MIXTURE if kind.short_stacks is not None]
+    assert sorted(kind.rules.num_players for kind in short) == [3, 4, 5, 6, 7]
+    tables = MixedTables(short, 2, 6, seed=5)
+    step = tables.reset()
+    drawn = [batch.stacks for batch in tables.batches]
+    low, high = short[0].short_stacks
+    for stacks, kind in zip(drawn, tables.kinds, strict=True):
+        assert len(stacks) == short[kind].rules.num_players
+        assert all(low <= chips <= high for chips in stacks)
+    assert len({tuple(s) for s in drawn}) == 2
+    hands = 0
+    for _ in range(60):
+        actions = np.where(step.action_masks.any(axis=1), step.action_masks.argmax(axis=1), 0)
+        step = tables.step(actions)
+        hands += int(step.finished.sum())
+        for group, batch in enumerate(tables.batches):
+            new = np.flatnonzero(step.finished[group * 6:(group + 1) * 6])
+            # a hand just dealt starts from the drawn stacks less the boot
+            assert (batch.stack_chips[new] == np.asarray(drawn[group]) - 1).all()
+    assert hands > 12
+    tables.redraw()
+    assert [batch.stacks for batch in tables.batches] != drawn
+
+
 def test_a_bad_table_mix_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="table_mix must be one of single, general"):
         SelfPlayConfig(table_mix="everything")

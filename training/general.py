@@ -76,6 +76,10 @@ class TableKind:
     name: str
     rules: Rules
     weight: float = 1.0
+    short_stacks: tuple[int, int] | None = None
+    """Short and uneven stacks: each table's seats start every hand of a round with
+    stacks drawn per seat, log-uniformly between these many boots (the stacks a
+    session's later hands have); ``None``: the rules' starting stack."""
 
 
 def _setting_kinds() -> list[TableKind]:
@@ -119,18 +123,32 @@ def _variant_kinds() -> list[TableKind]:
     return kinds
 
 
+SHORT_STACKS = (2, 300)
+"""The range, in boots, of the short-stack kinds' stacks."""
+
+
+def _short_stack_kinds() -> list[TableKind]:
+    """``classic`` at 3..7 seats with short and uneven stacks (weight 1 at four seats,
+    0.5 elsewhere)."""
+    return [TableKind(f"classic_{seats}_short", Rules.preset("classic", num_players=seats),
+                      1.0 if seats == 4 else 0.5, SHORT_STACKS)
+            for seats in range(MIN_PLAYERS, MAX_SEATS + 1)]
+
+
 GENERAL_MIXTURE: tuple[TableKind, ...] = (
     *(TableKind(f"{preset}_{seats}", Rules.preset(preset, num_players=seats))
       for preset in PRESET_NAMES for seats in range(MIN_PLAYERS, MAX_SEATS + 1)),
     *_setting_kinds(),
+    *_short_stack_kinds(),
     *_variant_kinds(),
 )
 """The ``general`` mixture: the four presets at 3..7 seats (weight 1 each),
 ``classic`` with pot-limit betting, with a bet and pot cap, and without sideshows, at four
-and six seats (weight 0.5 each), and the variants of :func:`batch_variants` under the
-``classic`` preset at four seats (0.5 each, ``discard_one``, ``shopping``,
-``passing_cards`` and ``buy_a_joker`` among them; ``muflis``, ``joker`` and ``four_card``
-also at three and seven, 0.25 each)."""
+and six seats (weight 0.5 each), ``classic`` at 3..7 seats with short and uneven stacks
+(:data:`SHORT_STACKS`; weight 1 at four seats, 0.5 elsewhere), and the variants of
+:func:`batch_variants` under the ``classic`` preset at four seats (0.5 each,
+``discard_one``, ``shopping``, ``passing_cards`` and ``buy_a_joker`` among them;
+``muflis``, ``joker`` and ``four_card`` also at three and seven, 0.25 each)."""
 
 
 def mixture_names(mixture: Sequence[TableKind]) -> list[str]:
@@ -183,12 +201,22 @@ class MixedTables:
         self.kinds = self.rng.choice(len(self.mixture), self.groups, p=self.weights)
         self.batches = [
             TableBatch(self.per_group, self.mixture[k].rules,
+                       stacks=self._stacks(self.mixture[k]),
                        seed=int(np.random.SeedSequence([self.seed, self.draws, g])
                                 .generate_state(1)[0]))
             for g, k in enumerate(self.kinds)]
         self.draws += 1
         for g, k in enumerate(self.kinds):
             self.seat_counts[self._rows(g)] = self.mixture[k].rules.num_players
+
+    def _stacks(self, kind: TableKind) -> list[int] | None:
+        """A short-stack kind's stacks for every hand of a group's round, drawn per seat
+        log-uniformly in boots from the mixture's generator (``None``: the rules')."""
+        if kind.short_stacks is None:
+            return None
+        low, high = np.log(kind.short_stacks)
+        boots = np.rint(np.exp(self.rng.uniform(low, high, kind.rules.num_players)))
+        return [int(b) * kind.rules.boot for b in boots]
 
     def _rows(self, group: int) -> slice:
         return slice(group * self.per_group, (group + 1) * self.per_group)
