@@ -424,7 +424,7 @@ def test_a_tiny_general_run_beats_random_at_six_and_seven_seats_and_in_three_var
     selection phase (shopping, on the padded actions) at four seats, the whole interval
     above zero. The run's starting network (seed 0, untrained) loses to random at the first
     two tables (about -0.99 and -0.72 boots per hand on these deals) and in shopping
-    (about -7.2 at 2,000 deals), so the win is learned (measured once: about +6.2 in
+    (about -7.2 at 2,000 deals), so the win is learned (measured once: about +6.1 in
     shopping at these 500 deals)."""
     config = SelfPlayConfig(table_mix="general", timesteps=120_000, tables=256,
                             rollout_steps=32, minibatch_size=2048, snapshot_every=40_000,
