@@ -8,9 +8,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from agents.base import Agent, LegalMoves
 from agents.policy import NumpyPolicy, PolicyAgent, load_policy, pretrained_path
+from agents.policy_family import make_family_agent, pretrained_family_path
 from agents.rule_strategy import RULE_PREFIX, RuleAgent, parse_spec
 from agents.scripted import AutoAgent, EquityAgent, LevelAgent, RandomAgent
 
@@ -27,7 +29,9 @@ SCRIPTED_AGENTS: dict[str, Callable[[int | None], Agent]] = {
 
 POLICY_PREFIXES = ("ppo:", "pretrained:")
 """Agent specs naming a trained policy: ``ppo:path/to/policy.npz`` or
-``pretrained:<name>`` (a policy shipped in ``agents/pretrained``)."""
+``pretrained:<name>`` (a policy shipped in ``agents/pretrained``); a policy family's
+manifest (``ppo:path/to/family.json``, ``pretrained:general``) is one too
+(:mod:`agents.policy_family`)."""
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
@@ -40,6 +44,9 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
         kind, _, where = name.partition(":")
         if not where:
             raise ValueError(f"agent {name!r} names no policy: write {kind}:<path or name>")
+        family = pretrained_family_path(where) if kind == "pretrained" else Path(where)
+        if family.suffix == ".json" and family.is_file():
+            return make_family_agent(family, seed, name=name)
         path = pretrained_path(where) if kind == "pretrained" else where
         return PolicyAgent(load_policy(path), seed, name=name)
     factory = SCRIPTED_AGENTS.get(name)

@@ -336,7 +336,8 @@ def pretrained_path(name: str) -> Path:
     """The file of a shipped policy (``pretrained:<name>``)."""
     path = PRETRAINED_DIR / f"{name}.npz"
     if not re.fullmatch(r"[A-Za-z0-9_-]+", name) or not path.is_file():
-        known = sorted(p.stem for p in PRETRAINED_DIR.glob("*.npz"))
+        known = sorted(p.stem for p in (*PRETRAINED_DIR.glob("*.npz"),
+                                        *PRETRAINED_DIR.glob("*.json")))
         raise ValueError(f"no pretrained policy {name!r}; shipped: {', '.join(known) or 'none'}")
     return path
 

@@ -1,0 +1,132 @@
+"""A family of trained policies, one agent: each member was trained at one table, and
+the family seats at a table the member made for it.
+
+A family is a small JSON manifest (format ``teenpatti-policy-family/1``) naming member
+policy files (paths relative to the manifest) in order of preference:
+
+.. code-block:: json
+
+    {"format": "teenpatti-policy-family/1",
+     "members": ["classic.npz", "general-classic-3.npz", "..."],
+     "description": "..."}
+
+At a table under ``rules`` the family plays the first member whose training rules (its
+metadata's ``rules``) are exactly those rules; failing that, the first member that can
+sit there (:meth:`~agents.policy.NumpyPolicy.fits`: a one-table policy sits at every
+table of its observation and action sizes, as ``pretrained:classic`` sits at a four-seat
+pot-limit table). A table no member fits is refused with the family's reason, and the
+frontends seat their fallback agent there with a one-line notice.
+
+>>> agent = make_family_agent(pretrained_family_path("general"))
+>>> agent.check_rules(Rules(num_players=4))
+>>> agent.member.metadata["rules"]["num_players"]
+4
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from agents.base import Agent, BatchPolicy, Info, Mask, Observation
+from agents.policy import PRETRAINED_DIR, NumpyPolicy, PolicyAgent, PolicyFileError, load_policy
+from teenpatti_env.rules import Rules
+
+FAMILY_FORMAT = "teenpatti-policy-family/1"
+"""The manifest format of a policy family."""
+
+
+class PolicyFamily:
+    """The member policies of a family, in order of preference."""
+
+    def __init__(self, members: list[NumpyPolicy], description: str = "") -> None:
+        if not members:
+            raise PolicyFileError("a policy family needs at least one member")
+        self.members = members
+        self.description = description
+        self._chosen: dict[Rules, NumpyPolicy | None] = {}
+
+    def member_for(self, rules: Rules) -> NumpyPolicy | None:
+        """The member that plays a table under ``rules`` (``None``: none can)."""
+        if rules not in self._chosen:
+            exact = [m for m in self.members if _training_rules(m) == rules]
+            fitting = [m for m in self.members if m.fits(rules)]
+            self._chosen[rules] = (exact or fitting or [None])[0]
+        return self._chosen[rules]
+
+    def tables(self) -> list[str]:
+        """Each member's table in words (its preset settings, seats and variant)."""
+        return [member.describe_table() for member in self.members]
+
+
+def _training_rules(policy: NumpyPolicy) -> Rules | None:
+    data = policy.metadata.get("rules")
+    try:
+        return Rules.from_dict(data) if isinstance(data, dict) else None
+    except (TypeError, ValueError):
+        return None
+
+
+def read_family(path: str | Path) -> PolicyFamily:
+    """The family of the manifest at ``path``; a clear :class:`PolicyFileError` for a
+    missing or malformed manifest or member."""
+    path = Path(path)
+    try:
+        data: Any = json.loads(path.read_text())
+    except FileNotFoundError as error:
+        raise PolicyFileError(f"no policy family at {str(path)!r}") from error
+    except (OSError, ValueError) as error:
+        raise PolicyFileError(f"{str(path)!r} is not a policy family manifest: {error}") from error
+    if not isinstance(data, dict) or data.get("format") != FAMILY_FORMAT:
+        raise PolicyFileError(f"{str(path)!r} is not a {FAMILY_FORMAT} manifest")
+    names = data.get("members")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise PolicyFileError(f"{str(path)!r}: 'members' must be a list of policy files")
+    members = [load_policy(path.parent / name) for name in names]
+    return PolicyFamily(members, str(data.get("description", "")))
+
+
+def pretrained_family_path(name: str) -> Path:
+    """The manifest of a shipped family (``agents/pretrained/<name>.json``)."""
+    return PRETRAINED_DIR / f"{name}.json"
+
+
+class FamilyAgent(Agent):
+    """A policy family as one agent: :meth:`check_rules` picks the member for the table
+    (every frontend and the arena call it before play), which then plays as a
+    :class:`~agents.policy.PolicyAgent`. Told nothing, it plays the first member."""
+
+    def __init__(self, family: PolicyFamily, seed: int | None = None,
+                 name: str = "family") -> None:
+        super().__init__(seed)
+        self.family = family
+        self.name = name
+        self.member = family.members[0]
+        self._player = PolicyAgent(self.member, seed, name=name)
+
+    def check_rules(self, rules: Rules) -> None:
+        member = self.family.member_for(rules)
+        if member is None:
+            raise ValueError(f"{self.name} has no member for {rules.num_players} seats of "
+                             f"{rules.variant!r} under these rules (its members: "
+                             f"{'; '.join(self.family.tables())})")
+        if member is not self.member:
+            self.member = member
+            self._player = PolicyAgent(member, self.seed, name=self.name)
+        self._player.check_rules(rules)
+
+    def reset(self) -> None:
+        self._player.reset()
+
+    def act(self, observation: Observation, mask: Mask, info: Info) -> int:
+        return self._player.act(observation, mask, info)
+
+    def batch_policy(self) -> BatchPolicy | None:
+        return self._player.batch_policy()
+
+
+def make_family_agent(path: str | Path, seed: int | None = None,
+                      name: str = "family") -> FamilyAgent:
+    """The family agent of the manifest at ``path``."""
+    return FamilyAgent(read_family(path), seed, name)
