@@ -15,8 +15,8 @@ themselves, and the speed of a batch without dealer's choice, are unchanged.
 The choice itself is applied here, in numpy over the tables that choose: their
 ``CHOICE`` and chosen rank or colour set, then the chosen variant dealt by the kernel
 :func:`~teenpatti_env.environment.batch_play.deal_chosen` with its row. The
-observation of a hand waiting for the choice is the placeholder row's, with the
-``choosing`` flag set and no bet range (the per-table engine offers none then); every
+observation of a hand waiting for the choice is the placeholder row's (its bet range
+included, as the per-table engine shows it), with the ``choosing`` flag set; every
 other observation sets ``variant_chosen``. The mask of the dealer who chooses holds
 every choice on the list (a batch deals after the choice, so every variant fits).
 """
@@ -162,7 +162,6 @@ class ChoiceTables:
         obs[chosen, choices.chosen_at + tab[chosen, k.CHOICE]] = 1.0
         if waiting.any():
             obs[waiting, choices.choosing_at] = 1.0
-            obs[np.ix_(waiting, self._global_at[[k.G_MIN_BET, k.G_MAX_BET]])] = 0.0
             mask[waiting] = 0
             dealer = waiting & (seats == tab[:, k.TO_ACT])
             mask[np.ix_(dealer, choices.indices)] = 1

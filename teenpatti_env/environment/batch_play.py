@@ -248,9 +248,13 @@ def deal_tables(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: An
 def deal_chosen(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: Any,
                 values: Any, which: Any) -> None:
     """Dealer's choice (C1): deal the chosen variant (``params``: its row; its rank or
-    colour set) at every table with ``which[t]``, and post the boots."""
+    colour set) at every table with ``which[t]``, and post the boots. The deck is put
+    in order first: a shopping hand before it left its draws and discards over its cards
+    (a shopping deal does the same itself, ``batch_deal.deal_phase``)."""
     for t in range(tab.shape[0]):
         if which[t]:
+            for card in range(52):
+                deck[t, card] = card
             deal_cards(params, tab, seat, deck, rng, t)
             start_hand(params, tab, seat, known, values, t)
 

@@ -69,6 +69,17 @@ def batch_rules(rules: Rules) -> Rules:
     return rules
 
 
+def given_deal_rules(rules: Rules) -> Rules:
+    """:func:`batch_rules` for the paths that give the batch its deals (the batched arena,
+    the rule search): ``rules`` if the batch plays them from given cards, else a
+    ``ValueError`` (a dealer's choice hand is dealt once chosen and takes no given cards)."""
+    if rules.dealers_choice is not None:
+        raise ValueError("the batched engine deals a dealer's choice hand once the dealer has "
+                         "chosen and takes no given deal: use the per-table engine "
+                         "(teenpatti_env.env)")
+    return batch_rules(rules)
+
+
 def classic_family(rules: Rules) -> Rules:
     """``rules`` if they are of the classic family, else a ``ValueError`` naming what is
     not (for the paths whose other parts, such as the scripted agents' batched forms,

@@ -292,12 +292,14 @@ def play_against_twins(batch: TableBatch, rng: np.random.Generator, seed: int,
 
 
 def check_chips_and_endings(name: Any, seed: int, players: int, short: bool,
-                            session: bool) -> None:
-    """Random legal play of the variant ``name`` (a name or a family special) at 16
-    tables (short uneven stacks, hand or session episodes): every chip stays in a stack
-    or the pot, every hand's rewards sum to zero, and every table finishes an episode (400
-    steps or more, until every table has, within 2,000)."""
-    rules = Rules(variant=name, num_players=players, max_hands=30 if session else None)
+                            session: bool, choices: Any = None) -> None:
+    """Random legal play of the variant ``name`` (a name or a family special; or with
+    ``choices``, dealer's choice of them) at 16 tables (short uneven stacks, hand or
+    session episodes): every chip stays in a stack or the pot, every hand's rewards sum
+    to zero, and every table finishes an episode (400 steps or more, until every table
+    has, within 2,000)."""
+    rules = Rules(variant=name, num_players=players, max_hands=30 if session else None,
+                  dealers_choice=choices)
     stacks = [rules.boot * (2 + (seed >> s) % 9) for s in range(players)] if short else None
     batch = TableBatch(16, rules, seed=seed, stacks=stacks,
                        episode="session" if session else "hand")
