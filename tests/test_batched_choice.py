@@ -12,7 +12,6 @@ listed variant chosen, every rank or colour a choice can name among them.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import numpy as np
 import pytest

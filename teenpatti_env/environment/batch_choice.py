@@ -23,18 +23,20 @@ every choice on the list (a batch deals after the choice, so every variant fits)
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
+from teenpatti_env.cards.hands import value_categories, value_strengths
 from teenpatti_env.cards.wild import COLOUR_CODES
 from teenpatti_env.engine import Hand
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout, choice_actions
-from teenpatti_env.environment.batch_phase import table_deal
+from teenpatti_env.environment.batch_phase import phase_params, table_deal
+from teenpatti_env.environment.batch_variant import value_lookups, variant_params
 from teenpatti_env.rules import Rules
-from teenpatti_env.rules.variants import VARIANTS, rank_text
+from teenpatti_env.rules.variants import VARIANTS, rank_text, value_table
 
 RANK_CODES = tuple(rank_text(rank) for rank in range(13))
 
@@ -56,6 +58,32 @@ def row_rules(rules: Rules) -> tuple[Rules, ...]:
         return (rules,)
     return (*(rules.with_variant(spec) for spec in rules.choice_specs),
             rules.with_variant(VARIANTS["classic"]))
+
+
+def params_table(rules: Rules, episode: str, bet_levels: int,
+                 offsets: dict[str, int]) -> list[Row]:
+    """The rows of ``rules``'s params table (:func:`row_rules`) for a batch of
+    ``episode``s with ``bet_levels`` bet sizes (``offsets``: the observation layout's slot
+    offsets by name)."""
+    rows = []
+    for hand_rules in row_rules(rules):
+        params = np.zeros(k.PARAMS, dtype=np.int64)
+        params[: k.SETTINGS] = hand_rules.settings  # the betting rules' (rules.betting)
+        params[k.P_SEATS] = hand_rules.num_players
+        params[k.P_BET_LEVELS] = bet_levels
+        params[k.P_SESSION] = episode == "session"
+        params[k.P_MAX_HANDS] = k.NONE if rules.max_hands is None else rules.max_hands
+        params[k.P_VOTE] = rules.vote_to_end and episode == "session"
+        params[k.P_VOTE_AT] = offsets.get("vote_now", k.NONE)
+        params[k.P_CHOICE] = rules.dealers_choice is not None
+        variant_params(hand_rules, params, offsets)
+        phase_params(hand_rules, params, offsets)
+        rows.append(Row(hand_rules, params,
+                        value_lookups(hand_rules, np.asarray(value_table(hand_rules),
+                                                             dtype=np.int64)),
+                        np.asarray(value_categories(hand_rules), dtype=np.int64),
+                        np.asarray(value_strengths(hand_rules), dtype=np.float64)))
+    return rows
 
 
 class Choices:

@@ -36,33 +36,24 @@ import numpy as np
 from numpy.typing import NDArray
 
 from teenpatti_env.cards import NUM_CARDS
-from teenpatti_env.cards.hands import value_categories, value_strengths
 from teenpatti_env.engine import Hand, validate_table
 from teenpatti_env.engine.history import history_of
 from teenpatti_env.engine.session import EPISODES
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout
-from teenpatti_env.environment.batch_choice import (
-    Choices,
-    ChoiceTables,
-    Row,
-    row_rules,
-)
+from teenpatti_env.environment.batch_choice import Choices, ChoiceTables, params_table
 from teenpatti_env.environment.batch_deal import undealt_decks
 from teenpatti_env.environment.batch_options import BATCH_OPTIONS, check_entry, given_deals
-from teenpatti_env.environment.batch_phase import history_action, phase_params, table_deal
+from teenpatti_env.environment.batch_phase import history_action, table_deal
 from teenpatti_env.environment.batch_variant import (
     DEAL_COLUMNS,
     batch_rules,
-    value_lookups,
-    variant_params,
 )
 from teenpatti_env.environment.batch_variant import classic_family as classic_family
 from teenpatti_env.environment.batch_views import BatchViews
 from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
-from teenpatti_env.rules.variants import value_table
 
 
 class BatchStep(NamedTuple):
@@ -138,25 +129,6 @@ class TableBatch(ChoiceTables, BatchViews):
 
     # ----------------------------------------------------------------- layout
 
-    def _row(self, rules: Rules, offsets: dict[str, int]) -> Row:
-        """The params and value lookups of one hand's ``rules`` (``offsets``: the
-        observation layout's slot offsets by name)."""
-        params = np.zeros(k.PARAMS, dtype=np.int64)
-        params[: k.SETTINGS] = rules.settings  # the betting rules' settings (rules.betting)
-        params[k.P_SEATS] = self.num_seats
-        params[k.P_BET_LEVELS] = self.layout.bet_levels
-        params[k.P_SESSION] = self.episode == "session"
-        params[k.P_MAX_HANDS] = k.NONE if rules.max_hands is None else rules.max_hands
-        params[k.P_VOTE] = rules.vote_to_end and self.episode == "session"
-        params[k.P_VOTE_AT] = offsets.get("vote_now", k.NONE)
-        params[k.P_CHOICE] = self.rules.dealers_choice is not None
-        variant_params(rules, params, offsets)
-        phase_params(rules, params, offsets)
-        return Row(rules, params,
-                   value_lookups(rules, np.asarray(value_table(rules), dtype=np.int64)),
-                   np.asarray(value_categories(rules), dtype=np.int64),
-                   np.asarray(value_strengths(rules), dtype=np.float64))
-
     def _setup_tables(self) -> None:
         rules, n, size = self.rules, self.num_seats, self.num_tables
         # The action table and the observation slots, read from the layouts themselves.
@@ -176,7 +148,7 @@ class TableBatch(ChoiceTables, BatchViews):
         self._category_at = int(offsets["my_category"])
         self._cards_at = np.array([offsets[f"seat{j}.cards"] for j in range(n)], dtype=np.int64)
         # The params table (batch_choice): one row, or a row per variant of a dealer's choice.
-        self._rows = [self._row(hand_rules, offsets) for hand_rules in row_rules(rules)]
+        self._rows = params_table(rules, self.episode, self.layout.bet_levels, offsets)
         self._choices = (None if rules.dealers_choice is None
                          else Choices(rules, self.layout, offsets))
         self._params, self._values, self._categories, self._strengths = self._rows[-1][1:]

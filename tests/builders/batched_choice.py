@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from builders.batched import (
     _compare_finished,
     _compare_running,
@@ -19,7 +20,6 @@ from builders.batched import (
     follow_reshuffle,
     random_actions,
 )
-
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.environment.batch_phase import table_deal
