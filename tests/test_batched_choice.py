@@ -70,7 +70,8 @@ def test_dealers_choice_agrees_with_the_engine_at_every_decision(choices: list[s
     play_lists(choices, rng, DECISIONS, seen)
     for name in choices:
         assert seen[f"variant={name}"] > 0, (name, seen)
-    for action in ("look", "bet_min", "pack", "show", "sideshow"):
+    for action in ("look", "bet_min", "pack", "show", "sideshow", "end=show",
+                   "end=last_player"):
         assert seen[action] > 0, (action, seen)
 
 
@@ -127,6 +128,15 @@ def test_the_choice_is_the_dealers_decision_and_deals_the_chosen_variant() -> No
     assert history["actions"][0] == {"seat": int(dealer[1]), "type": "choose_variant",
                                      "variant": "open_joker", "rank": "7"}
     assert "chosen" not in history  # H3: named in the choice
+    # Everyone packs to the end; redeal starts the next hands with a choice again.
+    pack = names.index("pack")
+    while (step.to_act >= 0).any():
+        step = batch.step(np.full(2, pack))
+    assert batch.over.all()
+    step = batch.redeal(np.array([True, False]))
+    assert step.to_act[0] == batch.dealer[0] and step.to_act[1] == -1
+    assert step.observations[0, slots["choosing"]] == 1
+    assert step.action_masks[0, choose].all()
 
 
 def test_a_dealers_choice_batch_refuses_what_it_cannot_play_by_name() -> None:
