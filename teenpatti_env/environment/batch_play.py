@@ -21,21 +21,17 @@ from teenpatti_env.environment.batch_variant import burst_at_deal, show_deal, va
 # ----------------------------------------------------------------- dealing
 
 
-@jit
-def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int) -> None:
-    """Post the boots of a table whose cards, dealer and stacks are set, and find the
-    first seat to act (or end the hand at once, RULES section 2)."""
+@inline
+def clear_hand(params: Any, tab: Any, seat: Any, known: Any, t: int) -> None:
+    """A new hand's empty pot and open betting at table ``t``: nobody has seen any card,
+    every seat holds its starting stack, dealt in if it can enter, nothing paid."""
     n = params[P_SEATS]
-    boot = params[P_BOOT]
-    variant = params[P_VARIANT] == 1
     tab[t, POT] = 0
-    tab[t, STAKE] = boot
+    tab[t, STAKE] = params[P_BOOT]
     tab[t, ASKER] = NONE
     tab[t, TARGET] = NONE
     tab[t, END] = RUNNING
-    tab[t, TO_ACT] = NONE
     tab[t, ACTIONS] = 0
-    tab[t, DEALS] += 1
     for viewer in range(n):
         for s in range(n):
             known[t, viewer, s] = 0
@@ -45,6 +41,19 @@ def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int
         for field in (CONTRIB, PACKED, SEEN, ALL_IN, BLIND_BETS, PAYOUT, SHOWN):
             seat[t, field, s] = 0
         seat[t, VALUE, s] = NONE
+
+
+@jit
+def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int) -> None:
+    """Post the boots of a table whose cards, dealer and stacks are set, and find the
+    first seat to act (or end the hand at once, RULES section 2)."""
+    n = params[P_SEATS]
+    boot = params[P_BOOT]
+    variant = params[P_VARIANT] == 1
+    clear_hand(params, tab, seat, known, t)
+    tab[t, TO_ACT] = NONE
+    tab[t, DEALS] += 1
+    for s in range(n):
         if seat[t, DEALT, s] == 1:
             if not variant:
                 index = (seat[t, CARD0, s] * 2704 + seat[t, CARD0 + 1, s] * 52
@@ -105,29 +114,17 @@ def deal_cards(params: Any, tab: Any, seat: Any, deck: Any, rng: Any, t: int) ->
 def lay_out_choice(params: Any, tab: Any, seat: Any, known: Any, t: int) -> None:
     """Dealer's choice (C1): lay out a hand that waits for the dealer's choice (the dealer
     and stacks are set): no boot, no card, nothing wild; the dealer to act."""
-    tab[t, POT] = 0
-    tab[t, STAKE] = params[P_BOOT]
-    tab[t, ASKER] = NONE
-    tab[t, TARGET] = NONE
-    tab[t, END] = RUNNING
+    clear_hand(params, tab, seat, known, t)
     tab[t, TO_ACT] = tab[t, DEALER]
-    tab[t, ACTIONS] = 0
     tab[t, CHOICE] = NONE
     for column in (CHOSEN_RANK, CHOSEN_COLOUR, BURST_RANK):
         tab[t, column] = NONE
     for column in range(WILD_RANK, TAB_FIELDS - 1):  # the wild flags .. ROTATIONS
         tab[t, column] = 0
-    n = params[P_SEATS]
-    for viewer in range(n):
-        for s in range(n):
-            known[t, viewer, s] = 0
-    for s in range(n):
-        seat[t, STACK, s] = seat[t, START_STACK, s]
-        seat[t, DEALT, s] = 1 if seat[t, START_STACK, s] >= params[P_ENTRY] else 0
-        for field in (CONTRIB, PACKED, SEEN, ALL_IN, BLIND_BETS, PAYOUT, SHOWN, BURST,
-                      HELD, PARTED, PHASE_DONE, DRAWS):
+    for s in range(params[P_SEATS]):
+        for field in (BURST, HELD, PARTED, PHASE_DONE, DRAWS):
             seat[t, field, s] = 0
-        for field in (VALUE, OWN_RANK, BOUGHT):
+        for field in (OWN_RANK, BOUGHT):
             seat[t, field, s] = NONE
 
 
