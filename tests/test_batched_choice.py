@@ -151,3 +151,19 @@ def test_a_dealers_choice_batch_refuses_what_it_cannot_play_by_name() -> None:
 def test_chips_are_conserved_and_every_hand_and_session_ends_under_dealers_choice(
         choices: list[str], seed: int, players: int, short: bool, session: bool) -> None:
     check_chips_and_endings("classic", seed, players, short, session, choices)
+
+
+def test_the_vector_environment_plays_dealers_choice() -> None:
+    from teenpatti_env.environment.vector import TeenPattiVectorEnv
+
+    env = TeenPattiVectorEnv(8, dealers_choice=["classic", "muflis", "discard_one"])
+    env.reset(seed=3)
+    choose = [i for i, name in enumerate(env.batch.layout.names) if name.startswith("choose_")]
+    rng = np.random.default_rng(0)
+    ended = chose = 0
+    for _ in range(100):
+        masks = env.action_masks()
+        chose += int(masks[:, choose].any(axis=1).sum())  # the learner deals and chooses
+        _, _, terminated, _, _ = env.step((masks + rng.random(masks.shape)).argmax(axis=1))
+        ended += int(terminated.sum())
+    assert ended > 0 and chose > 0
