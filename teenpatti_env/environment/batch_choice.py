@@ -9,8 +9,9 @@ the neutral hand that waits for the choice (the per-table engine's placeholder: 
 with the table's settings). Each row has its own value lookups, categories and
 strengths (a lowball variant ranks hands otherwise). Every table's ``CHOICE`` column
 names the row of its hand (``NONE`` while the dealer chooses), and each kernel is called
-once per row over the tables of that row (``which & (CHOICE == row)``), so the kernels
-themselves, and the speed of a batch without dealer's choice, are unchanged.
+once per row over the tables of that row (``which & (CHOICE == row)``): the kernels read
+one params vector as before (``P_CHOICE`` only makes a new hand wait for the choice), and
+a batch without dealer's choice makes the calls it made before.
 
 The choice itself is applied here, in numpy over the tables that choose: their
 ``CHOICE`` and chosen rank or colour set, then the chosen variant dealt by the kernel
@@ -30,15 +31,13 @@ from numpy.typing import NDArray
 
 from teenpatti_env.cards.hands import value_categories, value_strengths
 from teenpatti_env.cards.wild import COLOUR_CODES
-from teenpatti_env.engine import Hand
+from teenpatti_env.engine import RANK_TEXTS, Hand
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout, choice_actions
 from teenpatti_env.environment.batch_phase import phase_params, table_deal
 from teenpatti_env.environment.batch_variant import value_lookups, variant_params
 from teenpatti_env.rules import Rules
-from teenpatti_env.rules.variants import VARIANTS, rank_text, value_table
-
-RANK_CODES = tuple(rank_text(rank) for rank in range(13))
+from teenpatti_env.rules.variants import VARIANTS, value_table
 
 
 class Row(NamedTuple):
@@ -102,12 +101,11 @@ class Choices:
             a = layout.index(name)
             self.row[a] = names.index(choice["variant"])
             if "rank" in choice:
-                self.rank[a] = RANK_CODES.index(choice["rank"])
+                self.rank[a] = RANK_TEXTS.index(choice["rank"])
             if "colour" in choice:
                 self.colour[a] = COLOUR_CODES.index(choice["colour"])
             self.index[int(self.row[a]), int(self.rank[a]), int(self.colour[a])] = a
         self.indices = np.flatnonzero(self.row != k.NONE)
-        self.waiting_row = len(names)
         self.choosing_at = offsets["choosing"]
         self.chosen_at = offsets["variant_chosen"]
 
