@@ -17,8 +17,11 @@ cache and is not timed), and every rate is per second of this process's CPU time
 one JSON object instead of the table. Hold'em needs ``pip install -e ".[bench]"``.
 
 Every variant the batched engine plays (or those ``--variants`` names) is measured at
-4,096 tables, hand episodes, next to ``env(variant=...)`` in the same rules; ``--json``
-adds them as ``variants`` (``{"muflis": decisions/s, ...}``) and ``variants_aec_env``.
+4,096 tables, hand episodes, next to ``env(variant=...)`` in the same rules, and so is
+``dealers_choice`` (``dealers_choice=[...]`` of every variant the batch plays, classic
+included: the dealer's choice is one of the decisions counted); ``--json`` adds them as
+``variants`` (``{"muflis": decisions/s, ..., "dealers_choice": ...}``) and
+``variants_aec_env``.
 """
 
 from __future__ import annotations
@@ -48,15 +51,24 @@ SIZES = (1, 64, 1024, 4096)
 
 SESSION_TABLES = 4096
 VARIANT_TABLES = 4096
-PLAYED = tuple(name for name in VARIANTS
-               if name != "classic" and unsupported(Rules(variant=name)) is None)
-"""The variants the batched engine plays."""
+CHOICES = tuple(name for name in VARIANTS if unsupported(Rules(variant=name)) is None)
+"""The list of the ``dealers_choice`` entry: every variant the batch plays, classic too."""
+PLAYED = (*(name for name in CHOICES if name != "classic"), "dealers_choice")
+"""The variants the batched engine plays, and dealer's choice of them all."""
+
+
+def variant_rules(variant: str) -> dict[str, Any]:
+    """The rule keywords of a ``--variants`` entry."""
+    if variant == "dealers_choice":
+        return {"dealers_choice": list(CHOICES)}
+    return {"variant": variant}
 
 
 def batched(tables: int, seconds: float, seed: int = 0, episode: str = "hand",
             variant: str = "classic") -> float:
     """Decisions per second of random legal play at ``tables`` tables."""
-    batch = TableBatch(tables, "classic", seed=seed, episode=episode, variant=variant)
+    batch = TableBatch(tables, "classic", seed=seed, episode=episode,
+                       **variant_rules(variant))
     rng = np.random.default_rng(seed)
     step = batch.reset()
     batch.step((step.action_masks + rng.random(step.action_masks.shape)).argmax(axis=1))
@@ -98,7 +110,7 @@ def main() -> None:
         contenders[f"variant:{name}"] = lambda name=name: batched(
             VARIANT_TABLES, args.seconds, variant=name)
         contenders[f"aec_env:{name}"] = lambda name=name: play(
-            lambda: teenpatti_env.env(variant=name), args.seconds)[0]
+            lambda: teenpatti_env.env(**variant_rules(name)), args.seconds)[0]
     for size in SIZES:
         batched(size, 0.01)  # compile (or load the cached kernels) before timing
     for name in variants:

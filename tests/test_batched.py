@@ -176,8 +176,8 @@ def test_variant_rules_the_batch_does_not_play_are_refused_naming_the_variant() 
     two_own_ranks = {"name": "two_own_ranks", "wild": ["personal_lowest", "rotating_lowest"]}
     with pytest.raises(ValueError, match=r"two_own_ranks.*per-table engine"):
         TableBatch(2, Rules(variant=two_own_ranks))
-    with pytest.raises(ValueError, match="dealer's choice"):
-        TableBatch(2, Rules(dealers_choice=("classic", "muflis")))
+    with pytest.raises(ValueError, match=r"two_own_ranks.*dealer's choice lists it"):
+        TableBatch(2, Rules(dealers_choice=("classic", two_own_ranks)))
     with pytest.raises(ValueError, match="num_tables"):
         TableBatch(0)
 

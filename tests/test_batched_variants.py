@@ -56,8 +56,8 @@ HANDS = 4
 
 def test_the_batch_plays_every_variant_and_refuses_what_it_does_not() -> None:
     assert len(PLAYED) == 23 and REFUSED == [], REFUSED
-    with pytest.raises(ValueError, match=r"dealer's choice.*per-table engine"):
-        TableBatch(2, dealers_choice=["classic", "muflis"])
+    # dealer's choice of them too (test_batched_choice.py)
+    assert TableBatch(2, dealers_choice=["classic", *PLAYED]).rules.dealers_choice
     shopping_thresholds = {"name": "shopping_thresholds", "phase": "shopping",
                            "wild": [{"thresholds": [10, 20]}]}
     with pytest.raises(ValueError, match=r"shopping_thresholds.*selection phase together "

@@ -46,7 +46,7 @@ from agents.rule_strategy import (
     spec_of,
 )
 from teenpatti_env.engine import Hand
-from teenpatti_env.environment.batch_variant import batch_rules
+from teenpatti_env.environment.batch_variant import given_deal_rules
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
 
@@ -302,7 +302,7 @@ def _batched_form(target: str | Agent, agent: Agent, rules: Rules) -> BatchForm 
     """The target's batched form, if the batched engine can play it at ``rules`` (every
     variant :class:`TableBatch` plays, the scripted agents' batched forms included)."""
     try:
-        batch_rules(rules)
+        given_deal_rules(rules)
     except ValueError:
         return None
     if isinstance(target, str):

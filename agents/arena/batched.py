@@ -12,7 +12,7 @@ from agents.arena.seating import TRACKED_ACTIONS, ArenaConfig, Deals, draw_deal
 from agents.batch_scripted import BatchForm, batched_form
 from teenpatti_env.environment.batch_options import TABLE_OPTIONS
 from teenpatti_env.environment.batch_phase import dealt_width
-from teenpatti_env.environment.batch_variant import batch_rules
+from teenpatti_env.environment.batch_variant import given_deal_rules
 from teenpatti_env.environment.batched import TableBatch
 
 BATCHED_DEALS = 1024
@@ -21,11 +21,11 @@ BATCHED_DEALS = 1024
 
 def batch_policies(config: ArenaConfig) -> list[BatchForm] | None:
     """Every pool agent's batched form when the batched engine can play the whole run
-    (rules the batch plays, :func:`batch_rules`: the classic family and every variant,
+    (rules the batch plays, :func:`given_deal_rules`: the classic family and every variant,
     dealer's choice aside; every agent with a batched form there: the scripted agents
     outside the selection phases and joker buying, trained policies), else ``None``."""
     try:
-        batch_rules(config.rules)
+        given_deal_rules(config.rules)
     except ValueError:
         return None
     forms = [batched_form(name, config.rules) for name in config.agents]

@@ -30,7 +30,7 @@ from agents.batch_scripted import BatchForm, batched_form, per_table_choices
 from agents.ray_support import ray_connection
 from agents.stats import holm_adjusted, two_sided_p_value
 from teenpatti_env.environment.batch_kernels import HAVE_NUMBA
-from teenpatti_env.environment.batch_variant import batch_rules
+from teenpatti_env.environment.batch_variant import given_deal_rules
 from teenpatti_env.rules import Rules
 
 RulesLike = Rules | str | dict[str, Any] | None
@@ -106,7 +106,7 @@ def _engine_policies(
         engine == "auto" and not HAVE_NUMBA)
     policies = None if skip else batch_policies(config)
     if engine == "batched" and policies is None:
-        batch_rules(config.rules)  # a ValueError naming what the batch does not play
+        given_deal_rules(config.rules)  # a ValueError naming what the batch does not play
         lacking = [name for name in config.agents if batched_form(name, config.rules) is None]
         choices = per_table_choices(config.rules)
         why = (f" (in the variant {config.rules.spec.name!r} the scripted agents make their "

@@ -20,12 +20,13 @@ def deal_variant(params: Any, tab: Any, seat: Any, deck: Any, rng: Any, t: int,
     seats that can enter, from the table's own stream."""
     private = params[P_PRIVATE]
     community = params[P_COMMUNITY]
-    tab[t, CHOSEN_RANK] = NONE
-    tab[t, CHOSEN_COLOUR] = NONE
-    if params[P_CHOOSES] == 1:  # S2: drawn before the deal
-        tab[t, CHOSEN_RANK] = random_below(rng, t, 13)
-    elif params[P_CHOOSES] == 2:
-        tab[t, CHOSEN_COLOUR] = random_below(rng, t, 2)
+    if params[P_CHOICE] == 0:  # under dealer's choice the dealer named them (C1)
+        tab[t, CHOSEN_RANK] = NONE
+        tab[t, CHOSEN_COLOUR] = NONE
+        if params[P_CHOOSES] == 1:  # S2: drawn before the deal
+            tab[t, CHOSEN_RANK] = random_below(rng, t, 13)
+        elif params[P_CHOOSES] == 2:
+            tab[t, CHOSEN_COLOUR] = random_below(rng, t, 2)
     dealt = private * entering
     if params[P_PHASE] != NO_PHASE:  # the selection phases' cards (passing's extra three)
         dealt = deal_phase(params, tab, seat, deck, rng, t, entering)

@@ -21,21 +21,17 @@ from teenpatti_env.environment.batch_variant import burst_at_deal, show_deal, va
 # ----------------------------------------------------------------- dealing
 
 
-@jit
-def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int) -> None:
-    """Post the boots of a table whose cards, dealer and stacks are set, and find the
-    first seat to act (or end the hand at once, RULES section 2)."""
+@inline
+def clear_hand(params: Any, tab: Any, seat: Any, known: Any, t: int) -> None:
+    """A new hand's empty pot and open betting at table ``t``: nobody has seen any card,
+    every seat holds its starting stack, dealt in if it can enter, nothing paid."""
     n = params[P_SEATS]
-    boot = params[P_BOOT]
-    variant = params[P_VARIANT] == 1
     tab[t, POT] = 0
-    tab[t, STAKE] = boot
+    tab[t, STAKE] = params[P_BOOT]
     tab[t, ASKER] = NONE
     tab[t, TARGET] = NONE
     tab[t, END] = RUNNING
-    tab[t, TO_ACT] = NONE
     tab[t, ACTIONS] = 0
-    tab[t, DEALS] += 1
     for viewer in range(n):
         for s in range(n):
             known[t, viewer, s] = 0
@@ -45,6 +41,19 @@ def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int
         for field in (CONTRIB, PACKED, SEEN, ALL_IN, BLIND_BETS, PAYOUT, SHOWN):
             seat[t, field, s] = 0
         seat[t, VALUE, s] = NONE
+
+
+@jit
+def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int) -> None:
+    """Post the boots of a table whose cards, dealer and stacks are set, and find the
+    first seat to act (or end the hand at once, RULES section 2)."""
+    n = params[P_SEATS]
+    boot = params[P_BOOT]
+    variant = params[P_VARIANT] == 1
+    clear_hand(params, tab, seat, known, t)
+    tab[t, TO_ACT] = NONE
+    tab[t, DEALS] += 1
+    for s in range(n):
         if seat[t, DEALT, s] == 1:
             if not variant:
                 index = (seat[t, CARD0, s] * 2704 + seat[t, CARD0 + 1, s] * 52
@@ -102,10 +111,33 @@ def deal_cards(params: Any, tab: Any, seat: Any, deck: Any, rng: Any, t: int) ->
 
 
 @jit
-def deal_random(params: Any, tab: Any, seat: Any, deck: Any, rng: Any, t: int) -> None:
-    """Draw the dealer among the seats that can enter, then deal them their cards."""
-    draw_dealer(params, tab, seat, rng, t)
-    deal_cards(params, tab, seat, deck, rng, t)
+def lay_out_choice(params: Any, tab: Any, seat: Any, known: Any, t: int) -> None:
+    """Dealer's choice (C1): lay out a hand that waits for the dealer's choice (the dealer
+    and stacks are set): no boot, no card, nothing wild; the dealer to act."""
+    clear_hand(params, tab, seat, known, t)
+    tab[t, TO_ACT] = tab[t, DEALER]
+    tab[t, CHOICE] = NONE
+    for column in (CHOSEN_RANK, CHOSEN_COLOUR, BURST_RANK):
+        tab[t, column] = NONE
+    for column in range(WILD_RANK, TAB_FIELDS - 1):  # the wild flags .. ROTATIONS
+        tab[t, column] = 0
+    for s in range(params[P_SEATS]):
+        for field in (BURST, HELD, PARTED, PHASE_DONE, DRAWS):
+            seat[t, field, s] = 0
+        for field in (OWN_RANK, BOUGHT):
+            seat[t, field, s] = NONE
+
+
+@jit
+def new_hand(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: Any,
+             values: Any, t: int) -> None:
+    """Deal table ``t``'s hand (the dealer and stacks are set) and post the boots, or
+    under dealer's choice lay out the hand waiting for the choice."""
+    if params[P_CHOICE] == 1:
+        lay_out_choice(params, tab, seat, known, t)
+    else:
+        deal_cards(params, tab, seat, deck, rng, t)
+        start_hand(params, tab, seat, known, values, t)
 
 
 # ----------------------------------------------------------------- sessions
@@ -147,8 +179,7 @@ def deal_next(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: Any,
     tab[t, DEALER] = next_in_session(params, seat, t, tab[t, DEALER])
     for s in range(params[P_SEATS]):
         seat[t, START_STACK, s] = seat[t, CHIPS, s] if in_session(params, seat, t, s) else 0
-    deal_cards(params, tab, seat, deck, rng, t)
-    start_hand(params, tab, seat, known, values, t)
+    new_hand(params, tab, seat, known, deck, rng, values, t)
 
 
 @jit
@@ -206,7 +237,22 @@ def deal_tables(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: An
     """Deal a random hand at every table ``t`` with ``which[t]``."""
     for t in range(tab.shape[0]):
         if which[t]:
-            deal_random(params, tab, seat, deck, rng, t)
+            draw_dealer(params, tab, seat, rng, t)
+            new_hand(params, tab, seat, known, deck, rng, values, t)
+
+
+@jit
+def deal_chosen(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: Any,
+                values: Any, which: Any) -> None:
+    """Dealer's choice (C1): deal the chosen variant (``params``: its row; its rank or
+    colour set) at every table with ``which[t]``, and post the boots. The deck is put
+    in order first: a shopping hand before it left its draws and discards over its cards
+    (a shopping deal does the same itself, ``batch_deal.deal_phase``)."""
+    for t in range(tab.shape[0]):
+        if which[t]:
+            for card in range(52):
+                deck[t, card] = card
+            deal_cards(params, tab, seat, deck, rng, t)
             start_hand(params, tab, seat, known, values, t)
 
 

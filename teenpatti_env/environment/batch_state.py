@@ -184,7 +184,10 @@ IN_PHASE, DREW, DECK_TOP, PILE = range(WILD_SUIT + 4, WILD_SUIT + 8)
 # up so far (T1) and full betting rounds so far (rotating jokers, R1).
 REVEALED = WILD_SUIT + 8
 ROTATIONS = REVEALED + 1
-TAB_FIELDS = ROTATIONS + 1
+# Dealer's choice (batch_choice.py): the row of the chosen variant in the batch's params
+# table, NONE while the dealer chooses (C1).
+CHOICE = ROTATIONS + 1
+TAB_FIELDS = CHOICE + 1
 # END codes (VOID: every seat burst, every chip goes back, B4).
 RUNNING, LAST_PLAYER, SHOW, SHOWDOWN, VOID = range(5)
 # Per-seat fields.
@@ -237,7 +240,10 @@ P_THRESHOLD_COUNT = P_THRESHOLD_AT + 1
 P_THRESHOLD = P_THRESHOLD_COUNT + 1
 (P_ROTATING, P_BUY, P_OBS_BEYOND, P_OBS_ROTATIONS, P_OBS_MY_BOUGHT, P_OBS_BOUGHT) = range(
     P_THRESHOLD + MAX_INDICATORS, P_THRESHOLD + MAX_INDICATORS + 6)
-PARAMS = P_OBS_BOUGHT + 1
+P_CHOICE = P_OBS_BOUGHT + 1
+"""Dealer's choice (C1): a new hand waits for the dealer's choice instead of being dealt,
+and a ``chosen_*`` variant's rank or colour is the dealer's, not drawn (S2)."""
+PARAMS = P_CHOICE + 1
 """``P_VOTE``: votes to end between a session's hands (C3); ``P_VOTE_AT``: the offset of
 the observation's ``vote_now`` slot (``NONE`` without one)."""
 BURST_INDICATOR = -2
@@ -260,9 +266,13 @@ K_BUY = 10
 # The selection phases' (batch_phase.py): a discard's level is the slot of the card, a
 # pass's the bits of its three slots.
 K_DISCARD, K_DRAW, K_KEEP, K_PASS = range(11, 15)
-KINDS = 15
+K_CHOOSE = 15
+"""``choose_variant`` (C1): never legal in a hand's mask; the dealer's choice is applied
+and masked outside the kernels' hand (``batch_choice``)."""
+KINDS = 16
 KIND_NAMES = ("pack", "look", "bet", "show", "sideshow", "accept", "refuse", "all_in",
-              "vote_end", "continue", "buy_joker", "discard", "draw", "keep", "pass")
+              "vote_end", "continue", "buy_joker", "discard", "draw", "keep", "pass",
+              "choose_variant")
 # Observation: index of each global scalar in ``global_at`` and of each seat field in
 # the columns of ``seat_at`` (the order of ObservationLayout's GLOBAL_SLOTS/SEAT_SLOTS).
 (G_POT, G_STAKE, G_MIN_BET, G_MAX_BET, G_MY_TURN, G_ASKED, G_OVER, G_PLAYED, G_REMAINING,

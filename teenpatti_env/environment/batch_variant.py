@@ -55,18 +55,29 @@ def unsupported(rules: Rules) -> str | None:
 
 def batch_rules(rules: Rules) -> Rules:
     """``rules`` if the batched engine plays them, else a ``ValueError`` naming what it
-    does not play yet (dealer's choice and the variants with buying a joker, thresholds,
-    rotating jokers, or a selection phase with open cards or a personal wild rank need
-    the per-table engine)."""
-    if rules.dealers_choice is not None:
-        raise ValueError("the batched engine does not play dealer's choice yet: use the "
-                         "per-table engine (teenpatti_env.env)")
-    reason = unsupported(rules)
-    if reason is not None:
-        raise ValueError(f"the batched engine does not play the variant "
-                         f"{rules.spec.name!r} yet ({reason}): use the per-table engine "
-                         "(teenpatti_env.env)")
+    does not play yet (the variants with a selection phase together with buying a joker,
+    thresholds or rotating jokers, or with open cards or a personal wild rank need the
+    per-table engine; under dealer's choice every listed variant is checked)."""
+    specs = rules.choice_specs or (rules.spec,)
+    for spec in specs:
+        reason = unsupported(rules.with_variant(spec))
+        if reason is not None:
+            where = "dealer's choice lists" if rules.dealers_choice is not None else "plays"
+            raise ValueError(f"the batched engine does not play the variant {spec.name!r} "
+                             f"yet ({reason}; the rule set {where} it): use the per-table "
+                             "engine (teenpatti_env.env)")
     return rules
+
+
+def given_deal_rules(rules: Rules) -> Rules:
+    """:func:`batch_rules` for the paths that give the batch its deals (the batched arena,
+    the rule search): ``rules`` if the batch plays them from given cards, else a
+    ``ValueError`` (a dealer's choice hand is dealt once chosen and takes no given cards)."""
+    if rules.dealers_choice is not None:
+        raise ValueError("the batched engine deals a dealer's choice hand once the dealer has "
+                         "chosen and takes no given deal: use the per-table engine "
+                         "(teenpatti_env.env)")
+    return batch_rules(rules)
 
 
 def classic_family(rules: Rules) -> Rules:

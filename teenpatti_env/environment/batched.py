@@ -36,27 +36,24 @@ import numpy as np
 from numpy.typing import NDArray
 
 from teenpatti_env.cards import NUM_CARDS
-from teenpatti_env.cards.hands import value_categories, value_strengths
 from teenpatti_env.engine import Hand, validate_table
 from teenpatti_env.engine.history import history_of
 from teenpatti_env.engine.session import EPISODES
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.batch_choice import Choices, ChoiceTables, params_table
 from teenpatti_env.environment.batch_deal import undealt_decks
 from teenpatti_env.environment.batch_options import BATCH_OPTIONS, check_entry, given_deals
-from teenpatti_env.environment.batch_phase import history_action, phase_params, table_deal
+from teenpatti_env.environment.batch_phase import history_action, table_deal
 from teenpatti_env.environment.batch_variant import (
     DEAL_COLUMNS,
     batch_rules,
-    value_lookups,
-    variant_params,
 )
 from teenpatti_env.environment.batch_variant import classic_family as classic_family
 from teenpatti_env.environment.batch_views import BatchViews
 from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
-from teenpatti_env.rules.variants import value_table
 
 
 class BatchStep(NamedTuple):
@@ -80,7 +77,7 @@ class BatchStep(NamedTuple):
     ``episode="session"`` its session)."""
 
 
-class TableBatch(BatchViews):
+class TableBatch(ChoiceTables, BatchViews):
     """``num_tables`` tables of one rule set, stepped together.
 
     Keyword arguments as :func:`teenpatti_env.env` takes them: ``rules`` (a ``Rules``,
@@ -134,14 +131,6 @@ class TableBatch(BatchViews):
 
     def _setup_tables(self) -> None:
         rules, n, size = self.rules, self.num_seats, self.num_tables
-        params = np.zeros(k.PARAMS, dtype=np.int64)
-        params[: k.SETTINGS] = rules.settings  # the betting rules' settings (rules.betting)
-        params[k.P_SEATS] = n
-        params[k.P_BET_LEVELS] = self.layout.bet_levels
-        params[k.P_SESSION] = self.episode == "session"
-        params[k.P_MAX_HANDS] = k.NONE if rules.max_hands is None else rules.max_hands
-        params[k.P_VOTE] = rules.vote_to_end and self.episode == "session"
-        self._params = params
         # The action table and the observation slots, read from the layouts themselves.
         kinds = self.layout.kinds
         unknown = sorted(set(kinds) - set(k.KIND_NAMES))
@@ -157,16 +146,15 @@ class TableBatch(BatchViews):
             dtype=np.int64,
         )
         self._category_at = int(offsets["my_category"])
-        params[k.P_VOTE_AT] = offsets.get("vote_now", k.NONE)
         self._cards_at = np.array([offsets[f"seat{j}.cards"] for j in range(n)], dtype=np.int64)
-        variant_params(rules, params, offsets)
-        phase_params(rules, params, offsets)
-        self._values = value_lookups(rules, np.asarray(value_table(rules), dtype=np.int64))
-        self._categories = np.asarray(value_categories(rules), dtype=np.int64)
-        self._strengths = np.asarray(value_strengths(rules), dtype=np.float64)
+        # The params table (batch_choice): one row, or a row per variant of a dealer's choice.
+        self._rows = params_table(rules, self.episode, self.layout.bet_levels, offsets)
+        self._choices = (None if rules.dealers_choice is None
+                         else Choices(rules, self.layout, offsets))
+        self._params, self._values, self._categories, self._strengths = self._rows[-1][1:]
         # The tables.
         # A variant's columns and seat fields only where a variant is played (batch_state).
-        variant = rules.variant != "classic"
+        variant = rules.variant != "classic" or self._choices is not None
         self._tab = np.zeros((size, k.TAB_FIELDS if variant else k.CLASSIC_TAB_FIELDS),
                              dtype=np.int64)
         self._tab[:, k.TO_ACT] = k.NONE
@@ -174,7 +162,7 @@ class TableBatch(BatchViews):
         self._seat = np.zeros((size, k.SEAT_FIELDS if variant else k.CLASSIC_SEAT_FIELDS, n),
                               dtype=np.int64)
         if variant:
-            self._tab[:, [k.CHOSEN_RANK, k.CHOSEN_COLOUR, k.BURST_RANK]] = k.NONE
+            self._tab[:, [k.CHOSEN_RANK, k.CHOSEN_COLOUR, k.BURST_RANK, k.CHOICE]] = k.NONE
             self._seat[:, [k.OWN_RANK, k.BOUGHT], :] = k.NONE
         self._known = np.zeros((size, n, n), dtype=np.uint8)
         self._deck = np.tile(np.arange(NUM_CARDS, dtype=np.int64), (size, 1))
@@ -216,6 +204,10 @@ class TableBatch(BatchViews):
             raise ValueError(f"unknown reset options {unknown}: it reads "
                              f"{', '.join(BATCH_OPTIONS)}")
         # checked before anything changes
+        if self._choices is not None and options.get("cards") is not None:
+            raise ValueError("under dealer's choice the batch deals each hand once the dealer "
+                             "has chosen: reset option 'cards' is not taken (give 'stacks' "
+                             "only, or use the per-table engine, teenpatti_env.env)")
         given = given_deals(self.rules, self.num_tables, options, self.stacks)
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or seed < 0):
@@ -281,9 +273,13 @@ class TableBatch(BatchViews):
             self._history = grown
         self._chips[:] = 0
         self._finished[:] = False
-        k.step_tables(self._params, self._tab, self._seat, self._known, self._deck, self._rng,
-                      self._values, self._history, chosen, active, self._kind_of,
-                      self._level_of, self._chips, self._finished, self._reported)
+        if self._choices is None:
+            k.step_tables(self._params, self._tab, self._seat, self._known, self._deck,
+                          self._rng, self._values, self._history, chosen, active,
+                          self._kind_of, self._level_of, self._chips, self._finished,
+                          self._reported)
+        else:
+            self._step_choice(chosen, active)
         changed = active if tables is None else active | self._finished
         if self.autoreset and self._finished.any():
             self._redeal(self._finished)
@@ -367,6 +363,9 @@ class TableBatch(BatchViews):
 
     def _observe_into(self, which: NDArray[np.bool_], seats: NDArray[np.int64],
                       obs: NDArray[np.float32], mask: NDArray[np.int8]) -> None:
+        if self._choices is not None:
+            self._observe_choice(which, seats, obs, mask)
+            return
         k.observe_tables(self._params, self._tab, self._seat, self._known, which, seats, obs,
                          mask, self._kind_of, self._global_at, self._seat_at,
                          self._category_at, self._cards_at, self._categories,
@@ -396,10 +395,13 @@ class TableBatch(BatchViews):
         every action so far replayed)."""
         t = self._table(table)
         actions = self._history[t, : self._tab[t, k.ACTIONS]].tolist()
-        cards, deal = table_deal(self.rules, self._seat[t], self._tab[t], self._deck[t],
-                                 actions)
-        hand = Hand(self.rules, cards, self.hand_stacks[t].tolist(),
-                    int(self._tab[t, k.DEALER]), **deal)
+        stacks = self.hand_stacks[t].tolist()
+        if self._choices is not None:
+            hand = self._choice_hand(t, stacks, actions)
+        else:
+            cards, deal = table_deal(self.rules, self._seat[t], self._tab[t], self._deck[t],
+                                     actions)
+            hand = Hand(self.rules, cards, stacks, int(self._tab[t, k.DEALER]), **deal)
         for entry in actions:
             assert hand.to_act is not None
             hand.apply(history_action(self.layout, hand, entry))

@@ -292,12 +292,14 @@ def play_against_twins(batch: TableBatch, rng: np.random.Generator, seed: int,
 
 
 def check_chips_and_endings(name: Any, seed: int, players: int, short: bool,
-                            session: bool) -> None:
-    """Random legal play of the variant ``name`` (a name or a family special) at 16
-    tables (short uneven stacks, hand or session episodes): every chip stays in a stack
-    or the pot, every hand's rewards sum to zero, and every table finishes an episode (400
-    steps or more, until every table has, within 2,000)."""
-    rules = Rules(variant=name, num_players=players, max_hands=30 if session else None)
+                            session: bool, choices: Any = None) -> None:
+    """Random legal play of the variant ``name`` (a name or a family special; or with
+    ``choices``, dealer's choice of them) at 16 tables (short uneven stacks, hand or
+    session episodes): every chip stays in a stack or the pot, every hand's rewards sum
+    to zero, and every table finishes an episode (400 steps or more, until every table
+    has, within 2,000)."""
+    rules = Rules(variant=name, num_players=players, max_hands=30 if session else None,
+                  dealers_choice=choices)
     stacks = [rules.boot * (2 + (seed >> s) % 9) for s in range(players)] if short else None
     batch = TableBatch(16, rules, seed=seed, stacks=stacks,
                        episode="session" if session else "hand")
@@ -320,11 +322,13 @@ def check_chips_and_endings(name: Any, seed: int, players: int, short: bool,
 
 def play_random_rule_sets(make_rules: Any, rng: np.random.Generator, decisions: int,
                           seen: Any, ended: Any = None, tables: int = 48,
-                          hands: int = 4) -> int:
+                          hands: int = 4, play: Any = None) -> int:
     """:func:`play_against_twins` over rule sets ``make_rules(rng)`` makes (one that
     raises ``ValueError`` is drawn again), ``hands`` hands each at ``tables`` tables (the
     twins made once per rule set), half of them at random stacks and some hands at given
-    deals, until ``decisions`` decisions were compared; the decisions played."""
+    deals, until ``decisions`` decisions were compared; the decisions played. ``play``
+    (``play(batch, rng, seed, seen, envs)``, no given deal) replaces
+    :func:`play_against_twins` (dealer's choice: ``batched_choice``)."""
     played = 0
     while played < decisions:
         try:
@@ -336,6 +340,9 @@ def play_random_rule_sets(make_rules: Any, rng: np.random.Generator, decisions: 
         envs = [raw_env(rules=rules, bet_levels=batch.layout.bet_levels)
                 for _ in range(tables)]
         for _ in range(hands):
+            if play is not None:
+                played += play(batch, rng, int(rng.integers(2**32)), seen, envs)
+                continue
             options = given_deals(batch, rng) if rng.random() < 0.3 else None
             played += play_against_twins(batch, rng, int(rng.integers(2**32)), options,
                                          seen, ended, envs)
