@@ -52,7 +52,8 @@ class PolicyFamily:
         if rules not in self._chosen:
             exact = [m for m in self.members if _training_rules(m) == rules]
             fitting = [m for m in self.members if m.fits(rules)]
-            self._chosen[rules] = (exact or fitting or [None])[0]
+            chosen = exact or fitting
+            self._chosen[rules] = chosen[0] if chosen else None
         return self._chosen[rules]
 
     def tables(self) -> list[str]:
