@@ -11,11 +11,12 @@ policy files (paths relative to the manifest) in order of preference:
      "description": "..."}
 
 At a table under ``rules`` the family plays the first member whose training rules (its
-metadata's ``rules``) are exactly those rules; failing that, the first member that can
-sit there (:meth:`~agents.policy.NumpyPolicy.fits`: a one-table policy sits at every
-table of its observation and action sizes, as ``pretrained:classic`` sits at a four-seat
-pot-limit table). A table no member fits is refused with the family's reason, and the
-frontends seat their fallback agent there with a one-line notice.
+metadata's ``rules``) are exactly those rules; failing that, the first member of the
+same variant that can sit there (:meth:`~agents.policy.NumpyPolicy.fits`: a one-table
+policy sits at every table of its observation and action sizes, as
+``pretrained:classic`` sits at a four-seat pot-limit table). A table no member fits is
+refused with the family's reason, and the frontends seat their fallback agent there with
+a one-line notice.
 
 >>> agent = make_family_agent(pretrained_family_path("general"))
 >>> agent.check_rules(Rules(num_players=4))
@@ -51,7 +52,7 @@ class PolicyFamily:
         """The member that plays a table under ``rules`` (``None``: none can)."""
         if rules not in self._chosen:
             exact = [m for m in self.members if _training_rules(m) == rules]
-            fitting = [m for m in self.members if m.fits(rules)]
+            fitting = [m for m in self.members if m.fits(rules) and _same_variant(m, rules)]
             chosen = exact or fitting
             self._chosen[rules] = chosen[0] if chosen else None
         return self._chosen[rules]
@@ -59,6 +60,14 @@ class PolicyFamily:
     def tables(self) -> list[str]:
         """Each member's table in words (its preset settings, seats and variant)."""
         return [member.describe_table() for member in self.members]
+
+
+def _same_variant(policy: NumpyPolicy, rules: Rules) -> bool:
+    """Whether a one-table member was trained at ``rules``'s variant (a general member
+    says itself which variants it takes)."""
+    trained = _training_rules(policy)
+    return policy.padded or (trained is not None and trained.variant == rules.variant
+                             and trained.dealers_choice == rules.dealers_choice)
 
 
 def _training_rules(policy: NumpyPolicy) -> Rules | None:

@@ -65,6 +65,24 @@ def test_a_table_no_member_fits_is_refused_with_the_members_named(tmp_path: Path
         agent.check_rules(Rules(variant="muflis"))
 
 
+def test_a_variant_member_plays_only_its_own_variant(tmp_path: Path) -> None:
+    """muflis and joker observations have the same size: the family still never seats a
+    muflis member at a joker table."""
+    base = load_policy(pretrained_path("classic"))
+    muflis = Rules(variant="muflis")
+    rng = np.random.default_rng(0)
+    weights = [rng.normal(size=(413, 8)).astype(np.float32),
+               rng.normal(size=(8, 10)).astype(np.float32)]
+    biases = [np.zeros(8, np.float32), np.zeros(10, np.float32)]
+    NumpyPolicy(weights, biases, {**base.metadata, "rules": muflis.to_dict()}).save(
+        tmp_path / "muflis.npz")
+    agent = make_agent(f"ppo:{_manifest(tmp_path, ['muflis.npz'])}")
+    agent.check_rules(muflis)
+    assert load_policy(tmp_path / "muflis.npz").fits(Rules(variant="joker"))  # by size
+    with pytest.raises(ValueError, match="has no member for 4 seats of 'joker'"):
+        agent.check_rules(Rules(variant="joker"))
+
+
 @pytest.mark.parametrize(("text", "match"), [
     ("not json", "is not a policy family manifest"),
     (json.dumps({"format": "other", "members": []}), "is not a teenpatti-policy-family/1"),
