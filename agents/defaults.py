@@ -1,11 +1,11 @@
 """The agent the frontends seat by default, and the one that takes a seat a trained policy
-cannot play (another seat count, a variant, dealer's choice): a frontend never fails to
+cannot play (a variant or seat count it has no member for, dealer's choice): a frontend never fails to
 start for want of a bot, it says which seat changed hands in one line.
 
 >>> from teenpatti_env.rules import Rules
->>> fitting_agent(DEFAULT_AGENT, Rules(num_players=4))
-('pretrained:classic', None)
->>> spec, notice = fitting_agent(DEFAULT_AGENT, Rules(num_players=5))
+>>> fitting_agent(DEFAULT_AGENT, Rules(num_players=5))
+('pretrained:general', None)
+>>> spec, notice = fitting_agent(DEFAULT_AGENT, Rules(dealers_choice=("classic", "muflis")))
 >>> spec, notice.endswith("equity plays in its place")
 ('equity', True)
 """
@@ -15,8 +15,10 @@ from __future__ import annotations
 from agents import make_agent
 from teenpatti_env.rules import Rules
 
-DEFAULT_AGENT = "pretrained:classic"
-"""The trained policy the frontends (``serve``, ``match``) seat by default."""
+DEFAULT_AGENT = "pretrained:general"
+"""The trained agent the frontends (``serve``, ``match``, the tables) seat by default: the
+shipped policy family (:mod:`agents.policy_family`), a member trained at each table it
+plays."""
 FALLBACK_AGENT = "equity"
 """The scripted agent that plays a table a trained policy cannot: it plays every table."""
 

@@ -244,7 +244,9 @@ class NumpyPolicy:
                         "classic's actions)")
             return "a general policy (classic family, 3 to 7 seats, every preset)"
         rules = self.metadata.get("rules", {})
-        return f"{rules.get('num_players', '?')} seats, preset {self.metadata.get('preset')!r}"
+        variant = rules.get("variant", "classic")
+        return (f"{rules.get('num_players', '?')} seats, preset {self.metadata.get('preset')!r}"
+                + ("" if variant == "classic" else f", variant {variant!r}"))
 
     def save(self, path: str | Path) -> Path:
         """Write the policy as an ``.npz`` file (the suffix is added if missing)."""

@@ -1,6 +1,7 @@
 """The frontends' default bot (issue 28): ``serve`` and ``match`` seat
-``pretrained:classic``, and a table it cannot play (another seat count, a variant,
-dealer's choice) gets ``equity`` with a one-line notice, never a failed start."""
+``pretrained:general`` (a family with a member for classic at 3 to 7 seats), and a table
+it cannot play (a variant it has no member for, a selection phase, dealer's choice) gets
+``equity`` with a one-line notice, never a failed start."""
 
 from __future__ import annotations
 
@@ -18,11 +19,11 @@ from teenpatti_env.protocol import make_request, parse_response
 from teenpatti_env.rules import Rules
 
 HOME = Rules.preset("classic")
-"""The table the shipped policy was trained for: four seats of classic."""
+"""A table the shipped family has a member for: four seats of classic."""
+HOMES = [HOME.replace(num_players=n) for n in (3, 4, 5, 6, 7)]
 AWAY = [
-    *(HOME.replace(num_players=n) for n in (3, 5, 6, 7)),
-    Rules.preset("classic", variant="muflis"),
-    Rules.preset("classic", variant="joker"),
+    Rules.preset("classic", variant="two_burst"),
+    Rules.preset("classic", variant="shopping", num_players=5),
     HOME.replace(dealers_choice=("classic", "muflis")),
 ]
 
@@ -32,8 +33,9 @@ def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[st
                           text=True, capture_output=True, timeout=300)
 
 
-def test_the_default_policy_keeps_its_own_table():
-    assert fitting_agent(DEFAULT_AGENT, HOME) == (DEFAULT_AGENT, None)
+@pytest.mark.parametrize("rules", HOMES, ids=repr)
+def test_the_default_policy_keeps_every_classic_table(rules):
+    assert fitting_agent(DEFAULT_AGENT, rules) == (DEFAULT_AGENT, None)
     assert fitting_agent("hard", AWAY[0]) == ("hard", None)  # scripted agents sit anywhere
 
 
@@ -80,13 +82,14 @@ def test_cli_serve_stdio_falls_back_unless_told_not_to():
     done = _cli("serve", "--stdio", stdin=line)
     assert done.returncode == 0, done.stderr
     notice = json.loads(done.stdout)["notice"]
-    assert notice.startswith(f"{DEFAULT_AGENT} was trained for") and "equity plays" in notice
+    assert notice.startswith(f"{DEFAULT_AGENT} has no member") and "equity plays" in notice
     done = _cli("serve", "--stdio", "--fallback", "none", stdin=line)
     assert json.loads(done.stdout)["error"]["code"] == "invalid_view"
 
 
 def test_run_match_gives_a_seat_the_policy_cannot_take_to_equity():
-    result = run_match(["hard", DEFAULT_AGENT, "medium", DEFAULT_AGENT, "easy"], hands=2)
+    result = run_match(["hard", DEFAULT_AGENT, "medium", DEFAULT_AGENT, "easy"], hands=2,
+                       rules=Rules.preset("classic", variant="two_burst", num_players=5))
     assert result.players == ["hard", "equity", "medium", "equity", "easy"]
     assert len(result.notices) == 1 and result.notices[0].startswith("seats 1, 3: ")
     assert result.table().splitlines()[0] == result.notices[0]
@@ -96,9 +99,9 @@ def test_run_match_gives_a_seat_the_policy_cannot_take_to_equity():
 
 @pytest.mark.parametrize(("args", "seats", "moved"), [
     ([], [DEFAULT_AGENT] * 4, False),
-    (["--agents", "hard", "--players", "5"], ["hard"] + ["equity"] * 4, True),
-    (["--agents", "hard,medium", "--variant", "muflis"], ["hard", "medium", "equity",
-                                                         "equity"], True),
+    (["--agents", "hard", "--players", "5"], ["hard"] + [DEFAULT_AGENT] * 4, False),
+    (["--agents", "hard,medium", "--variant", "two_burst"], ["hard", "medium", "equity",
+                                                            "equity"], True),
     (["--agents", "hard,medium,easy"], ["hard", "medium", "easy"], False),
 ])
 def test_cli_match_seats_the_default_bot_and_always_starts(args, seats, moved):

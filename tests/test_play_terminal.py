@@ -283,12 +283,12 @@ def test_a_turn_not_played_in_time_packs(terminal):
     assert term.close() == 0
 
 
-@pytest.mark.parametrize("args", [("--players", "5"), ("--variant", "muflis"),
-                                  ("--players", "6", "--variant", "ak47")])
+@pytest.mark.parametrize("args", [("--variant", "two_burst"),
+                                  ("--players", "6", "--variant", "shopping")])
 def test_a_default_seat_the_trained_bot_cannot_play_goes_to_equity(terminal, args):
     term = terminal(*args, "--seed", "1")
-    term.expect(r"seat 3: pretrained:classic was trained for 4 seats, preset 'classic'; it "
-                r"cannot play [^\n]*: equity plays in its place\n")
+    term.expect(r"seat 3: pretrained:general has no member for [^\n]*: equity plays in its "
+                r"place\n")
     seats = int(args[1]) if args[0] == "--players" else 4
     term.moves()
     assert len(re.findall(r"^[ D][ >](\d) ", term.before, flags=re.M)) == seats
