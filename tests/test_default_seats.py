@@ -22,7 +22,7 @@ HOME = Rules.preset("classic")
 """A table the shipped family has a member for: four seats of classic."""
 HOMES = [HOME.replace(num_players=n) for n in (3, 4, 5, 6, 7)]
 AWAY = [
-    Rules.preset("classic", variant="two_burst"),
+    Rules.preset("classic", variant="colour_jokers"),
     Rules.preset("classic", variant="shopping", num_players=5),
     HOME.replace(dealers_choice=("classic", "muflis")),
 ]
@@ -89,7 +89,7 @@ def test_cli_serve_stdio_falls_back_unless_told_not_to():
 
 def test_run_match_gives_a_seat_the_policy_cannot_take_to_equity():
     result = run_match(["hard", DEFAULT_AGENT, "medium", DEFAULT_AGENT, "easy"], hands=2,
-                       rules=Rules.preset("classic", variant="two_burst", num_players=5))
+                       rules=Rules.preset("classic", variant="colour_jokers", num_players=5))
     assert result.players == ["hard", "equity", "medium", "equity", "easy"]
     assert len(result.notices) == 1 and result.notices[0].startswith("seats 1, 3: ")
     assert result.table().splitlines()[0] == result.notices[0]
@@ -100,7 +100,7 @@ def test_run_match_gives_a_seat_the_policy_cannot_take_to_equity():
 @pytest.mark.parametrize(("args", "seats", "moved"), [
     ([], [DEFAULT_AGENT] * 4, False),
     (["--agents", "hard", "--players", "5"], ["hard"] + [DEFAULT_AGENT] * 4, False),
-    (["--agents", "hard,medium", "--variant", "two_burst"], ["hard", "medium", "equity",
+    (["--agents", "hard,medium", "--variant", "colour_jokers"], ["hard", "medium", "equity",
                                                             "equity"], True),
     (["--agents", "hard,medium,easy"], ["hard", "medium", "easy"], False),
 ])
