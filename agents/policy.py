@@ -244,8 +244,9 @@ class NumpyPolicy:
                         "classic's actions)")
             return "a general policy (classic family, 3 to 7 seats, every preset)"
         rules = self.metadata.get("rules", {})
-        variant = rules.get("variant", "classic")
-        return (f"{rules.get('num_players', '?')} seats, preset {self.metadata.get('preset')!r}"
+        variant, preset = rules.get("variant", "classic"), self.metadata.get("preset")
+        return (f"{rules.get('num_players', '?')} seats"
+                + ("" if preset is None else f", preset {preset!r}")
                 + ("" if variant == "classic" else f", variant {variant!r}"))
 
     def save(self, path: str | Path) -> Path:

@@ -57,9 +57,19 @@ class PolicyFamily:
             self._chosen[rules] = chosen[0] if chosen else None
         return self._chosen[rules]
 
-    def tables(self) -> list[str]:
-        """Each member's table in words (its preset settings, seats and variant)."""
-        return [member.describe_table() for member in self.members]
+    def tables(self) -> str:
+        """The members' tables in words, by variant: ``classic at 3, 4 seats; muflis at
+        4 seats``."""
+        seats: dict[str, set[int]] = {}
+        others: list[str] = []
+        for member in self.members:
+            rules = _training_rules(member)
+            if rules is None or member.padded:
+                others.append(member.describe_table())
+            else:
+                seats.setdefault(str(rules.variant), set()).add(rules.num_players)
+        return "; ".join([f"{variant} at {', '.join(map(str, sorted(counts)))} seats"
+                          for variant, counts in seats.items()] + others)
 
 
 def _same_variant(policy: NumpyPolicy, rules: Rules) -> bool:
@@ -119,8 +129,8 @@ class FamilyAgent(Agent):
         member = self.family.member_for(rules)
         if member is None:
             raise ValueError(f"{self.name} has no member for {rules.num_players} seats of "
-                             f"{rules.variant!r} under these rules (its members: "
-                             f"{'; '.join(self.family.tables())})")
+                             f"{rules.variant!r} under these rules (its members play "
+                             f"{self.family.tables()})")
         if member is not self.member:
             self.member = member
             self._player = PolicyAgent(member, self.seed, name=self.name)
