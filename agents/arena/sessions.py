@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,7 +67,6 @@ def play_session(agent: str, opponent: str, rules: Rules, seat: int, seed: int) 
     the agent's final chips minus the mean opponent's, in boots."""
     env = raw_env(rules=rules, episode="session")
     env.reset(seed=seed)
-    n = rules.num_players
     players = {name: make_agent(agent if number == seat else opponent, seed=seed + number)
                for name, number in env.agent_name_mapping.items()}
 
@@ -78,7 +78,7 @@ def play_session(agent: str, opponent: str, rules: Rules, seat: int, seed: int) 
     assert env.session is not None
     stacks = np.asarray(env.session.stacks, dtype=np.float64) / rules.boot
     others = np.delete(stacks, seat)
-    return float(stacks[seat] - others.mean()) if n > 1 else 0.0
+    return float(stacks[seat] - others.mean())
 
 
 def _session_deals(agent: str, opponent: str, rules: Rules, seeds: list[int]) -> list[float]:
@@ -109,19 +109,14 @@ def session_match(
     seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(sessions)]
     chunks = [seeds[k:k + SESSIONS_PER_TASK] for k in range(0, sessions, SESSIONS_PER_TASK)]
     edges: list[float] = []
-    if (workers or 1) <= 1:
-        for chunk in chunks:
-            edges += _session_deals(agent, opponent, table, chunk)
+    count = len(chunks)
+    parallel = (workers or 1) > 1
+    with ProcessPoolExecutor(max_workers=workers) if parallel else nullcontext() as pool:
+        parts = (pool.map if pool is not None else map)(
+            _session_deals, [agent] * count, [opponent] * count, [table] * count, chunks)
+        for chunk, part in zip(chunks, parts, strict=True):
+            edges += part
             if progress:
                 progress(len(chunk))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            count = len(chunks)
-            parts = pool.map(_session_deals, [agent] * count, [opponent] * count,
-                             [table] * count, chunks)
-            for chunk, part in zip(chunks, parts, strict=True):
-                edges += part
-                if progress:
-                    progress(len(chunk))
     edge = ratio_interval(edges, np.ones(len(edges)))
     return SessionReport(agent, opponent, players, sessions, hands, edge)
