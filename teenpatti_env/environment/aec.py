@@ -13,27 +13,30 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.env_logger import EnvLogger
 
 from teenpatti_env.cards import CardLike
-from teenpatti_env.engine import TABLE_CARD_FIELDS, Hand, validate_table
+from teenpatti_env.engine import TABLE_CARD_FIELDS, validate_table
 from teenpatti_env.engine.session import EPISODES, Session
 from teenpatti_env.environment.actions import ActionLayout
-from teenpatti_env.environment.observation import ObservationLayout, TableFacts
+from teenpatti_env.environment.aec_flow import EpisodeFlow
+from teenpatti_env.environment.aec_flow import LegalEntry as LegalEntry
+from teenpatti_env.environment.aec_wrappers import (
+    AssertOutOfBoundsWrapper as AssertOutOfBoundsWrapper,
+)
+from teenpatti_env.environment.aec_wrappers import OrderEnforcingWrapper as OrderEnforcingWrapper
+from teenpatti_env.environment.aec_wrappers import (
+    TerminateIllegalWrapper as TerminateIllegalWrapper,
+)
+from teenpatti_env.environment.observation import ObservationLayout
 from teenpatti_env.environment.render import render_table
 from teenpatti_env.errors import IllegalActionError
 from teenpatti_env.rules import Rules
 
-LegalEntry = tuple[list[dict[str, Any]], NDArray[np.int8], frozenset[int]]
-"""An agent's legal engine actions, their (shared, read-only) mask and its set indices."""
 RESET_OPTIONS = ("dealer", "stacks", "cards", *TABLE_CARD_FIELDS)
 
 
@@ -51,7 +54,7 @@ class ActionSpace(spaces.Discrete):  # type: ignore[type-arg, unused-ignore]  # 
         return super().contains(x)
 
 
-class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
+class raw_env(EpisodeFlow):  # noqa: N801 (PettingZoo's name)
     """Teen Patti as a PettingZoo AEC environment.
 
     Keyword arguments: ``rules`` (a ``Rules``, preset name or dict; default classic),
@@ -113,18 +116,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self.action_spaces = {
             agent: ActionSpace(self.layout.size) for agent in self.possible_agents
         }
-        self.hand: Hand | None = None
-        self.session: Session | None = None
-        self.voters: list[int] = []
-        """Seats still to vote in this break between hands (C3), the next first."""
+        self.hand = None
+        self.session = None
+        self.voters = []
         self._paid = False
         self.infos: dict[str, dict[str, Any]] = {}
         self._rng: np.random.Generator | None = None
-        # Derived from the state and dropped whenever it changes: each agent's legal
-        # engine actions with their (shared, read-only) mask, and the table facts.
-        self._legal_memo: dict[str, LegalEntry] = {}
-        self._facts: TableFacts | None = None
-        self._hand_facts: tuple[Hand, TableFacts] | None = None
+        self._legal_memo = {}  # (the derived state: see EpisodeFlow)
+        self._facts = None
+        self._hand_facts = None
 
     # ----------------------------------------------------------------- spaces
 
@@ -214,34 +214,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         if self.render_mode == "human":
             self.render()
 
-    def _deal_one(
-        self,
-        rng: np.random.Generator,
-        stacks: Sequence[int] | None,
-        cards: Sequence[Sequence[CardLike] | None] | None,
-        dealer: int | None,
-        table_cards: dict[str, Any],
-    ) -> Hand:
-        """The hand of an ``episode="hand"`` reset: a random dealer unless one is given."""
-        rules = self.rules
-        if stacks is None:
-            stacks = [rules.starting_stack] * rules.num_players
-        if cards is not None and (
-            isinstance(cards, (str, bytes))
-            or not isinstance(cards, Sequence)
-            or len(cards) != rules.num_players
-        ):
-            raise ValueError(f"cards must list {rules.num_players} seats, got {cards!r}")
-        if dealer is None:
-            entry = rules.entry_chips
-            entering = [s for s, chips in enumerate(stacks) if chips >= entry]
-            if not entering:
-                raise ValueError("no seat holds the chips needed to enter")
-            dealer = entering[int(rng.integers(len(entering)))]
-        if cards is None:
-            return Hand.deal(rules, stacks, dealer, rng)
-        return Hand(rules, cards, stacks, dealer, **table_cards, rng=rng)
-
     def step(self, action: Any) -> None:
         """Apply ``action`` (an index of the action table) for the selected agent."""
         agent = self._selected_agent()
@@ -304,148 +276,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         hand.apply({**action, "seat": seat})
         self._after_action(agent)
 
-    def _after_action(self, agent: str) -> None:
-        """Rewards, the next hand and the next agent after ``agent`` acted."""
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        if self._settle():
-            self._accumulate_rewards()  # (adding the cleared rewards' zeros changes nothing)
-        self._deads_step_first()
-        if self.render_mode == "human":
-            self.render()
-
-    def _vote(self, agent: str, seat: int, action: Any) -> None:
-        """C3: the seat asked answers ``vote_end`` or ``continue`` between hands."""
-        size = self.layout.size
-        index = int(action) if isinstance(action, (int, np.integer)) and not isinstance(
-            action, bool) else None
-        name = self.layout.names[index] if index is not None and 0 <= index < size else None
-        if name not in ("vote_end", "continue"):
-            raise IllegalActionError(
-                f"{agent} cannot take action {action!r}: between hands only vote_end or "
-                "continue"
-            )
-        session = self.session
-        assert session is not None
-        if name == "vote_end":
-            session.vote_end(seat)
-        self.voters.pop(0)
-        self._after_action(agent)
-
-    def _state_changed(self) -> None:
-        """Drop what was derived from the state: legal actions, masks and facts."""
-        self._legal_memo = {}
-        self._facts = None
-
-    # PettingZoo calls these two after every change of state or of the selected agent
-    # (its TerminateIllegal wrapper too), so derived facts are dropped there.
-    def _deads_step_first(self) -> str:
-        """PettingZoo's: select the first agent that has left, if any (remembering the
-        agent it replaces), without building the list of all of them."""
-        self._state_changed()
-        terminations, truncations = self.terminations, self.truncations
-        if any(terminations.values()) or any(truncations.values()):
-            for agent in self.agents:
-                if terminations[agent] or truncations[agent]:
-                    self._skip_agent_selection = self.agent_selection  # type: ignore[assignment]
-                    self.agent_selection = agent
-                    break
-        return str(self.agent_selection)
-
-    def _clear_rewards(self) -> None:
-        """PettingZoo's: every reward back to 0, in place (without a Python loop)."""
-        rewards = self.rewards
-        rewards.update(dict.fromkeys(rewards, 0))
-
-    def _was_dead_step(self, action: Any) -> None:
-        super()._was_dead_step(action)
-        self._state_changed()
-
-    def _selected_agent(self) -> str:
-        """The agent to step; a ``ValueError`` once every agent has left the episode."""
-        self._running_hand()  # a RuntimeError before the first reset
-        if not self.agents:
-            raise ValueError("the episode is over (every agent has left): call reset()")
-        return self.agent_selection
-
-    def _running_hand(self) -> Hand:
-        if self.hand is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.hand
-
-    def _settle(self) -> bool:
-        """Pay out finished hands, deal the next one in a session, pick who acts; whether
-        a hand's result went into ``rewards``."""
-        hand = self._running_hand()
-        paid = False
-        while hand.over:
-            session = self.session
-            if not self._paid:  # the hand's result, once
-                self._paid = paid = True
-                net = hand.net
-                assert net is not None
-                boot = self.rules.boot
-                for agent in self.agents:
-                    self.rewards[agent] += net[self.agent_name_mapping[agent]] / boot
-                if session is None:
-                    self.terminations = dict.fromkeys(self.agents, True)
-                    return paid
-                active = session.active
-                for agent in self.agents:
-                    if not active[self.agent_name_mapping[agent]]:
-                        self.terminations[agent] = True
-                if not session.over and self.rules.vote_to_end:
-                    self.voters = self._vote_order(session)
-            assert session is not None
-            if self.voters:
-                self.agent_selection = self.possible_agents[self.voters[0]]
-                return paid
-            if session.over:
-                self.terminations = dict.fromkeys(self.agents, True)
-                return paid
-            hand = session.new_hand()
-            self.hand = hand
-            self._paid = False
-        assert hand.to_act is not None
-        self.agent_selection = self.possible_agents[hand.to_act]
-        return paid
-
-    @staticmethod
-    def _vote_order(session: Session) -> list[int]:
-        """C3: the seats still in the session, from the next dealer's left."""
-        n = session.num_seats
-        active = session.active
-        dealer = session.dealer if session.dealer is not None else n - 1
-        following = [(dealer + step) % n for step in range(1, n + 1)]
-        next_dealer = next(s for s in following if active[s])
-        return [s for s in ((next_dealer + step) % n for step in range(1, n + 1)) if active[s]]
-
     # ----------------------------------------------------------------- views
-
-    def table_facts(self) -> TableFacts:
-        """The session facts every seat's view and observation share (seats still in,
-        hands played and left, the seat asked to vote)."""
-        hand = self._running_hand()
-        if self.session is None:  # one hand an episode: the facts of the whole hand
-            known = self._hand_facts
-            if known is None or known[0] is not hand:
-                in_session = tuple(hand.dealt_in)
-                if known is None or known[1].in_session != in_session:
-                    known = (hand, TableFacts(in_session=in_session))
-                known = self._hand_facts = (hand, known[1])  # the same seats: the same facts
-            return known[1]
-        facts = self._facts
-        if facts is None:
-            session = self.session
-            limit = self.rules.max_hands
-            played = session.hands_played
-            facts = self._facts = TableFacts(
-                in_session=tuple(session.active),
-                hands_played=played,
-                hands_remaining=None if limit is None else max(limit - played, 0),
-                voter=self.voters[0] if self.voters else None,
-            )
-        return facts
 
     def _legal_and_mask(self, agent: str) -> LegalEntry:
         """The engine's legal actions for ``agent`` when it is the agent to act (else
@@ -528,114 +359,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-def _direct(wrapper: type[Any], **fast: Any) -> type[Any]:
-    """``wrapper`` with the attributes read on every step taken straight from the raw
-    environment instead of through each wrapper's ``__getattr__`` (same values, a
-    fraction of the cost; behaviour is the PettingZoo wrapper's own). ``fast``: methods
-    that do what the wrapper's own do, without its chain of ``super()`` calls."""
-
-    def forward(name: str) -> property:
-        return property(
-            attrgetter("_raw_env." + name),
-            lambda self, value: setattr(self._raw_env, name, value),
-        )
-
-    def __init__(self: Any, env: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807
-        self._raw_env = env.unwrapped
-        wrapper.__init__(self, env, *args, **kwargs)
-
-    def action_space(self: Any, agent: str) -> Any:  # every wrapper only passes it on
-        return self._raw_env.action_space(agent)
-
-    def last(self: Any, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's ``AECEnv.last``, reading the raw environment's attributes."""
-        raw = self._raw_env
-        agent = raw.agent_selection
-        assert agent is not None
-        observation = self.observe(agent) if observe else None
-        return (
-            observation,
-            raw._cumulative_rewards[agent],
-            raw.terminations[agent],
-            raw.truncations[agent],
-            raw.infos[agent],
-        )
-
-    names = (
-        "agents", "num_agents", "agent_selection", "rewards", "_cumulative_rewards",
-        "terminations", "truncations", "infos",
-    )  # fmt: skip
-    namespace: dict[str, Any] = {name: forward(name) for name in names}
-    namespace["__init__"] = __init__
-    namespace["action_space"] = action_space
-    namespace["last"] = last
-    namespace["__doc__"] = wrapper.__doc__
-    namespace.update(fast)
-    return type(wrapper.__name__, (wrapper,), namespace)
-
-
-def _terminate_illegal_step(self: Any, action: Any) -> None:
-    """PettingZoo's ``TerminateIllegalWrapper.step`` once the agent has observed: a legal
-    action, or the step of an agent that is done, forgets the observation and steps;
-    anything else (an illegal action, a game ended by one) goes the wrapper's own way."""
-    raw = self._raw_env
-    agent = raw.agent_selection
-    observation = self._prev_obs
-    if observation is None or self._terminated or (
-            not (raw.terminations[agent] or raw.truncations[agent])
-            and not observation["action_mask"][action]):
-        wrappers.TerminateIllegalWrapper.step(self, action)
-        return
-    self._prev_obs = None
-    self._prev_info = None
-    self.env.step(action)
-
-
-def _terminate_illegal_observe(self: Any, agent: str) -> Any:
-    """PettingZoo's ``TerminateIllegalWrapper.observe``: the agent to act's observation and
-    info are kept for the legality check of its step."""
-    raw = self._raw_env
-    observation = self.env.observe(agent)
-    if agent == raw.agent_selection:
-        self._prev_obs = observation
-        self._prev_info = raw.infos.get(agent, {})
-    return observation
-
-
-def _assert_in_bounds_step(self: Any, action: Any) -> None:
-    """PettingZoo's ``AssertOutOfBoundsWrapper.step``."""
-    raw = self._raw_env
-    agent = raw.agent_selection
-    assert (action is None and (raw.terminations[agent] or raw.truncations[agent])) or (
-        raw.action_space(agent).contains(action)), "action is not in action space"
-    self.env.step(action)
-
-
-def _order_enforcing_step(self: Any, action: Any) -> None:
-    """PettingZoo's ``OrderEnforcingWrapper.step`` once reset, with agents left."""
-    if not self._has_reset or not self._raw_env.agents:
-        wrappers.OrderEnforcingWrapper.step(self, action)
-        return
-    self._has_updated = True
-    self.env.step(action)
-
-
-def _order_enforcing_observe(self: Any, agent: str) -> Any:
-    """PettingZoo's ``OrderEnforcingWrapper.observe``."""
-    if not self._has_reset:
-        EnvLogger.error_observe_before_reset()
-    return self.env.observe(agent)
-
-
-TerminateIllegalWrapper = _direct(wrappers.TerminateIllegalWrapper,
-                                  step=_terminate_illegal_step,
-                                  observe=_terminate_illegal_observe)
-AssertOutOfBoundsWrapper = _direct(wrappers.AssertOutOfBoundsWrapper,
-                                   step=_assert_in_bounds_step)
-OrderEnforcingWrapper = _direct(wrappers.OrderEnforcingWrapper,
-                                step=_order_enforcing_step, observe=_order_enforcing_observe)
 
 
 def env(illegal_reward: float = -1.0, **kwargs: Any) -> Any:
