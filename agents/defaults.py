@@ -1,11 +1,12 @@
 """The agent the frontends seat by default, and the one that takes a seat a trained policy
-cannot play (a variant or seat count it has no member for, dealer's choice): a frontend
-never fails to start for want of a bot, it says which seat changed hands in one line.
+cannot play (a variant or seat count it has no member for, a dealer's choice of such
+variants): a frontend never fails to start for want of a bot, it says which seat changed
+hands in one line.
 
 >>> from teenpatti_env.rules import Rules
 >>> fitting_agent(DEFAULT_AGENT, Rules(num_players=5))
 ('pretrained:general', None)
->>> spec, notice = fitting_agent(DEFAULT_AGENT, Rules(dealers_choice=("classic", "muflis")))
+>>> spec, notice = fitting_agent(DEFAULT_AGENT, Rules(variant="all_open"))
 >>> spec, notice.endswith("equity plays in its place")
 ('equity', True)
 """

@@ -8,6 +8,7 @@ policy files (paths relative to the manifest) in order of preference:
 
     {"format": "teenpatti-policy-family/1",
      "members": ["classic.npz", "general-classic-3.npz", "..."],
+     "dealers_choice": ["personal_joker", "muflis", "..."],
      "description": "..."}
 
 At a table under ``rules`` the family plays the first member whose training rules (its
@@ -16,7 +17,11 @@ same variant that can sit there (:meth:`~agents.policy.NumpyPolicy.fits`: a one-
 policy sits at every table of its observation and action sizes, as
 ``pretrained:classic`` sits at a four-seat pot-limit table). A table no member fits is
 refused with the family's reason, and the frontends seat their fallback agent there with
-a one-line notice.
+a one-line notice. At a dealer's choice table each hand is played by the member of the
+variant chosen for it, and as dealer the family chooses the first variant of its
+``dealers_choice`` list (optional, best first) that it may choose
+(:mod:`agents.family_choice`); such a table is refused only when no listed variant has a
+member.
 
 >>> agent = make_family_agent(pretrained_family_path("general"))
 >>> agent.check_rules(Rules(num_players=4))
@@ -27,10 +32,12 @@ a one-line notice.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from agents.base import Agent, BatchPolicy, Info, Mask, Observation
+from agents.family_choice import DealersChoicePlay
 from agents.policy import PRETRAINED_DIR, NumpyPolicy, PolicyAgent, PolicyFileError, load_policy
 from teenpatti_env.rules import Rules
 
@@ -41,29 +48,51 @@ FAMILY_FORMAT = "teenpatti-policy-family/1"
 class PolicyFamily:
     """The member policies of a family, in order of preference."""
 
-    def __init__(self, members: list[NumpyPolicy], description: str = "") -> None:
+    def __init__(self, members: list[NumpyPolicy], description: str = "",
+                 choice_preference: Sequence[str] = ()) -> None:
         if not members:
             raise PolicyFileError("a policy family needs at least one member")
         self.members = members
         self.description = description
+        self._trained = [_training_rules(m) for m in members]
+        self.choice_preference = list(choice_preference) or list(dict.fromkeys(
+            r.spec.name or "" for r in self._trained if r is not None))
+        """The variants the family chooses as dealer, best first."""
         self._chosen: dict[Rules, NumpyPolicy | None] = {}
+        self._choice_members: dict[Rules, dict[str, NumpyPolicy | None]] = {}
 
     def member_for(self, rules: Rules) -> NumpyPolicy | None:
         """The member that plays a table under ``rules`` (``None``: none can)."""
         if rules not in self._chosen:
-            exact = [m for m in self.members if _training_rules(m) == rules]
-            fitting = [m for m in self.members if m.fits(rules) and _same_variant(m, rules)]
+            pairs = list(zip(self.members, self._trained, strict=True))
+            exact = [m for m, trained in pairs if trained == rules]
+            fitting = [m for m, trained in pairs
+                       if m.fits(rules) and _same_variant(m, trained, rules)]
             chosen = exact or fitting
             self._chosen[rules] = chosen[0] if chosen else None
         return self._chosen[rules]
+
+    def choice_play(self, rules: Rules, seed: int | None, name: str) -> DealersChoicePlay:
+        """How the family plays a dealer's choice table under ``rules``: each listed
+        variant's hands by that variant's member (:mod:`agents.family_choice`). Raises
+        ``ValueError`` when no listed variant has a member."""
+        members = self._choice_members.get(rules)
+        if members is None:
+            members = self._choice_members[rules] = {
+                spec.name or "": self.member_for(rules.with_variant(spec))
+                for spec in rules.choice_specs}
+        if all(member is None for member in members.values()):
+            raise ValueError(f"{name} has no member for any variant of this dealer's choice "
+                             f"(its members play {self.tables()})")
+        return DealersChoicePlay(rules, members, self.member_for, self.choice_preference, seed,
+                                 name)
 
     def tables(self) -> str:
         """The members' tables in words, by variant: ``classic at 3, 4 seats; muflis at
         4 seats``."""
         seats: dict[str, set[int]] = {}
         others: list[str] = []
-        for member in self.members:
-            rules = _training_rules(member)
+        for member, rules in zip(self.members, self._trained, strict=True):
             if rules is None or member.padded:
                 others.append(member.describe_table())
             else:
@@ -72,10 +101,9 @@ class PolicyFamily:
                           for variant, counts in seats.items()] + others)
 
 
-def _same_variant(policy: NumpyPolicy, rules: Rules) -> bool:
-    """Whether a one-table member was trained at ``rules``'s variant (a general member
-    says itself which variants it takes)."""
-    trained = _training_rules(policy)
+def _same_variant(policy: NumpyPolicy, trained: Rules | None, rules: Rules) -> bool:
+    """Whether a one-table member (trained under ``trained``) was trained at ``rules``'s
+    variant (a general member says itself which variants it takes)."""
     return policy.padded or (trained is not None and trained.variant == rules.variant
                              and trained.dealers_choice == rules.dealers_choice)
 
@@ -103,8 +131,18 @@ def read_family(path: str | Path) -> PolicyFamily:
     names = data.get("members")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise PolicyFileError(f"{str(path)!r}: 'members' must be a list of policy files")
-    members = [load_policy(path.parent / name) for name in names]
-    return PolicyFamily(members, str(data.get("description", "")))
+    preference = data.get("dealers_choice", [])
+    if not isinstance(preference, list) or not all(isinstance(v, str) for v in preference):
+        raise PolicyFileError(f"{str(path)!r}: 'dealers_choice' must be a list of variants")
+    members = tuple(load_policy(path.parent / name) for name in names)
+    key = (members, str(data.get("description", "")), tuple(preference))
+    if key not in _FAMILIES:  # the arena builds an agent per seat and deal
+        _FAMILIES[key] = PolicyFamily(list(members), key[1], preference)
+    return _FAMILIES[key]
+
+
+_FAMILIES: dict[tuple[tuple[NumpyPolicy, ...], str, tuple[str, ...]], PolicyFamily] = {}
+"""The families read so far, by their (cached, unchanged) member policies."""
 
 
 def pretrained_family_path(name: str) -> Path:
@@ -124,8 +162,13 @@ class FamilyAgent(Agent):
         self.name = name
         self.member = family.members[0]
         self._player = PolicyAgent(self.member, seed, name=name)
+        self._choice: DealersChoicePlay | None = None
 
     def check_rules(self, rules: Rules) -> None:
+        if rules.dealers_choice is not None:
+            self._choice = self.family.choice_play(rules, self.seed, self.name)
+            return
+        self._choice = None
         member = self.family.member_for(rules)
         if member is None:
             raise ValueError(f"{self.name} has no member for {rules.num_players} seats of "
@@ -137,13 +180,17 @@ class FamilyAgent(Agent):
         self._player.check_rules(rules)
 
     def reset(self) -> None:
+        if self._choice is not None:
+            self._choice.reset()
         self._player.reset()
 
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
+        if self._choice is not None:
+            return self._choice.act(observation, mask, info)
         return self._player.act(observation, mask, info)
 
     def batch_policy(self) -> BatchPolicy | None:
-        return self._player.batch_policy()
+        return None if self._choice is not None else self._player.batch_policy()
 
 
 def make_family_agent(path: str | Path, seed: int | None = None,

@@ -79,7 +79,7 @@ def read_policy(path: str | Path) -> NumpyPolicy:
         raise PolicyFileError(f"{str(path)!r}: {error}") from None
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=128)
 def _cached_policy(path: str, identity: tuple[int, ...]) -> NumpyPolicy:
     return read_policy(path)
 

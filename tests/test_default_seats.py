@@ -24,8 +24,10 @@ HOMES = [HOME.replace(num_players=n) for n in (3, 4, 5, 6, 7)]
 AWAY = [
     Rules.preset("classic", variant="colour_jokers"),
     Rules.preset("classic", variant="shopping", num_players=5),
-    HOME.replace(dealers_choice=("classic", "muflis")),
+    HOME.replace(dealers_choice=("all_open", "two_burst")),
 ]
+"""Tables the shipped family has no member for: two variants and a dealer's choice of
+variants without members."""
 
 
 def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -37,6 +39,11 @@ def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[st
 def test_the_default_policy_keeps_every_classic_table(rules):
     assert fitting_agent(DEFAULT_AGENT, rules) == (DEFAULT_AGENT, None)
     assert fitting_agent("hard", AWAY[0]) == ("hard", None)  # scripted agents sit anywhere
+
+
+def test_the_default_policy_sits_at_a_dealers_choice_with_a_member_for_one_variant():
+    rules = HOME.replace(dealers_choice=("all_open", "muflis"))
+    assert fitting_agent(DEFAULT_AGENT, rules) == (DEFAULT_AGENT, None)
 
 
 def test_an_unknown_agent_is_an_error_not_a_seat_for_equity():
