@@ -24,6 +24,9 @@ over the comparisons of each table:
   ``equity`` at 2v2 and 1v3; ``muflis``, ``joker``, ``four_card``, ``shopping`` and
   ``passing_cards`` also at three and seven seats (1vN). A variant the policy cannot sit
   at is a claim that does not hold, with the reason;
+* dealer's choice of all 24 variants at four seats (``--dealers-choice``, on by default):
+  against ``hard`` and ``equity`` at 2v2 and 1v3 (played per table: the dealer's choice
+  of the scripted seats is theirs, the policy's its own);
 * sessions: ``--sessions`` session deals of up to 100 hands at four classic seats against
   three ``equity`` seats, each deal played with the policy in every seat
   (:func:`agents.arena.sessions.session_match`): its chips at the end beyond the mean
@@ -115,6 +118,8 @@ def main() -> None:
     parser.add_argument("--variants-only", action="store_true",
                         help="measure the variants alone (no classic seat counts, presets or "
                              "home claim)")
+    parser.add_argument("--dealers-choice", action=argparse.BooleanOptionalAction,
+                        default=True, help="measure a dealer's choice of all 24 variants")
     parser.add_argument("--sessions", type=int, default=200,
                         help="session deals against equity (0: none)")
     parser.add_argument("--markdown", default=None, help="also write the rows to this file")
@@ -163,6 +168,19 @@ def main() -> None:
                 continue
             claims[claim] = beats(measure(f"{variant}, {seats} seats", rules, seats,
                                           compositions, BASELINES))
+
+    if args.dealers_choice:
+        rules = Rules(num_players=4, dealers_choice=list(VARIANTS))
+        claim = ("dealer's choice of the 24 variants at 4 seats: beats hard and equity at "
+                 "2v2 and 1v3")
+        try:
+            player.check_rules(rules)
+        except ValueError as error:
+            print(f"dealer's choice: not measured ({error})", flush=True)
+            claims[claim] = False
+        else:
+            claims[claim] = beats(measure("dealer's choice, 4 seats", rules, 4, ("2v2", "1vN"),
+                                          BASELINES))
 
     sessions = None
     if args.sessions:
