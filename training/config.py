@@ -8,6 +8,7 @@ import shlex
 from dataclasses import dataclass
 
 from agents import SCRIPTED_AGENTS
+from teenpatti_env.engine.session import EPISODES
 from teenpatti_env.rules import Rules
 from training.pool import OpponentPool
 
@@ -177,6 +178,14 @@ class SelfPlayConfig:
     """Seats at the table (default: the preset's)."""
     variant: str = "classic"
     """The variant played (docs/variants.md; one the batched engine plays)."""
+    episode: str = "hand"
+    """``hand``: every table plays one hand an episode, every seat from the starting stack;
+    ``session``: every table plays sessions (stacks carried from hand to hand, busted seats
+    out, until the session's end), each hand's result the learner's reward at that hand's
+    end and the session's end the episode's (docs/selfplay.md)."""
+    max_hands: int | None = None
+    """With ``episode="session"``: the sessions' hand limit (default: the preset's; the
+    classic preset has none, a session then lasts until one seat is left)."""
     timesteps: int = 6_000_000
     """Learner decisions to train on (the exploiters' decisions not counted)."""
     tables: int = 1024
@@ -251,6 +260,18 @@ class SelfPlayConfig:
             raise ValueError("table_mix general trains at its mixture's table kinds (the "
                              "variants among them); leave out "
                              f"variant={self.variant!r} (or use table_mix single)")
+        if self.episode not in EPISODES:
+            raise ValueError(f"episode must be one of {', '.join(EPISODES)}, "
+                             f"got {self.episode!r}")
+        if self.max_hands is not None:
+            check_ints(self, ("max_hands",), 1)
+            if self.episode != "session":
+                raise ValueError("max_hands limits the sessions of episode session; "
+                                 f"got it with episode {self.episode!r}")
+        if self.table_mix == "general" and self.episode != "hand":
+            raise ValueError("table_mix general trains on one-hand episodes (its mixture "
+                             "has short-stack kinds); use episode session with table_mix "
+                             "single")
         if self.table_mix == "general" and self.ray is not None:
             raise ValueError("table_mix general trains in this process only, not on Ray yet")
         self.hidden = tuple(int(width) for width in self.hidden)
@@ -298,7 +319,11 @@ class SelfPlayConfig:
     @property
     def rules(self) -> Rules:
         """The table the run trains for."""
-        overrides = {} if self.players is None else {"num_players": self.players}
+        overrides: dict[str, int] = {}
+        if self.players is not None:
+            overrides["num_players"] = self.players
+        if self.max_hands is not None:
+            overrides["max_hands"] = self.max_hands
         return Rules.preset(self.preset, variant=self.variant, **overrides)
 
     def command(self) -> str:

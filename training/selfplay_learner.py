@@ -18,10 +18,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from teenpatti_env.environment.batched import TableBatch
 from training.config import SelfPlayConfig
 from training.selfplay_network import ActorCritic, BatchActor, FrozenActor
-from training.selfplay_rollout import Collector, RolloutStats, Samples, Tables
+from training.selfplay_rollout import Collector, RolloutStats, Samples, Tables, run_tables
 
 
 def new_optimizer(model: ActorCritic, config: SelfPlayConfig) -> torch.optim.Adam:
@@ -160,8 +159,7 @@ def train_exploiter(main: ActorCritic, config: SelfPlayConfig, device: torch.dev
     ``prepare`` may adjust its learner before the first round."""
     exploiter = copy.deepcopy(main)
     settings = dataclasses.replace(config, self_play_share=0.0, anneal_lr=False)
-    batch = tables if tables is not None else TableBatch(config.tables, config.rules,
-                                                         seed=seed)
+    batch = tables if tables is not None else run_tables(config, seed)
     learner = Learner(exploiter, batch, settings, device, seed,
                       pool=[FrozenActor(main, device, seed, greedy=True)], names=["main"])
     if prepare is not None:

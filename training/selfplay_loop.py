@@ -23,7 +23,6 @@ import torch
 from numpy.typing import NDArray
 
 from agents.policy import NumpyPolicy
-from teenpatti_env.environment.batched import TableBatch
 from training.config import SelfPlayConfig
 from training.league_search import search_exploiter
 from training.selfplay_files import (
@@ -48,7 +47,7 @@ from training.selfplay_network import (
     new_model,
     pool_actors,
 )
-from training.selfplay_rollout import RolloutStats, Tables
+from training.selfplay_rollout import RolloutStats, Tables, run_tables
 
 
 @dataclass
@@ -143,9 +142,11 @@ class OneTable:
         return new_model(self.config, self.config.rules)
 
     def export(self, model: ActorCritic, **metadata: Any) -> NumpyPolicy:
-        """The ``teenpatti-policy/1`` form of ``model``."""
+        """The ``teenpatti-policy/1`` form of ``model``; its metadata's ``episode`` says
+        whether it was trained on one-hand episodes or on sessions (its ``rules`` hold the
+        sessions' ``max_hands``)."""
         return model.to_numpy_policy(self.config.rules, trained_by="teenpatti selfplay",
-                                     **metadata)
+                                     episode=self.config.episode, **metadata)
 
     def train_exploiter(self, model: ActorCritic, seed: int,
                         on_round: Callable[[int], None]) -> tuple[ActorCritic, float]:
@@ -177,8 +178,7 @@ class LocalRounds:
                  device: torch.device, tables: Tables | None = None) -> None:
         self.config = config
         self.device = device
-        batch = tables if tables is not None else TableBatch(config.tables, config.rules,
-                                                             seed=config.seed)
+        batch = tables if tables is not None else run_tables(config, config.seed)
         self.learner = Learner(model, batch, config, device, config.seed)
         self.model = model
         self.optimizer: torch.optim.Optimizer = self.learner.optimizer

@@ -34,7 +34,6 @@ import numpy as np
 import torch
 
 from agents.ray_support import connect, require_cpus
-from teenpatti_env.environment.batched import TableBatch
 from training.config import SelfPlayConfig
 from training.selfplay_learner import new_optimizer, ppo_update
 from training.selfplay_network import (
@@ -46,7 +45,7 @@ from training.selfplay_network import (
     new_model,
     pool_actors,
 )
-from training.selfplay_rollout import Collector, RolloutStats, Samples
+from training.selfplay_rollout import Collector, RolloutStats, Samples, run_tables
 
 MAX_RESTARTS = 3
 """How many times each rollout worker is started again after it dies."""
@@ -80,7 +79,7 @@ class RolloutWorker:
         self.seed = seed
         self.device = torch.device("cpu")
         rules = config.rules
-        batch = TableBatch(config.tables, rules, seed=seed)
+        batch = run_tables(config, seed)
         self.collector = Collector(new_model(config, rules), batch, config, self.device, seed)
         self.uniform: list[BatchActor] = ([UniformActor(seed)] if config.uniform_table_share
                                           else [])

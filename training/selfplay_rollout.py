@@ -17,7 +17,7 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
-from teenpatti_env.environment.batched import BatchStep
+from teenpatti_env.environment.batched import BatchStep, TableBatch
 from training.config import SelfPlayConfig
 from training.selfplay_network import EXPLOITER, UNIFORM, ActorCritic, BatchActor
 
@@ -34,6 +34,12 @@ class Tables(Protocol):
     def reset(self, seed: int | None = None) -> BatchStep: ...
 
     def step(self, actions: Any) -> BatchStep: ...
+
+
+def run_tables(config: SelfPlayConfig, seed: int) -> TableBatch:
+    """The ``config.tables`` tables of a run under ``config.rules``, playing its episodes
+    (one hand, or sessions: ``config.episode``), seeded by ``seed``."""
+    return TableBatch(config.tables, config.rules, seed=seed, episode=config.episode)
 
 
 @dataclass
@@ -319,20 +325,24 @@ class Collector:
                     actions[rows] = actor(step.observations[rows], step.action_masks[rows])
             step = batch.step(actions)
             self.step = step
-            finished = np.flatnonzero(step.finished)
-            if len(finished) == 0:
+            # A hand ends where the step pays (in a session, hands end before the episode).
+            settled = np.flatnonzero(step.finished | step.rewards.any(axis=1))
+            if len(settled) == 0:
                 continue
-            roles = self.plan.roles[finished]
+            roles = self.plan.roles[settled]
             learner_seats = roles == 0
-            paid = step.rewards[finished]
-            last = self.last[finished]
+            paid = step.rewards[settled]
+            last = self.last[settled]
             credited = last >= 0
-            rollout.rewards[last[credited]] = paid[credited] * scale
-            rollout.done[last[credited]] = True
+            # Added: a seat with no decision in a session's hand credits its last one.
+            np.add.at(rollout.rewards, last[credited], paid[credited] * scale)
+            finished = np.flatnonzero(step.finished)
+            ended = self.last[finished]
+            rollout.done[ended[ended >= 0]] = True
             self.last[finished] = -1
             others = (~learner_seats).sum(axis=1)
             uniform = ((roles == self._uniform).any(axis=1) if self._uniform
-                       else np.zeros(len(finished), np.bool_))
+                       else np.zeros(len(settled), np.bool_))
             versus, lone = (others > 1) & ~uniform, others == 1
             stats.hands += int(learner_seats.sum())
             stats.reward_sum += float(paid[learner_seats].sum())

@@ -138,6 +138,10 @@ SELFPLAY_HELP = {
     "variant": "the variant played (one without a selection phase, buying, thresholds or "
                "rotating jokers: the batched engine's)",
     "players": "seats, 3..7 (default: the preset's)",
+    "episode": "hand (every hand from the starting stacks) or session (stacks carried from "
+               "hand to hand until the session ends, docs/selfplay.md)",
+    "max_hands": "with --episode session: the sessions' hand limit (none: the preset's; "
+                 "classic has none)",
     "timesteps": "learner decisions to train on",
     "tables": "tables stepped together on the batched engine",
     "rollout_steps": "engine steps per rollout",
@@ -188,6 +192,7 @@ SELFPLAY_HELP = {
 def _add_selfplay_parser(commands: Any) -> None:
     import dataclasses
 
+    from teenpatti_env.engine.session import EPISODES
     from training.config import EXPLOITER_KINDS, SelfPlayConfig
 
     defaults = SelfPlayConfig()
@@ -212,7 +217,9 @@ def _add_selfplay_parser(commands: Any) -> None:
             parser.add_argument(flag, type=positive_int, nargs="+", help=what)
         elif isinstance(default, float):
             parser.add_argument(flag, type=float, help=what)
-        elif isinstance(default, int) or item.name in ("players", "threads"):
+        elif item.name == "episode":
+            parser.add_argument(flag, choices=EPISODES, help=what)
+        elif isinstance(default, int) or item.name in ("players", "threads", "max_hands"):
             parser.add_argument(flag, type=non_negative_int, help=what)
         else:
             parser.add_argument(flag, help=what)
