@@ -134,6 +134,7 @@ class Dealing(Selection):
         self.seen = [False] * n
         self.all_in = [False] * n
         self.blind_bets = [0] * n
+        self._bind_seats()
         self.pot = 0
         self.stake = rules.boot
         self.to_act = None
