@@ -14,6 +14,7 @@ from teenpatti_env.rules.betting import (
     look_problem,
     min_bet,
     reason,
+    settle_bet,
 )
 from teenpatti_env.rules.turns import (
     GOES_ON,
@@ -130,14 +131,8 @@ class Betting(Outcome):
         self._record(None, {"type": "pack", "seat": seat})
 
     def _do_bet(self, seat: int, amount: int) -> None:
-        if self.seen[seat]:
-            self.stake = amount // 2
-        else:
-            self.stake = amount
-            self.blind_bets[seat] += 1
         self._pay(seat, amount)
-        if self.stacks[seat] == 0 and self.rules.short_stack != "pack":
-            self.all_in[seat] = True
+        self.stake = settle_bet(self.rules.settings, self._seat_record, seat, amount)
         self._record(
             None,
             {

@@ -19,6 +19,7 @@ from teenpatti_env.engine.validation import (
     validate_table,
 )
 from teenpatti_env.rules import Rules, variants
+from teenpatti_env.rules.betting import left_all_in
 
 _D = TypeVar("_D", bound="Dealing")
 
@@ -259,7 +260,7 @@ class Dealing(Selection):
             if self.dealt_in[seat]:
                 self._record((seat,), {"type": "dealt", "seat": seat})
                 self._pay(seat, rules.boot)
-                if self.stacks[seat] == 0 and rules.short_stack != "pack":
+                if left_all_in(rules.settings, self.stacks[seat]):
                     self.all_in[seat] = True
         if not self._classic:
             self._deal_variant()

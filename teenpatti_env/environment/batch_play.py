@@ -60,7 +60,7 @@ def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int
                          + seat[t, CARD0 + 2, s])
                 seat[t, VALUE, s] = values[index]
             pay(tab, seat, t, s, boot)
-            if seat[t, STACK, s] == 0 and params[P_SHORT] != SHORT_PACK:
+            if left_all_in(params, seat, t, s):
                 seat[t, ALL_IN, s] = 1
     if variant:  # the variant's values, what its deal shows, then bursts (B5: first)
         phase = params[P_PHASE] != NO_PHASE

@@ -37,6 +37,10 @@ _show_cost = _compiled.show_cost
 _show_problem = _compiled.show_problem
 _sideshow_target = _compiled.sideshow_target
 _sideshow_problem = _compiled.sideshow_problem
+_left_all_in = _compiled.left_all_in
+_bet_stake = _compiled.bet_stake
+_settle_bet = _compiled.settle_bet
+_asker_wins = _compiled.asker_wins
 _divide_pot = compile_rules(_pots).divide_pot
 _turns_compiled = compile_rules(_turns)
 _cap_reached = _turns_compiled.cap_reached
@@ -172,6 +176,12 @@ def legal_kinds(params: Any, tab: Any, seat: Any, t: int, out: Any) -> None:
 
 
 @inline
+def left_all_in(params: Any, seat: Any, t: int, s: int) -> bool:
+    """Whether seat ``s``, having paid, is all-in (RULES 9)."""
+    return _left_all_in(params, seat[t, STACK, s])
+
+
+@inline
 def bet_amount(low: int, high: int, level: int, levels: int, step: int) -> int:
     """Bet ``level`` of ``levels`` in ``low..high`` (multiples of ``step`` above ``low``)."""
     steps = (high - low) // step
@@ -232,8 +242,8 @@ def resolve_show(params: Any, tab: Any, seat: Any, known: Any, t: int, asker: in
     opponent = other_in_hand(params, seat, t, asker)
     reveal(params, seat, known, t, asker)
     reveal(params, seat, known, t, opponent)
-    # The asker loses a tie (RULES 3.4).
-    winner = asker if seat[t, VALUE, asker] > seat[t, VALUE, opponent] else opponent
+    won = _asker_wins(seat[t, VALUE, asker], seat[t, VALUE, opponent])
+    winner = asker if won else opponent
     win_whole_pot(params, tab, seat, known, t, winner, SHOW)
 
 
@@ -317,14 +327,8 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: i
         low, high = bet_range(params, tab, seat, t, s, 0)
         seen = seat[t, SEEN, s] == 1
         amount = bet_amount(low, high, level, params[P_BET_LEVELS], 2 if seen else 1)
-        if seen:
-            tab[t, STAKE] = amount // 2
-        else:
-            tab[t, STAKE] = amount
-            seat[t, BLIND_BETS, s] += 1
         pay(tab, seat, t, s, amount)
-        if seat[t, STACK, s] == 0 and params[P_SHORT] != SHORT_PACK:
-            seat[t, ALL_IN, s] = 1
+        tab[t, STAKE] = _settle_bet(params, seat[t], s, amount)
         after_action(params, tab, seat, known, values, t, s, NONE)
     elif kind == K_ALL_IN:
         pay(tab, seat, t, s, seat[t, STACK, s])
@@ -336,7 +340,7 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: i
     elif kind == K_SIDESHOW:
         amount = bet_range(params, tab, seat, t, s, 1)[0]
         target = sideshow_target(params, seat, t, s)
-        tab[t, STAKE] = amount // 2
+        tab[t, STAKE] = _bet_stake(True, amount)  # a chaal: the asker has seen
         pay(tab, seat, t, s, amount)
         if params[P_THRESHOLD_COUNT] > 0:  # T2: before the comparison
             turn_up_thresholds(params, tab, seat, values, t)
@@ -356,8 +360,8 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: i
         tab[t, ASKER] = NONE
         tab[t, TARGET] = NONE
         if kind == K_ACCEPT:
-            # On a tie the asker packs.
-            loser = target if seat[t, VALUE, asker] > seat[t, VALUE, target] else asker
+            won = _asker_wins(seat[t, VALUE, asker], seat[t, VALUE, target])
+            loser = target if won else asker
             seat[t, PACKED, loser] = 1
             if params[P_REVEAL] == 1:
                 known[t, asker, target] = 1
