@@ -114,6 +114,16 @@ def inline(function: Callable[..., Any]) -> Callable[..., Any]:
     return function
 
 
+def table_body(function: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`jit` for a kernel's one-table body, inlined into every kernel that loops
+    over the tables with it (numba's ``inline="always"``): a real call per table costs
+    the reference counts of each array argument, and measured twice the kernel's time."""
+    if HAVE_NUMBA:
+        return _numba_njit(cache=True, nogil=True, error_model="numpy", inline="always")(
+            function)
+    return function
+
+
 def compile_rules(module: ModuleType) -> SimpleNamespace:
     """Every public function of a lower layer's rules module, compiled with :func:`jit`.
 
