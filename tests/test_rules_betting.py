@@ -24,6 +24,7 @@ from teenpatti_env.environment.batch_state import compile_rules
 from teenpatti_env.rules import Rules
 from teenpatti_env.rules import betting as rules_betting
 from teenpatti_env.rules import pots as rules_pots
+from teenpatti_env.rules import turns as rules_turns
 from teenpatti_env.rules.betting import (
     NOT_SHORT,
     OK,
@@ -34,8 +35,18 @@ from teenpatti_env.rules.betting import (
     SIDESHOW_TARGET_BLIND,
     bet_range,
     reason,
+    settle_bet,
     show_problem,
     sideshow_problem,
+)
+from teenpatti_env.rules.turns import (
+    GOES_ON,
+    LAST_PLAYER_WINS,
+    SHORT_TURN,
+    SHOW,
+    SHOWDOWN,
+    after_action,
+    open_betting,
 )
 
 PACKAGE = Path(__file__).parents[1] / "teenpatti_env"
@@ -81,6 +92,54 @@ def test_show_and_sideshow_worked_by_hand() -> None:
                             10) == SIDESHOW_TARGET_BLIND
     assert sideshow_problem(classic, 0, 4, seats([False] * 4, [True] * 4), 2, 10) == OK
     assert reason(NOT_SHORT) == "all-in is only for a player who cannot cover the minimum bet"
+
+
+def _record(stacks: list[int], packed: list[bool], all_in: list[bool],
+            seen: list[bool] | None = None) -> tuple[list[Any], ...]:
+    """A seat record (STACK, CONTRIB, DEALT, PACKED, SEEN, ALL_IN, BLIND_BETS), all dealt."""
+    n = len(stacks)
+    return (list(stacks), [0] * n, [True] * n, list(packed), list(seen or [False] * n),
+            list(all_in), [0] * n)
+
+
+def test_what_ends_the_betting_worked_by_hand() -> None:
+    classic, capped = Rules().settings, Rules(pot_cap=40).settings
+    showdown = Rules(short_stack="showdown").settings
+    free = [False] * 4
+    seats = _record([50] * 4, free, free)
+    # Four seats betting: the turn passes left, from the last seat round to seat 0.
+    assert after_action(classic, seats, 10, 2, 4, 4, 1, -1) == (GOES_ON, 2)
+    assert after_action(classic, seats, 10, 2, 4, 4, 3, -1) == (GOES_ON, 0)
+    # Seat 2 packed, seat 3 all-in: from seat 1 the turn skips both.
+    seats = _record([50, 50, 50, 0], [False, False, True, False], [False, False, False, True])
+    assert after_action(classic, seats, 10, 2, 3, 2, 1, -1) == (GOES_ON, 0)
+    # One seat left wins before the cap is asked; the cap before a show; a show asked.
+    assert after_action(capped, seats, 45, 2, 1, 1, 1, -1) == (LAST_PLAYER_WINS, -1)
+    assert after_action(capped, seats, 45, 2, 2, 2, 1, 1) == (SHOWDOWN, -1)
+    assert after_action(capped, seats, 39, 2, 2, 2, 1, 1) == (SHOW, -1)
+    # Nobody left to bet against (one seat that can bet, the others all-in).
+    assert after_action(classic, seats, 10, 2, 3, 1, 1, -1) == (SHOWDOWN, -1)
+    # short_stack="showdown": an empty stack in the hand shows at once; a short seat to
+    # act shows once the turn reached it (its 3 chips are below a seen bet of 4).
+    assert after_action(showdown, _record([50, 0, 50, 50], free, free), 10, 2, 4, 4, 1,
+                        -1) == (SHOWDOWN, -1)
+    short = _record([50, 50, 3, 50], free, free, seen=[False, False, True, False])
+    assert after_action(showdown, short, 10, 2, 4, 4, 1, -1) == (SHORT_TURN, 2)
+    assert after_action(classic, short, 10, 2, 4, 4, 1, -1) == (GOES_ON, 2)
+    # The first turn is the dealer's left, unless the boots reached the cap.
+    assert open_betting(classic, _record([50] * 4, free, free), 4, 1, 4, 3) == (GOES_ON, 0)
+    assert open_betting(Rules(pot_cap=4).settings, _record([50] * 4, free, free), 4, 1, 4,
+                        3) == (SHOWDOWN, -1)
+
+
+def test_what_a_bet_does_worked_by_hand() -> None:
+    classic, pack = Rules().settings, Rules(short_stack="pack").settings
+    seats = _record([10, 0, 0, 5], [False] * 4, [False] * 4, seen=[False, True, False, True])
+    assert settle_bet(classic, seats, 0, 3) == 3  # blind: the stake is the bet
+    assert seats[6][0] == 1 and not seats[5][0]  # one blind bet, chips left
+    assert settle_bet(classic, seats, 1, 8) == 4  # seen: half of it; no blind bet
+    assert seats[6][1] == 0 and seats[5][1] is True  # its last chips: all-in
+    assert settle_bet(pack, seats, 2, 2) == 2 and not seats[5][2]  # short_stack="pack"
 
 
 def test_the_engine_words_a_refusal_from_the_shared_check() -> None:
@@ -141,6 +200,7 @@ def compiled() -> Any:
 
 
 def test_the_batch_compiles_the_same_functions(compiled: Any) -> None:
+    turns = compile_rules(rules_turns)
     rng = np.random.default_rng(7)
     for _ in range(300):
         rules = random_rules(rng)
@@ -172,20 +232,35 @@ def test_the_batch_compiles_the_same_functions(compiled: Any) -> None:
                 rules_betting.previous_player(s, seen_only, plain_record))
         assert compiled.all_in_problem(params, stake, bool(seen[s]), stack) == (
             rules_betting.all_in_problem(plain, stake, bool(seen[s]), stack))
+        can_bet = int((dealt & ~packed & ~all_in).sum())
+        show_asker = s if rng.random() < 0.2 else -1
+        assert turns.after_action(params, record, pot, stake, in_hand, can_bet, s,
+                                  show_asker) == rules_turns.after_action(
+            plain, plain_record, pot, stake, in_hand, can_bet, s, show_asker)
+        assert turns.open_betting(params, record, pot, stake, can_bet, s) == (
+            rules_turns.open_betting(plain, plain_record, pot, stake, can_bet, s))
+        if stack >= 1:
+            amount = int(rng.integers(1, stack + 1))
+            record[0, s] -= amount
+            plain_record[0][s] -= amount
+            assert compiled.settle_bet(params, record, s, amount) == settle_bet(
+                plain, plain_record, s, amount)
+            assert [list(row) for row in record] == [list(map(int, r)) for r in plain_record]
 
 
 # ----------------------------------------------------------------- no second text
 
 SHARED_SETTINGS = ("P_RAISE", "P_MAX_BET", "P_POT_LIMIT", "P_MAX_BLIND", "P_SIDESHOW",
-                   "P_TARGET_SEEN", "P_ALL_SEEN")
+                   "P_TARGET_SEEN", "P_ALL_SEEN", "P_POT_CAP", "P_SHORT")
 """The settings only the shared betting rules read (bet range, blind limit, show and
-sideshow)."""
+sideshow, the pot cap and the short stacks of the turns and of a bet)."""
 SHARED_RULE_ATTRIBUTES = ("raise_multiple", "max_bet", "pot_limit_betting",
                           "max_blind_bets", "sideshow", "sideshow_target",
-                          "sideshow_requires_all_seen")
+                          "sideshow_requires_all_seen", "pot_cap")
 """The same settings by their ``Rules`` names."""
 ADAPTERS = ("previous_player", "at_blind_limit", "min_bet", "bet_range", "other_in_hand",
-            "show_allowed", "sideshow_target", "sideshow_allowed", "all_in_allowed")
+            "show_allowed", "sideshow_target", "sideshow_allowed", "all_in_allowed",
+            "cap_reached", "short_shows", "left_all_in")
 """The batch's names for the shared rules: each only reads the arguments out of the
 batch's arrays and calls the compiled shared function."""
 
@@ -222,6 +297,33 @@ def test_the_batch_rules_only_call_the_shared_functions() -> None:
                   if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
         assert called and all(callee.startswith("_") or callee in ADAPTERS
                                for callee in called), (name, called)
+
+
+SHARED_CALLS = {
+    "after_action": {"_after_action"},
+    "start_betting": {"_open_betting"},
+    "apply_action": {"_settle_bet", "_bet_stake", "_asker_wins"},
+    "resolve_show": {"_asker_wins"},
+}
+"""The batch's turns and action effects, and the shared functions each calls for them."""
+
+
+def test_the_batch_turns_and_bets_are_the_shared_functions() -> None:
+    functions = _functions(PACKAGE / "environment" / "batch_rules.py")
+    for name, shared in SHARED_CALLS.items():
+        called = {node.func.id for node in ast.walk(functions[name])
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+        assert shared <= called, (name, shared - called)
+    for path in sorted((PACKAGE / "environment").glob("batch_*.py")):
+        tree = ast.parse(path.read_text())
+        halves = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.BinOp)
+                  and isinstance(node.op, ast.FloorDiv) and isinstance(node.right, ast.Constant)
+                  and node.right.value == 2]
+        assert not halves, (path.name, halves)  # no second text of a seen bet's stake
+        loops = [node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+                 and node.name in ("pass_turn", "next_to_act", "betting_end",
+                                   "empty_stack_showdown")]
+        assert not loops, (path.name, loops)  # the turn passes in rules/turns.py only
 
 
 # ----------------------------------------------------------------- side pots, odd chip

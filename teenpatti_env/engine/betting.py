@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from teenpatti_env.engine.outcome import Outcome
 from teenpatti_env.rules.betting import (
+    NONE,
     OK,
     amount_problem,
     bet_range,
@@ -13,6 +14,18 @@ from teenpatti_env.rules.betting import (
     look_problem,
     min_bet,
     reason,
+    settle_bet,
+)
+from teenpatti_env.rules.turns import (
+    GOES_ON,
+    LAST_PLAYER_WINS,
+    SHORT_TURN,
+    SHOW,
+    SHOWDOWN,
+    after_action,
+    cap_reached,
+    open_betting,
+    short_shows,
 )
 
 
@@ -21,13 +34,11 @@ class Betting(Outcome):
     ends the betting after each action (:meth:`_after_action`)."""
 
     def _cap_reached(self) -> bool:
-        return self.rules.pot_cap is not None and self.pot >= self.rules.pot_cap
+        return cap_reached(self.rules.settings, self.pot)
 
-    def _empty_stack_showdown(self) -> bool:
-        """``short_stack="showdown"``: a payment left a seat in the hand with no chips."""
-        return self.rules.short_stack == "showdown" and any(
-            self._in_hand(s) and self.stacks[s] == 0 for s in range(self.num_seats)
-        )
+    def _short_shows(self, seat: int) -> bool:
+        """``short_stack="showdown"``: ``seat``, about to bet, is short (RULES 9)."""
+        return short_shows(self.rules.settings, self.stake, self.seen[seat], self.stacks[seat])
 
     def _at_blind_limit(self, seat: int) -> bool:
         return blind_limit_reached(self.rules.settings, self.seen[seat], self.blind_bets[seat])
@@ -104,12 +115,7 @@ class Betting(Outcome):
         if self.rules.spec.visibility != "all_open":  # V2: looking changes only the price
             self._record((seat,), {"type": "cards", "seat": seat, "cards": self._card_texts(seat)})
         # short_stack="showdown": the seat about to bet may now be short (RULES 9).
-        if (
-            seat == self.to_act
-            and self.pending_sideshow is None
-            and self.rules.short_stack == "showdown"
-            and self._is_short(seat)
-        ):
+        if seat == self.to_act and self.pending_sideshow is None and self._short_shows(seat):
             self._showdown()
 
     def _do_pack(self, seat: int, amount: int | None) -> None:
@@ -125,14 +131,8 @@ class Betting(Outcome):
         self._record(None, {"type": "pack", "seat": seat})
 
     def _do_bet(self, seat: int, amount: int) -> None:
-        if self.seen[seat]:
-            self.stake = amount // 2
-        else:
-            self.stake = amount
-            self.blind_bets[seat] += 1
         self._pay(seat, amount)
-        if self.stacks[seat] == 0 and self.rules.short_stack != "pack":
-            self.all_in[seat] = True
+        self.stake = settle_bet(self.rules.settings, self._seat_record, seat, amount)
         self._record(
             None,
             {
@@ -153,35 +153,38 @@ class Betting(Outcome):
         self._after_action(seat)
 
     def _after_action(self, actor: int, show_asker: int | None = None) -> None:
-        """RULES section 4: what ends betting, in order, else the turn passes left."""
-        if self._count_in_hand() == 1:
+        """RULES section 4: what ends betting, in order, else the turn passes left
+        (:func:`~teenpatti_env.rules.turns.after_action`)."""
+        dealt_in = self.dealt_in.count(True)  # _count_in_hand, _count_can_bet, inline
+        packed = self.packed.count(True)
+        end, seat = after_action(
+            self.rules.settings, self._seat_record, self.pot, self.stake, dealt_in - packed,
+            dealt_in - packed - self.all_in.count(True), actor,
+            NONE if show_asker is None else show_asker)
+        if end in (GOES_ON, SHORT_TURN):
+            self._turn_to(seat, actor, end)
+        elif end == SHOWDOWN:
+            self._showdown()
+        elif end == LAST_PLAYER_WINS:
             self._last_player_wins()
-        elif self._cap_reached():
-            self._showdown()
-        elif show_asker is not None:
-            self._resolve_show(show_asker)
-        elif self._count_can_bet() <= 1 or self._empty_stack_showdown():
-            self._showdown()
         else:
-            self._pass_turn(actor)
+            assert end == SHOW and show_asker is not None
+            self._resolve_show(show_asker)
 
-    def _pass_turn(self, origin: int, first: bool = False) -> None:
-        n = self.num_seats
-        dealt_in, packed, all_in = self.dealt_in, self.packed, self.all_in
-        for step in range(1, n + 1):
-            seat = (origin + step) % n
-            if dealt_in[seat] and not packed[seat] and not all_in[seat]:  # _can_bet, inline
-                self.to_act = seat
-                break
-        if self._rotating and not first:
+    def _turn_to(self, seat: int, origin: int, end: int) -> None:
+        """The turn passed from ``origin`` (``NONE``: the first turn) to ``seat``; under
+        rotating jokers a round may have ended; a short seat (``SHORT_TURN``) shows."""
+        self.to_act = seat
+        if self._rotating and origin != NONE:
             self._count_rotation(origin)
-        # short_stack="showdown": a short seat about to take a betting turn shows at once.
-        if self.rules.short_stack == "showdown" and self._is_short(self.to_act):  # type: ignore[arg-type]
+        if end == SHORT_TURN:
             self._showdown()
 
     def _start_betting(self) -> None:
         # RULES section 2: boots at the cap, or nobody left to bet against, show at once.
-        if self._cap_reached() or self._count_can_bet() <= 1 or self._empty_stack_showdown():
+        end, seat = open_betting(self.rules.settings, self._seats(), self.pot, self.stake,
+                                 self._count_can_bet(), self.dealer)
+        if end == SHOWDOWN:
             self._showdown()
-            return
-        self._pass_turn(self.dealer, first=True)
+        else:
+            self._turn_to(seat, NONE, end)

@@ -19,6 +19,7 @@ from teenpatti_env.engine.validation import (
     validate_table,
 )
 from teenpatti_env.rules import Rules, variants
+from teenpatti_env.rules.betting import left_all_in
 
 _D = TypeVar("_D", bound="Dealing")
 
@@ -134,6 +135,7 @@ class Dealing(Selection):
         self.seen = [False] * n
         self.all_in = [False] * n
         self.blind_bets = [0] * n
+        self._bind_seats()
         self.pot = 0
         self.stake = rules.boot
         self.to_act = None
@@ -258,7 +260,7 @@ class Dealing(Selection):
             if self.dealt_in[seat]:
                 self._record((seat,), {"type": "dealt", "seat": seat})
                 self._pay(seat, rules.boot)
-                if self.stacks[seat] == 0 and rules.short_stack != "pack":
+                if left_all_in(rules.settings, self.stacks[seat]):
                     self.all_in[seat] = True
         if not self._classic:
             self._deal_variant()

@@ -88,6 +88,7 @@ class Hand(Referee):
         other.__dict__.update(self.__dict__)
         for name in _SEAT_LISTS:
             setattr(other, name, list(getattr(self, name)))
+        other._bind_seats()
         other.payouts = None if self.payouts is None else list(self.payouts)
         other.shown = {seat: list(cards) for seat, cards in self.shown.items()}
         other.reshuffles = list(self.reshuffles)

@@ -7,6 +7,7 @@ from typing import Any
 
 from teenpatti_env.cards import format_card
 from teenpatti_env.engine.valuation import Valuation
+from teenpatti_env.rules.betting import asker_wins
 from teenpatti_env.rules.pots import divide_pot
 
 
@@ -50,8 +51,8 @@ class Outcome(Valuation):
     def _resolve_show(self, asker: int) -> None:
         opponent = self._other_in_hand(asker)
         self._reveal([asker, opponent])
-        # Asker loses a tie (RULES 3.4).
-        winner = asker if self._hand_value(asker) > self._hand_value(opponent) else opponent
+        won = asker_wins(self._hand_value(asker), self._hand_value(opponent))
+        winner = asker if won else opponent
         payouts = [0] * self.num_seats
         payouts[winner] = self.pot
         self._finish("show", payouts)

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from teenpatti_env.cards import format_card
 from teenpatti_env.engine.betting import Betting
-from teenpatti_env.rules.betting import NONE, show_cost, sideshow_target
+from teenpatti_env.rules.betting import (
+    NONE,
+    asker_wins,
+    bet_stake,
+    show_cost,
+    sideshow_target,
+)
 
 
 class Shows(Betting):
@@ -36,7 +42,7 @@ class Shows(Betting):
     def _do_sideshow(self, seat: int, amount: int) -> None:
         target = self._sideshow_target(seat)
         assert target is not None
-        self.stake = amount // 2
+        self.stake = bet_stake(True, amount)  # a chaal: the asker has seen
         self._pay(seat, amount)
         self._record(
             None,
@@ -59,8 +65,8 @@ class Shows(Betting):
         assert self.pending_sideshow is not None
         asker, target = self.pending_sideshow
         self.pending_sideshow = None
-        # On a tie the asker packs.
-        loser = target if self._hand_value(asker) > self._hand_value(target) else asker
+        won = asker_wins(self._hand_value(asker), self._hand_value(target))
+        loser = target if won else asker
         self.packed[loser] = True
         if self.rules.sideshow_reveal == "private":
             for viewer, shown in ((asker, target), (target, asker)):

@@ -38,7 +38,7 @@ Known = tuple[int, dict[int, list[str]], tuple[int, ...], dict[int, tuple[int, .
 TABLE_STATE = (
     "rules", "table_rules", "num_seats", "dealer", "stacks", "dealt_in", "cards", "hands",
     "rng", "contributions", "packed", "seen", "all_in", "blind_bets", "pot", "stake",
-    "to_act", "pending_sideshow",
+    "to_act", "pending_sideshow", "_seat_record",
 )  # fmt: skip
 """The table: the chips, the seats and the turn, which the parts move through the moves
 the rules name (a bet, a pack, a burst, a pass, the payout)."""
@@ -94,6 +94,9 @@ class HandState:
     stake: int
     to_act: int | None
     pending_sideshow: tuple[int, int] | None
+    _seat_record: tuple[list[Any], ...]
+    """The seat lists the shared betting rules read (:meth:`_seats`), bound once a hand's
+    lists are laid out (:meth:`_bind_seats`): the lists change in place, never rebound."""
     # --- the rest by owning part (PART_STATE)
     # outcome.py
     end: str | None
@@ -197,9 +200,13 @@ class HandState:
 
     def _seats(self) -> tuple[list[Any], ...]:
         """The seat record the shared betting rules read (``rules.betting``, in its field
-        order ``STACK`` .. ``BLIND_BETS``)."""
-        return (self.stacks, self.contributions, self.dealt_in, self.packed, self.seen,
-                self.all_in, self.blind_bets)
+        order ``STACK`` .. ``BLIND_BETS``): the hand's own per-seat lists."""
+        return self._seat_record
+
+    def _bind_seats(self) -> None:
+        """Bind :meth:`_seats` to the per-seat lists laid out (a new hand, a copy)."""
+        self._seat_record = (self.stacks, self.contributions, self.dealt_in, self.packed,
+                             self.seen, self.all_in, self.blind_bets)
 
     def _seat(self, seat: int) -> int:
         if type(seat) is int and 0 <= seat < self.num_seats:  # the common case, first

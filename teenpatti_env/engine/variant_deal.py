@@ -94,6 +94,5 @@ class VariantDeal(Shows):
         self._record(None, {"type": "buy_joker", "seat": seat, "amount": self.rules.boot})
         self._record((seat,), {"type": "bought", "seat": seat, "card": format_card(card)})
         # P5: the pot cap is checked after a buy; J1: shortness again, as after a look.
-        short = self.rules.short_stack == "showdown" and self._is_short(seat)
-        if self._cap_reached() or short:
+        if self._cap_reached() or self._short_shows(seat):
             self._showdown()

@@ -9,7 +9,7 @@ import numpy as np
 
 from teenpatti_env.environment.batch_jokers import held_cards
 from teenpatti_env.environment.batch_phase import encode_phase, hides_deal, in_phase, phase_kinds
-from teenpatti_env.environment.batch_play import in_session
+from teenpatti_env.environment.batch_play import in_session, row_of
 from teenpatti_env.environment.batch_rules import *  # noqa: F403
 from teenpatti_env.environment.batch_state import *  # noqa: F403
 from teenpatti_env.environment.batch_variant import encode_variant
@@ -89,14 +89,19 @@ def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: A
 
 
 @jit
-def observe_tables(params: Any, tab: Any, seat: Any, known: Any, which: Any, seats: Any,
+def observe_tables(params_rows: Any, tab: Any, seat: Any, known: Any, which: Any, seats: Any,
                    obs: Any, mask: Any, kind_of: Any, global_at: Any, seat_at: Any,
-                   category_at: int, cards_at: Any, categories: Any, strengths: Any) -> None:
+                   category_at: int, cards_at: Any, categories_rows: Any,
+                   strengths_rows: Any) -> None:
     """At every table with ``which[t]``: the observation of ``seats[t]`` (zeros where it
     is ``NONE``) and the action mask of the seat to act (zeros where it is not that
-    seat)."""
+    seat). ``params_rows``, ``categories_rows``, ``strengths_rows``: one row, or under
+    dealer's choice one per row, each table reading its hand's row (``row_of``)."""
     legal = np.zeros(KINDS, dtype=np.bool_)
-    phased = params[P_PHASE] != 0
+    rows = params_rows.shape[0]
+    params = params_rows[0]  # one row: read once (a row per table costs its slices)
+    categories = categories_rows[0]
+    strengths = strengths_rows[0]
     for t in range(tab.shape[0]):
         if not which[t]:
             continue
@@ -105,10 +110,15 @@ def observe_tables(params: Any, tab: Any, seat: Any, known: Any, which: Any, sea
         me = seats[t]
         if me == NONE:
             continue
+        if rows > 1:
+            row = row_of(tab, t, rows)
+            params = params_rows[row]
+            categories = categories_rows[row]
+            strengths = strengths_rows[row]
         encode(params, tab, seat, known, t, me, obs, global_at, seat_at, category_at,
                cards_at, categories, strengths)
         if me == tab[t, TO_ACT]:
-            if phased and in_phase(params, tab, t):
+            if params[P_PHASE] != 0 and in_phase(params, tab, t):
                 phase_kinds(params, tab, seat, t, legal)
             else:
                 legal_kinds(params, tab, seat, t, legal)

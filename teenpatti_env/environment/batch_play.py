@@ -60,7 +60,7 @@ def start_hand(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int
                          + seat[t, CARD0 + 2, s])
                 seat[t, VALUE, s] = values[index]
             pay(tab, seat, t, s, boot)
-            if seat[t, STACK, s] == 0 and params[P_SHORT] != SHORT_PACK:
+            if left_all_in(params, seat, t, s):
                 seat[t, ALL_IN, s] = 1
     if variant:  # the variant's values, what its deal shows, then bursts (B5: first)
         phase = params[P_PHASE] != NO_PHASE
@@ -245,15 +245,43 @@ def deal_tables(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: An
 def deal_chosen(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: Any,
                 values: Any, which: Any) -> None:
     """Dealer's choice (C1): deal the chosen variant (``params``: its row; its rank or
-    colour set) at every table with ``which[t]``, and post the boots. The deck is put
-    in order first: a shopping hand before it left its draws and discards over its cards
-    (a shopping deal does the same itself, ``batch_deal.deal_phase``)."""
+    colour set) at every table with ``which[t]``, and post the boots
+    (:func:`deal_chosen_at`)."""
     for t in range(tab.shape[0]):
         if which[t]:
-            for card in range(52):
-                deck[t, card] = card
-            deal_cards(params, tab, seat, deck, rng, t)
-            start_hand(params, tab, seat, known, values, t)
+            deal_chosen_at(params, tab, seat, known, deck, rng, values, t)
+
+
+@table_body
+def deal_chosen_at(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: Any,
+                   values: Any, t: int) -> None:
+    """Deal table ``t``'s chosen variant and post the boots. The deck is put in order
+    first: a shopping hand before it left its draws and discards over its cards (a
+    shopping deal does the same itself, ``batch_deal.deal_phase``)."""
+    for card in range(52):
+        deck[t, card] = card
+    deal_cards(params, tab, seat, deck, rng, t)
+    start_hand(params, tab, seat, known, values, t)
+
+
+@inline
+def row_of(tab: Any, t: int, rows: int) -> int:
+    """The params row of table ``t``'s hand under dealer's choice: its ``CHOICE``, or
+    the last row (the hand waiting for the choice) while it is ``NONE``."""
+    row = tab[t, CHOICE]
+    return rows - 1 if row == NONE else row
+
+
+@jit
+def deal_chosen_rows(params_rows: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: Any,
+                     values_rows: Any, which: Any) -> None:
+    """:func:`deal_chosen` at every table with ``which[t]``, each with its own row of the
+    stacked params and value lookups (one pass over the tables for every row)."""
+    rows = params_rows.shape[0]
+    for t in range(tab.shape[0]):
+        if which[t]:
+            row = row_of(tab, t, rows)
+            deal_chosen_at(params_rows[row], tab, seat, known, deck, rng, values_rows[row], t)
 
 
 @jit
@@ -284,26 +312,34 @@ def check_actions(tab: Any, mask: Any, actions: Any, active: Any) -> tuple[int, 
 
 
 @jit
-def step_tables(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: Any,
-                values: Any, history: Any, actions: Any, active: Any, kind_of: Any,
+def step_tables(params_rows: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: Any,
+                values_rows: Any, history: Any, actions: Any, active: Any, kind_of: Any,
                 level_of: Any, rewards: Any, finished: Any, reported: Any) -> None:
     """Apply ``actions[t]`` at every table with ``active[t]`` whose hand waits for a
     decision (the caller checked them against the mask); ``rewards[t]`` gets every seat's
     net chips of a hand that ended, and ``finished[t]`` is set when the episode ended (the
     hand, or in a session the session, whose next hands are dealt here). A hand that ended
     at the deal (not yet ``reported``) gives its result at the table's first step after
-    it."""
-    n = params[P_SEATS]
-    session = params[P_SESSION] == 1
-    phased = params[P_PHASE] != NO_PHASE
+    it. ``params_rows``, ``values_rows``: the params and value lookups, one row (a batch
+    of one variant) or under dealer's choice one per row, each table reading its hand's
+    row (:func:`row_of`, as it was before the step)."""
+    rows = params_rows.shape[0]
+    params = params_rows[0]  # one row: read once (a row per table costs its slices)
+    values = values_rows[0]
     for t in range(tab.shape[0]):
         if not active[t]:
             continue
+        if rows > 1:
+            row = row_of(tab, t, rows)
+            params = params_rows[row]
+            values = values_rows[row]
+        session = params[P_SESSION] == 1
         if tab[t, END] == RUNNING:
             a = actions[t]
             history[t, tab[t, ACTIONS]] = a
             tab[t, ACTIONS] += 1
-            if phased and kind_of[a] != K_LOOK and in_phase(params, tab, t):
+            if (params[P_PHASE] != NO_PHASE and kind_of[a] != K_LOOK
+                    and in_phase(params, tab, t)):
                 drawn = apply_phase(params, tab, seat, known, deck, rng, values, t,
                                     kind_of[a], level_of[a])
                 if drawn != NONE:  # the history names the card (P7)
@@ -325,7 +361,7 @@ def step_tables(params: Any, tab: Any, seat: Any, known: Any, deck: Any, rng: An
             if not settle_session(params, tab, seat, known, deck, rng, values, t, rewards):
                 continue
         else:
-            for s in range(n):
+            for s in range(params[P_SEATS]):
                 rewards[t, s] = seat[t, PAYOUT, s] - seat[t, CONTRIB, s]
         reported[t] = True
         finished[t] = True

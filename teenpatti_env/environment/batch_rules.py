@@ -21,6 +21,7 @@ from teenpatti_env.environment.batch_jokers import (
 from teenpatti_env.environment.batch_state import *  # noqa: F403
 from teenpatti_env.rules import betting as _rules
 from teenpatti_env.rules import pots as _pots
+from teenpatti_env.rules import turns as _turns
 
 # The betting rules, written once in rules/betting.py for both engines and compiled here;
 # the functions below only read them their arguments out of the batch's arrays.
@@ -36,7 +37,16 @@ _show_cost = _compiled.show_cost
 _show_problem = _compiled.show_problem
 _sideshow_target = _compiled.sideshow_target
 _sideshow_problem = _compiled.sideshow_problem
+_left_all_in = _compiled.left_all_in
+_bet_stake = _compiled.bet_stake
+_settle_bet = _compiled.settle_bet
+_asker_wins = _compiled.asker_wins
 _divide_pot = compile_rules(_pots).divide_pot
+_turns_compiled = compile_rules(_turns)
+_cap_reached = _turns_compiled.cap_reached
+_short_shows = _turns_compiled.short_shows
+_open_betting = _turns_compiled.open_betting
+_after_action = _turns_compiled.after_action
 
 # ----------------------------------------------------------------- rule queries
 # Boolean results are combined with ``&``, not ``and``: numba compiles a value-returning
@@ -73,18 +83,13 @@ def count_can_bet(seat: Any, t: int, n: int) -> int:
 
 @inline
 def cap_reached(params: Any, tab: Any, t: int) -> bool:
-    return (params[P_POT_CAP] != NONE) & (tab[t, POT] >= params[P_POT_CAP])
+    return _cap_reached(params, tab[t, POT])
 
 
-@jit
-def empty_stack_showdown(params: Any, seat: Any, t: int) -> bool:
-    """``short_stack="showdown"``: a payment left a seat in the hand with no chips."""
-    if params[P_SHORT] != SHORT_SHOWDOWN:
-        return False
-    for s in range(params[P_SEATS]):  # noqa: SIM110 (numba compiles loops, not any())
-        if in_hand(seat, t, s) and seat[t, STACK, s] == 0:
-            return True
-    return False
+@inline
+def short_shows(params: Any, tab: Any, seat: Any, t: int, s: int) -> bool:
+    """``short_stack="showdown"``: seat ``s``, about to bet, is short (RULES 9)."""
+    return _short_shows(params, tab[t, STAKE], seat[t, SEEN, s] == 1, seat[t, STACK, s])
 
 
 @inline
@@ -101,11 +106,6 @@ def at_blind_limit(params: Any, seat: Any, t: int, s: int) -> bool:
 @inline
 def min_bet(tab: Any, seat: Any, t: int, s: int) -> int:
     return _min_bet(tab[t, STAKE], seat[t, SEEN, s] == 1)
-
-
-@inline
-def is_short(tab: Any, seat: Any, t: int, s: int) -> bool:
-    return seat[t, STACK, s] < min_bet(tab, seat, t, s)
 
 
 @inline
@@ -176,6 +176,12 @@ def legal_kinds(params: Any, tab: Any, seat: Any, t: int, out: Any) -> None:
 
 
 @inline
+def left_all_in(params: Any, seat: Any, t: int, s: int) -> bool:
+    """Whether seat ``s``, having paid, is all-in (RULES 9)."""
+    return _left_all_in(params, seat[t, STACK, s])
+
+
+@inline
 def bet_amount(low: int, high: int, level: int, levels: int, step: int) -> int:
     """Bet ``level`` of ``levels`` in ``low..high`` (multiples of ``step`` above ``low``)."""
     steps = (high - low) // step
@@ -236,8 +242,8 @@ def resolve_show(params: Any, tab: Any, seat: Any, known: Any, t: int, asker: in
     opponent = other_in_hand(params, seat, t, asker)
     reveal(params, seat, known, t, asker)
     reveal(params, seat, known, t, opponent)
-    # The asker loses a tie (RULES 3.4).
-    winner = asker if seat[t, VALUE, asker] > seat[t, VALUE, opponent] else opponent
+    won = _asker_wins(seat[t, VALUE, asker], seat[t, VALUE, opponent])
+    winner = asker if won else opponent
     win_whole_pot(params, tab, seat, known, t, winner, SHOW)
 
 
@@ -256,50 +262,50 @@ def showdown(params: Any, tab: Any, seat: Any, known: Any, t: int) -> None:
 
 
 @jit
-def pass_turn(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int, origin: int,
-              first: bool) -> None:
-    n = params[P_SEATS]
-    for step in range(1, n + 1):
-        s = (origin + step) % n
-        if can_bet(seat, t, s):
-            tab[t, TO_ACT] = s
-            break
-    if (params[P_ROTATING] == 1) & (not first):  # R1: a full betting round may have ended
+def turn_to(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int, s: int,
+            origin: int, end: int) -> None:
+    """The turn passed from ``origin`` (``NONE``: the first turn) to ``s``; under rotating
+    jokers a round may have ended (R1); a short seat (``SHORT_TURN``) shows."""
+    tab[t, TO_ACT] = s
+    if (params[P_ROTATING] == 1) & (origin != NONE):
         count_rotation(params, tab, seat, values, t, origin)
-    # short_stack="showdown": a short seat about to take a betting turn shows at once.
-    if params[P_SHORT] == SHORT_SHOWDOWN and is_short(tab, seat, t, tab[t, TO_ACT]):
+    if end == _turns.SHORT_TURN:
         showdown(params, tab, seat, known, t)
 
 
 @jit
 def start_betting(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int) -> None:
     """RULES section 2: the pot at the cap, or nobody left to bet against, shows at once;
-    else the first betting turn is the dealer's left (never the end of a round)."""
-    if (cap_reached(params, tab, t) or count_can_bet(seat, t, params[P_SEATS]) <= 1
-            or empty_stack_showdown(params, seat, t)):
+    else the first betting turn is the dealer's left (never the end of a round)
+    (:func:`teenpatti_env.rules.turns.open_betting`)."""
+    end, s = _open_betting(params, seat[t], tab[t, POT], tab[t, STAKE],
+                           count_can_bet(seat, t, params[P_SEATS]), tab[t, DEALER])
+    if end == _turns.SHOWDOWN:
         showdown(params, tab, seat, known, t)
     else:
-        pass_turn(params, tab, seat, known, values, t, tab[t, DEALER], True)
+        turn_to(params, tab, seat, known, values, t, s, NONE, end)
 
 
 @jit
 def after_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: int, actor: int,
                  show_asker: int) -> None:
-    """RULES section 4: what ends betting, in order, else the turn passes left (T2: after
-    the thresholds the action's payment turned up)."""
+    """RULES section 4: what ends betting, in order, else the turn passes left
+    (:func:`teenpatti_env.rules.turns.after_action`; T2: after the thresholds the action's
+    payment turned up)."""
     n = params[P_SEATS]
     if params[P_THRESHOLD_COUNT] > 0:
         turn_up_thresholds(params, tab, seat, values, t)
-    if count_in_hand(seat, t, n) == 1:
+    end, s = _after_action(params, seat[t], tab[t, POT], tab[t, STAKE],
+                           count_in_hand(seat, t, n), count_can_bet(seat, t, n), actor,
+                           show_asker)
+    if (end == _turns.GOES_ON) | (end == _turns.SHORT_TURN):
+        turn_to(params, tab, seat, known, values, t, s, actor, end)
+    elif end == _turns.SHOWDOWN:
+        showdown(params, tab, seat, known, t)
+    elif end == _turns.LAST_PLAYER_WINS:
         last_player_wins(params, tab, seat, known, t)
-    elif cap_reached(params, tab, t):
-        showdown(params, tab, seat, known, t)
-    elif show_asker != NONE:
-        resolve_show(params, tab, seat, known, t, show_asker)
-    elif count_can_bet(seat, t, n) <= 1 or empty_stack_showdown(params, seat, t):
-        showdown(params, tab, seat, known, t)
     else:
-        pass_turn(params, tab, seat, known, values, t, actor, False)
+        resolve_show(params, tab, seat, known, t, show_asker)
 
 
 @jit
@@ -312,7 +318,7 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: i
         seat[t, SEEN, s] = 1
         if params[P_ALL_OPEN] == 0:  # V2: in all_open looking changes only the price
             known[t, s, s] = 1
-        if params[P_SHORT] == SHORT_SHOWDOWN and is_short(tab, seat, t, s):
+        if short_shows(params, tab, seat, t, s):
             showdown(params, tab, seat, known, t)
     elif kind == K_PACK:
         seat[t, PACKED, s] = 1
@@ -321,14 +327,8 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: i
         low, high = bet_range(params, tab, seat, t, s, 0)
         seen = seat[t, SEEN, s] == 1
         amount = bet_amount(low, high, level, params[P_BET_LEVELS], 2 if seen else 1)
-        if seen:
-            tab[t, STAKE] = amount // 2
-        else:
-            tab[t, STAKE] = amount
-            seat[t, BLIND_BETS, s] += 1
         pay(tab, seat, t, s, amount)
-        if seat[t, STACK, s] == 0 and params[P_SHORT] != SHORT_PACK:
-            seat[t, ALL_IN, s] = 1
+        tab[t, STAKE] = _settle_bet(params, seat[t], s, amount)
         after_action(params, tab, seat, known, values, t, s, NONE)
     elif kind == K_ALL_IN:
         pay(tab, seat, t, s, seat[t, STACK, s])
@@ -340,7 +340,7 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: i
     elif kind == K_SIDESHOW:
         amount = bet_range(params, tab, seat, t, s, 1)[0]
         target = sideshow_target(params, seat, t, s)
-        tab[t, STAKE] = amount // 2
+        tab[t, STAKE] = _bet_stake(True, amount)  # a chaal: the asker has seen
         pay(tab, seat, t, s, amount)
         if params[P_THRESHOLD_COUNT] > 0:  # T2: before the comparison
             turn_up_thresholds(params, tab, seat, values, t)
@@ -353,16 +353,15 @@ def apply_action(params: Any, tab: Any, seat: Any, known: Any, values: Any, t: i
     elif kind == K_BUY:  # J1: not a betting action, the turn stays (P5: not a bet)
         pay(tab, seat, t, s, params[P_BOOT])
         buy_joker(params, tab, seat, values, t, s, level)
-        if cap_reached(params, tab, t) or (params[P_SHORT] == SHORT_SHOWDOWN
-                                           and is_short(tab, seat, t, s)):
+        if cap_reached(params, tab, t) or short_shows(params, tab, seat, t, s):
             showdown(params, tab, seat, known, t)
     else:  # accept or refuse
         asker, target = tab[t, ASKER], tab[t, TARGET]
         tab[t, ASKER] = NONE
         tab[t, TARGET] = NONE
         if kind == K_ACCEPT:
-            # On a tie the asker packs.
-            loser = target if seat[t, VALUE, asker] > seat[t, VALUE, target] else asker
+            won = _asker_wins(seat[t, VALUE, asker], seat[t, VALUE, target])
+            loser = target if won else asker
             seat[t, PACKED, loser] = 1
             if params[P_REVEAL] == 1:
                 known[t, asker, target] = 1

@@ -274,10 +274,10 @@ class TableBatch(ChoiceTables, BatchViews):
         self._chips[:] = 0
         self._finished[:] = False
         if self._choices is None:
-            k.step_tables(self._params, self._tab, self._seat, self._known, self._deck,
-                          self._rng, self._values, self._history, chosen, active,
-                          self._kind_of, self._level_of, self._chips, self._finished,
-                          self._reported)
+            k.step_tables(self._params[None], self._tab, self._seat, self._known,
+                          self._deck, self._rng, self._values[None], self._history, chosen,
+                          active, self._kind_of, self._level_of, self._chips,
+                          self._finished, self._reported)
         else:
             self._step_choice(chosen, active)
         changed = active if tables is None else active | self._finished
@@ -366,10 +366,10 @@ class TableBatch(ChoiceTables, BatchViews):
         if self._choices is not None:
             self._observe_choice(which, seats, obs, mask)
             return
-        k.observe_tables(self._params, self._tab, self._seat, self._known, which, seats, obs,
-                         mask, self._kind_of, self._global_at, self._seat_at,
-                         self._category_at, self._cards_at, self._categories,
-                         self._strengths)
+        k.observe_tables(self._params[None], self._tab, self._seat, self._known, which, seats,
+                         obs, mask, self._kind_of, self._global_at, self._seat_at,
+                         self._category_at, self._cards_at, self._categories[None],
+                         self._strengths[None])
 
     def _result(self) -> BatchStep:
         np.divide(self._chips, self.rules.boot, out=self._rewards)

@@ -175,6 +175,40 @@ def look_problem(packed: Any, all_in: Any, seen: Any) -> int:
     return OK
 
 
+# ----------------------------------------------------------------- what a bet does
+
+
+def left_all_in(settings: Any, stack: int) -> bool:
+    """Whether a seat whose payment (a boot, a bet) left it ``stack`` chips is now
+    all-in: with no chips left, except under ``short_stack="pack"`` (RULES 9)."""
+    all_in: bool = (stack == 0) & (settings[P_SHORT] != SHORT_PACK)
+    return all_in
+
+
+def bet_stake(seen: Any, amount: int) -> int:
+    """The stake a bet (or a sideshow's chaal) of ``amount`` sets: the amount blind, half
+    of it seen (RULES 3.2)."""
+    return amount // 2 if seen else amount
+
+
+def settle_bet(settings: Any, seats: Any, s: int, amount: int) -> int:
+    """What a bet of ``amount`` that seat ``s`` has just paid does to its seat: a blind
+    bet counts toward the blind-bet limit, a seat left with no chips is all-in
+    (:func:`left_all_in`); returns the stake the bet sets (:func:`bet_stake`)."""
+    seen = seats[SEEN][s]
+    if not seen:
+        seats[BLIND_BETS][s] += 1
+    if left_all_in(settings, seats[STACK][s]):
+        seats[ALL_IN][s] = True
+    return bet_stake(seen, amount)
+
+
+def asker_wins(asker_value: int, other_value: int) -> bool:
+    """Whether the asker of a show or a sideshow wins the comparison: only with the
+    better hand, it loses a tie (RULES 3.4, 3.5: after a sideshow the loser packs)."""
+    return asker_value > other_value
+
+
 # ----------------------------------------------------------------- seats in turn
 
 
