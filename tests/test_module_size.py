@@ -15,10 +15,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("teenpatti_env", "agents", "training")
 MAX_MODULE_LINES = 400
 
-# environment/batched.py is being split in another branch (k27); this exception goes
-# when that branch is merged.
-NOT_YET_SPLIT = {"teenpatti_env/environment/batched.py"}
-
 
 def physical_lines(path: Path) -> int:
     """The lines of ``path`` as an editor shows them (a last line without its newline
@@ -36,13 +32,8 @@ def oversized(paths: Iterable[Path], root: Path, limit: int) -> list[str]:
 
 
 def library_modules() -> list[Path]:
-    """Every ``.py`` file of the packages, the ones not yet split left out."""
-    return [
-        path
-        for package in PACKAGES
-        for path in (ROOT / package).rglob("*.py")
-        if path.relative_to(ROOT).as_posix() not in NOT_YET_SPLIT
-    ]
+    """Every ``.py`` file of the packages."""
+    return [path for package in PACKAGES for path in (ROOT / package).rglob("*.py")]
 
 
 def test_no_library_module_is_over_400_lines() -> None:
@@ -50,12 +41,6 @@ def test_no_library_module_is_over_400_lines() -> None:
     assert len(modules) > 100  # the walk found the packages
     offenders = oversized(modules, ROOT, MAX_MODULE_LINES)
     assert not offenders, "split these modules by concern:\n" + "\n".join(offenders)
-
-
-def test_the_exceptions_are_still_modules() -> None:
-    """An exception names a file that exists (drop it once the file is gone or split)."""
-    for name in NOT_YET_SPLIT:
-        assert (ROOT / name).is_file(), name
 
 
 def test_the_count_flags_a_module_one_line_over(tmp_path: Path) -> None:

@@ -179,6 +179,16 @@ class ActionLayout:
         ``pass_0_2_5``; ``()`` for any other index)."""
         return self._slots.get(index, ())
 
+    def kernel_level(self, index: int) -> int:
+        """The level the batch's kernels read for an action: a bet's level, the slot of the
+        card a buy names, the bits of the slots a discard or a pass names."""
+        slots = self.card_slots(index)
+        if not slots:
+            return self.bet_level(index)
+        if self.kinds[index] == "buy_joker":
+            return slots[0]
+        return sum(1 << slot for slot in slots)
+
     def index(self, name: str) -> int:
         """The index of an action name (``"pack"``, ``"bet_max"``, ...)."""
         if name not in self._index:

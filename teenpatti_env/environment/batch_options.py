@@ -156,3 +156,41 @@ def check_table(table: int, check: Any) -> Any:
         return check()
     except ValueError as error:
         raise ValueError(f"table {table}: {error}") from None
+
+
+def checked_tables(tables: Any, num_tables: int) -> NDArray[np.bool_]:
+    """``tables`` as a bool mask of the batch's tables, or a clear ``ValueError``."""
+    array = np.asarray(tables)
+    if array.shape != (num_tables,) or array.dtype != np.bool_:
+        raise ValueError(f"tables must be a bool array of shape ({num_tables},), "
+                         f"got {array.dtype} {array.shape}")
+    return array
+
+
+def checked_actions(actions: Any, num_tables: int) -> NDArray[np.int64]:
+    """``actions`` as one int per table, or a clear ``ValueError``."""
+    array = np.asarray(actions)
+    if array.shape != (num_tables,) or not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"actions must be an int array of shape ({num_tables},), "
+                         f"got {array.dtype} {array.shape}")
+    return array.astype(np.int64, copy=False)
+
+
+def checked_seats(seats: Any, num_tables: int, num_seats: int) -> NDArray[np.int64]:
+    """``seats`` as one seat (or ``-1``) per table, or a clear ``ValueError``."""
+    array = np.asarray(seats)
+    if array.shape != (num_tables,) or not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"seats must be an int array of shape ({num_tables},)")
+    chosen = array.astype(np.int64)
+    if ((chosen < k.NONE) | (chosen >= num_seats)).any():
+        raise ValueError(f"seats must be -1 or 0..{num_seats - 1}")
+    return chosen
+
+
+def checked_table(table: Any, num_tables: int) -> int:
+    """``table`` as a table index of the batch, or a clear ``ValueError``."""
+    if isinstance(table, np.integer):
+        table = int(table)
+    if not isinstance(table, int) or isinstance(table, bool) or not 0 <= table < num_tables:
+        raise ValueError(f"no table {table!r}: tables are 0..{num_tables - 1}")
+    return table

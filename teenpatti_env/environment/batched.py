@@ -43,7 +43,15 @@ from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.batch_choice import Choices, ChoiceTables, params_table
 from teenpatti_env.environment.batch_deal import undealt_decks
-from teenpatti_env.environment.batch_options import BATCH_OPTIONS, check_entry, given_deals
+from teenpatti_env.environment.batch_options import (
+    BATCH_OPTIONS,
+    check_entry,
+    checked_actions,
+    checked_seats,
+    checked_table,
+    checked_tables,
+    given_deals,
+)
 from teenpatti_env.environment.batch_phase import history_action, table_deal
 from teenpatti_env.environment.batch_variant import (
     DEAL_COLUMNS,
@@ -137,7 +145,7 @@ class TableBatch(ChoiceTables, BatchViews):
         if unknown:  # pragma: no cover - batch_rules admits no such table
             raise ValueError(f"the batched engine has no actions {unknown}")
         self._kind_of = np.array([k.KIND_NAMES.index(kind) for kind in kinds], dtype=np.int64)
-        self._level_of = np.array([self._level(a) for a in range(self.layout.size)],
+        self._level_of = np.array([self.layout.kernel_level(a) for a in range(self.layout.size)],
                                   dtype=np.int64)
         offsets = {name: offset for name, offset, _, _ in self.obs_layout.slots}
         self._global_at = np.array([offsets[name] for name, _, _ in GLOBAL_SLOTS], dtype=np.int64)
@@ -262,8 +270,8 @@ class TableBatch(ChoiceTables, BatchViews):
         the action and the engine's reason, and leaves every table unchanged.
         """
         size = self.num_tables
-        active = self._everyone if tables is None else self._checked_tables(tables)
-        chosen = self._checked_actions(actions)
+        active = self._everyone if tables is None else checked_tables(tables, self.num_tables)
+        chosen = checked_actions(actions, self.num_tables)
         bad, longest = k.check_actions(self._tab, self._mask, chosen, active)
         if bad != k.NONE:
             raise IllegalActionError(self._illegal_message(bad, int(chosen[bad])))
@@ -289,7 +297,7 @@ class TableBatch(ChoiceTables, BatchViews):
     def redeal(self, tables: NDArray[np.bool_]) -> BatchStep:
         """Start a new episode (a hand, or a session) at every table with ``tables[t]``
         (for ``autoreset=False``)."""
-        which = self._checked_tables(tables)
+        which = checked_tables(tables, self.num_tables)
         self._chips[:] = 0
         self._finished[:] = False
         self._redeal(which)
@@ -316,30 +324,6 @@ class TableBatch(ChoiceTables, BatchViews):
             self._tab[which, k.HANDS] = 0
             chips = np.where(chips >= self.rules.entry_chips, chips, 0)
         seat[which, k.START_STACK, :] = chips
-
-    def _level(self, action: int) -> int:
-        """The level the kernels read for ``action``: a bet's level, the slot of the card a
-        buy names, the bits of the slots a discard or a pass names."""
-        slots = self.layout.card_slots(action)
-        if not slots:
-            return self.layout.bet_level(action)
-        if self.layout.kinds[action] == "buy_joker":
-            return slots[0]
-        return sum(1 << slot for slot in slots)
-
-    def _checked_tables(self, tables: Any) -> NDArray[np.bool_]:
-        array = np.asarray(tables)
-        if array.shape != (self.num_tables,) or array.dtype != np.bool_:
-            raise ValueError(f"tables must be a bool array of shape ({self.num_tables},), "
-                             f"got {array.dtype} {array.shape}")
-        return array
-
-    def _checked_actions(self, actions: Any) -> NDArray[np.int64]:
-        array = np.asarray(actions)
-        if array.shape != (self.num_tables,) or not np.issubdtype(array.dtype, np.integer):
-            raise ValueError(f"actions must be an int array of shape ({self.num_tables},), "
-                             f"got {array.dtype} {array.shape}")
-        return array.astype(np.int64, copy=False)
 
     def _illegal_message(self, t: int, action: int) -> str:
         seat = int(self._tab[t, k.TO_ACT])
@@ -379,12 +363,7 @@ class TableBatch(ChoiceTables, BatchViews):
     def observe(self, seats: Any) -> NDArray[np.float32]:
         """A new ``[N, D]`` array: the observation of ``seats[t]`` at every table (any
         seat, acting or not; ``-1`` for none), as ``env.observe`` gives it."""
-        array = np.asarray(seats)
-        if array.shape != (self.num_tables,) or not np.issubdtype(array.dtype, np.integer):
-            raise ValueError(f"seats must be an int array of shape ({self.num_tables},)")
-        chosen = array.astype(np.int64)
-        if ((chosen < k.NONE) | (chosen >= self.num_seats)).any():
-            raise ValueError(f"seats must be -1 or 0..{self.num_seats - 1}")
+        chosen = checked_seats(seats, self.num_tables, self.num_seats)
         obs = np.zeros((self.num_tables, self.observation_size), dtype=np.float32)
         mask = np.zeros((self.num_tables, self.action_size), dtype=np.int8)
         self._observe_into(np.ones(self.num_tables, dtype=np.bool_), chosen, obs, mask)
@@ -393,7 +372,7 @@ class TableBatch(ChoiceTables, BatchViews):
     def hand(self, table: int) -> Hand:
         """Table ``table``'s hand rebuilt as the per-table engine's ``Hand`` (its deal and
         every action so far replayed)."""
-        t = self._table(table)
+        t = checked_table(table, self.num_tables)
         actions = self._history[t, : self._tab[t, k.ACTIONS]].tolist()
         stacks = self.hand_stacks[t].tolist()
         if self._choices is not None:
@@ -411,12 +390,3 @@ class TableBatch(ChoiceTables, BatchViews):
         """Table ``table``'s hand so far as a ``teenpatti-hand/1`` history (what
         ``teenpatti replay`` reads)."""
         return history_of(self.hand(table))
-
-    def _table(self, table: Any) -> int:
-        if isinstance(table, np.integer):
-            table = int(table)
-        if not isinstance(table, int) or isinstance(table, bool) or not (
-                0 <= table < self.num_tables):
-            raise ValueError(f"no table {table!r}: tables are 0..{self.num_tables - 1}")
-        return table
-
