@@ -32,8 +32,6 @@ from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.protocol import decision_inputs
 from teenpatti_env.rules import Rules
 
-CHOOSE = "choose_"
-
 
 class DealersChoicePlay:
     """How a family plays one dealer's choice table (``table_rules``): ``members`` maps
@@ -43,12 +41,9 @@ class DealersChoicePlay:
     def __init__(self, table_rules: Rules, members: dict[str, NumpyPolicy | None],
                  member_for: Callable[[Rules], NumpyPolicy | None],
                  preference: Sequence[str], seed: int | None, name: str) -> None:
-        self.table_rules = table_rules
-        self.members = members
         self.member_for = member_for
         self.preference = [v for v in preference if members.get(v) is not None]
-        self.names = _action_names(table_rules)
-        self.variants = sorted(members, key=len, reverse=True)
+        self.layout = _action_layout(table_rules)
         self.seed, self.name = seed, name
         self._players: dict[int, PolicyAgent] = {}
         self._fallback = EquityAgent(seed)
@@ -57,18 +52,10 @@ class DealersChoicePlay:
         for player in (*self._players.values(), self._fallback):
             player.reset()
 
-    def variant_of(self, action: str) -> str | None:
-        """The variant a ``choose_*`` action name chooses (``choose_open_joker_7``:
-        ``open_joker``), ``None`` for any other action."""
-        if not action.startswith(CHOOSE):
-            return None
-        rest = action[len(CHOOSE):]
-        return next((v for v in self.variants if rest == v or rest.startswith(v + "_")), None)
-
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
         choices: dict[str, int] = {}
         for index in np.flatnonzero(mask):
-            variant = self.variant_of(self.names[index])
+            variant = self.layout.chosen_variant(int(index))
             if variant is not None:
                 choices.setdefault(variant, int(index))
         if choices:
@@ -83,12 +70,12 @@ class DealersChoicePlay:
             player = self._players[id(member)] = PolicyAgent(member, self.seed, name=self.name)
         inputs, member_mask, member_info = decision_inputs(info, hand_rules)
         action = player.act(inputs, member_mask, member_info)
-        return self.names.index(_action_names(hand_rules)[action])
+        return self.layout.index(_action_layout(hand_rules).names[action])
 
 
 @lru_cache(maxsize=256)
-def _action_names(rules: Rules) -> tuple[str, ...]:
-    return tuple(ActionLayout(rules).names)
+def _action_layout(rules: Rules) -> ActionLayout:
+    return ActionLayout(rules)
 
 
 @lru_cache(maxsize=256)

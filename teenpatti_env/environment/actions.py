@@ -179,6 +179,11 @@ class ActionLayout:
         ``pass_0_2_5``; ``()`` for any other index)."""
         return self._slots.get(index, ())
 
+    def chosen_variant(self, index: int) -> str | None:
+        """The variant a dealer's ``choose_*`` index chooses, ``None`` for any other."""
+        choice = self._choices.get(index)
+        return None if choice is None else choice["variant"]
+
     def kernel_level(self, index: int) -> int:
         """The level the batch's kernels read for an action: a bet's level, the slot of the
         card a buy names, the bits of the slots a discard or a pass names."""
