@@ -90,6 +90,91 @@ def ratio_interval(
     return Interval(mean, error, mean - half, mean + half, int(hands), confidence)
 
 
+@dataclass(frozen=True)
+class Strata:
+    """A stratified draw of deals: deal ``d`` drawn uniformly from stratum ``of[d]`` of a
+    population in which stratum ``k`` has share ``shares[k]`` (estimated on
+    ``share_deals`` independent draws, or exact when ``share_deals`` is 0)."""
+
+    of: np.ndarray
+    shares: np.ndarray
+    share_deals: int = 0
+
+    def repeat(self, times: int) -> Strata:
+        """The same strata for ``times`` units per deal, unit-major within a deal."""
+        return Strata(np.repeat(self.of, times), self.shares, self.share_deals)
+
+
+def _stratum_moments(values: np.ndarray, strata: Strata) -> tuple[np.ndarray, np.ndarray,
+                                                                    np.ndarray]:
+    """Per stratum: the number of units, their mean and sample variance of ``values``."""
+    size = len(strata.shares)
+    count = np.bincount(strata.of, minlength=size).astype(np.float64)
+    total = np.bincount(strata.of, weights=values, minlength=size)
+    mean = np.divide(total, count, out=np.zeros(size), where=count > 0)
+    squares = np.bincount(strata.of, weights=(values - mean[strata.of]) ** 2, minlength=size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        variance = np.where(count > 1, squares / (count - 1), np.inf)
+    return count, mean, variance
+
+
+def stratified_ratio_interval(
+    totals: Sequence[float] | np.ndarray,
+    counts: Sequence[int] | np.ndarray,
+    strata: Strata,
+    confidence: float = 0.95,
+) -> Interval:
+    """:func:`ratio_interval` for deals drawn by stratum: the mean per hand is
+    ``sum_k share_k * mean_k(totals) / sum_k share_k * mean_k(counts)`` and its variance,
+    by the delta method over the residuals ``e = totals - mean * counts``, is
+    ``sum_k share_k**2 * var_k(e) / n_k / c**2`` (``c`` the mean hands per deal), plus
+    ``sum_k share_k * mean_k(e)**2 / share_deals / c**2`` for shares estimated on
+    ``share_deals`` independent draws (multinomial)."""
+    x = np.asarray(totals, dtype=np.float64)
+    n = np.asarray(counts, dtype=np.float64)
+    if x.shape != n.shape or x.shape != strata.of.shape:
+        raise ValueError("totals, counts and strata must be 1-D and of the same length")
+    shares = np.asarray(strata.shares, dtype=np.float64)
+    _, mean_x, _ = _stratum_moments(x, strata)
+    units, mean_n, _ = _stratum_moments(n, strata)
+    if ((units == 0) & (shares > 0)).any():
+        raise ValueError("every stratum with a share needs at least one deal")
+    per_deal = float(shares @ mean_n)
+    if per_deal == 0:
+        nan = math.nan
+        return Interval(nan, nan, nan, nan, 0, confidence)
+    mean = float(shares @ mean_x) / per_deal
+    _, mean_e, var_e = _stratum_moments(x - mean * n, strata)
+    drawn = units > 0
+    variance = float((shares[drawn] ** 2 * var_e[drawn] / units[drawn]).sum())
+    if strata.share_deals:
+        variance += float(shares @ mean_e**2) / strata.share_deals
+    error = math.sqrt(variance) / per_deal
+    half = z_value(confidence) * error
+    return Interval(mean, error, mean - half, mean + half, int(n.sum()), confidence)
+
+
+def uniform_std_error(
+    totals: Sequence[float] | np.ndarray,
+    counts: Sequence[int] | np.ndarray,
+    strata: Strata,
+) -> float:
+    """The standard error :func:`ratio_interval` would have for as many deals drawn
+    uniformly from the population, estimated from a stratified draw: the population
+    variance of the residuals ``sum_k share_k * (var_k(e) + mean_k(e)**2)`` over the
+    number of deals, over the mean hands per deal squared."""
+    x = np.asarray(totals, dtype=np.float64)
+    n = np.asarray(counts, dtype=np.float64)
+    shares = np.asarray(strata.shares, dtype=np.float64)
+    interval = stratified_ratio_interval(x, n, Strata(strata.of, shares), 0.95)
+    if not math.isfinite(interval.mean):
+        return math.nan
+    _, mean_n, _ = _stratum_moments(n, strata)
+    _, mean_e, var_e = _stratum_moments(x - interval.mean * n, strata)
+    spread = float(shares @ (var_e + mean_e**2))
+    return math.sqrt(spread / len(x)) / float(shares @ mean_n)
+
+
 def two_sided_p_value(interval: Interval) -> float:
     """The normal two-sided p-value of "the mean is zero" behind ``interval`` (1.0 when
     the interval is undefined: no hands, or a single deal)."""

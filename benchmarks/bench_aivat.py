@@ -5,25 +5,30 @@
 
 Plays ``pretrained:classic`` against ``equity`` and against ``hard`` at ``2v2`` and
 ``1v3`` tables on the batched engine, each pairing ``--hands`` duplicate hands with AIVAT
-(``teenpatti arena --variance-reduction aivat``): once with the value network shipped for
-the pairing (pilot ``shipped``: no pilot; the network was fitted on seed 100 and selected
-on seed 200, so use another ``--seed``; a pairing without one plays the default pilot,
-a quarter of the hands), then once per pilot size in ``--pilots`` with the
-shipped network set aside (the linear value function fitted on a pilot, as for agents
-without a shipped network; the pilot's hands are played on separate deals before the
-run). For every pairing it prints, on the same hands, the standard error
-of the policy's mean (boots per hand) and the standard deviation per hand it implies
-(``se * sqrt(hands)``) for three estimators:
+(``teenpatti arena --variance-reduction aivat``: duplicate dealing, deals drawn by
+stratum, control variates): once with the value functions shipped for the pairing (pilot
+``shipped``: no pilot; the networks were fitted on seed 100 and selected on seed 200, the
+linear weights and the strata's allocation fitted on seed 400, so use another ``--seed``),
+then once per pilot size in ``--pilots`` with the shipped value functions set aside (the
+linear value function fitted on a pilot, as for agents without a shipped one; the
+pilot's hands are played on separate deals before the run). For every pairing it prints,
+on the same hands, the standard error of the policy's mean (boots per hand) and the
+standard deviation per hand it implies (``se * sqrt(hands)``) for three estimators:
 
 * plain: every hand counted as if dealt independently;
-* duplicate: duplicate dealing alone (the deal as the unit of sampling);
-* aivat: duplicate dealing with the AIVAT corrections;
+* duplicate: duplicate dealing alone (the deal as the unit of sampling), on as many
+  uniformly drawn deals (estimated from the stratified ones);
+* aivat: duplicate dealing by stratum with the AIVAT corrections;
 
 and the variance factors plain/duplicate, duplicate/aivat (the gain of AIVAT over
 duplicate dealing alone, which issue 31 asks to be at least 4) and that gain counting
-the cost: the pilot's hands (``duplicate/aivat * hands / (hands + pilot)``), or for a
-shipped network the Monte Carlo error of its expectation, added to the AIVAT variance
-(``mc se``: the standard error of the policy's mean correction due to the Monte Carlo).
+the cost: the pilot's hands (``duplicate/aivat * hands / (hands + pilot)``). A shipped
+network's expectation is estimated by Monte Carlo; that error (``mc se``, the standard
+error of the policy's mean correction due to the Monte Carlo) is part of the reported
+AIVAT error, as the strata's estimated shares are.
+Then it plays each pairing once more with duplicate dealing alone (uniform deals, the
+same seed and number of hands) and prints that run's standard error and its variance over
+the shipped row's: duplicate/aivat measured against a played run rather than estimated.
 ``--quick`` plays a tenth of the hands (a check that the script works).
 """
 
@@ -37,7 +42,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from agents.arena import aivat, aivat_net, head_to_head
+from agents.arena import aivat, aivat_net, aivat_values, head_to_head
 from agents.arena.aivat_net import net_corrections
 
 
@@ -53,7 +58,7 @@ def main() -> None:
     hands = args.hands // scale
     pilots: list[int | None] = [None, *(int(text) // scale for text in args.pilots.split(",")
                                          if text.strip())]
-    shipped = aivat_net.shipped_net
+    shipped, linear = aivat_net.shipped_net, aivat_values.linear_model
     print(f"pretrained:classic against equity and hard, {hands} hands per pairing, seed "
           f"{args.seed}, batched engine; standard errors in boots per hand, sd = se * "
           "sqrt(hands)\n")
@@ -62,9 +67,11 @@ def main() -> None:
               f"{'aivat sd':>9} {'plain/dup':>9} {'dup/aivat':>9} {'mc se':>7} {'w/ cost':>8} "
               f"{'time':>6}")
     print(header)
+    shipped_errors: dict[tuple[str, str], float] = {}
     for pilot in pilots:
         # with a pilot size, the shipped networks are set aside: the pilot's linear fit
         aivat_net.shipped_net = shipped if pilot is None else (lambda *args: None)
+        aivat_values.linear_model = linear if pilot is None else (lambda *args: None)
         for table in ("2v2", "1vN"):
             for opponent in ("equity", "hard"):
                 start = time.perf_counter()
@@ -86,9 +93,11 @@ def main() -> None:
                                                row.report.deals.agent,
                                                aivat_net.monte_carlo_seed(config)).mc_std_error[0])
                 played = row.report.pilot  # None: the shipped network, no pilot
-                cost = (hands / (hands + played.hands) if played is not None
-                        else errors[2] ** 2 / (errors[2] ** 2 + mc**2))
+                # a shipped network's Monte Carlo error is already in the reported error
+                cost = hands / (hands + played.hands) if played is not None else 1.0
                 label = "shipped" if played is None else str(played.hands)
+                if pilot is None:
+                    shipped_errors[table, opponent] = errors[2]
                 print(f"{opponent:<8} {row.table:<5} {label:>7} {row.mean:>+7.3f} "
                       + " ".join(f"{e:>{w}.4f}" for e, w in zip(errors, (9, 8, 9),
                                                                strict=True))
@@ -97,6 +106,18 @@ def main() -> None:
                       + f" {plain_dup:>9.2f} {gain:>9.2f} {mc:>7.4f} "
                       f"{gain * cost:>8.2f} "
                       f"{time.perf_counter() - start:>5.0f}s", flush=True)
+    aivat_net.shipped_net, aivat_values.linear_model = shipped, linear
+    print("\nduplicate dealing alone, played: the same number of hands on the same seed with "
+          "--variance-reduction duplicate (uniform deals), against the shipped row above")
+    print(f"{'opponent':<8} {'table':<5} {'mean':>7} {'dup se':>8} {'dup/aivat':>9}")
+    for (table, opponent), aivat_error in shipped_errors.items():
+        report = head_to_head("pretrained:classic", [opponent], tables=(table,),
+                              hands=hands, seed=args.seed, engine="batched",
+                              variance_reduction="duplicate")
+        row = report.rows[0]
+        error = row.report.agents[row.agent].result.std_error
+        print(f"{opponent:<8} {row.table:<5} {row.mean:>+7.3f} {error:>8.4f} "
+              f"{(error / aivat_error) ** 2:>9.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -41,7 +41,6 @@ from agents.arena.aivat_chance import DealCards as DealCards
 from agents.arena.aivat_chance import deal_cards as deal_cards
 from agents.arena.aivat_chance import dealt_cards as dealt_cards
 from agents.arena.aivat_chance import hand_buckets as hand_buckets
-from agents.arena.aivat_net import monte_carlo_seed, net_corrections, value_net
 from agents.arena.seating import ArenaConfig, Deals
 from teenpatti_env.rules import Rules
 
@@ -167,7 +166,8 @@ class ValueModel:
         out: NDArray[np.float64] = value - expected
         return out
 
-    def fit(self, cards: DealCards, deals: Deals, boot: int) -> float:
+    def fit(self, cards: DealCards, deals: Deals, boot: int,
+            weights: NDArray[np.float64] | None = None) -> float:
         """Fit the weights on a pilot's deals and return the ridge penalty chosen.
 
         Ridge least squares of every agent's total per deal (in boots) on its seats'
@@ -175,10 +175,14 @@ class ValueModel:
         penalised): the weights that best predict what each agent's total owes to its
         cards. The penalty is the one of :data:`RIDGES` (``inf``: every weight zero, no
         correction) with the least squared error in a cross-validation over the pilot's
-        deals, so a pilot too small to fit anything leaves plain duplicate dealing."""
+        deals, so a pilot too small to fit anything leaves plain duplicate dealing. With
+        ``weights`` (per deal) each deal's squared error counts that many times."""
         if len(deals.agent) < MIN_PILOT_DEALS:
             return math.inf
         design, target, deal_of = self._design(cards, deals, boot)
+        if weights is not None:  # weighted least squares: each deal's rows scaled
+            root = np.sqrt(weights[deal_of])
+            design, target = design * root[:, None], target * root
         folds = deal_of % CV_FOLDS
         squared = np.zeros((len(RIDGES), len(target)))  # out-of-fold squared errors
         for fold in range(CV_FOLDS):
@@ -260,23 +264,3 @@ def pilot_config(config: ArenaConfig, pilot_hands: int | None) -> ArenaConfig:
              else math.ceil(config.deals * config.rotations * PILOT_SHARE))
     hands = max(hands, 2 * config.rotations)
     return replace(config, hands=hands, pilot=True)
-
-
-def aivat_corrections(
-    config: ArenaConfig, deals: Deals, pilot: Deals | None, pilot_run: ArenaConfig | None
-) -> NDArray[np.float64]:
-    """Every evaluated ``[deal, rotation, seat]``'s correction in boots: the shipped value
-    network's (:func:`value_net`) or else the value function fitted on the ``pilot`` deals
-    (of ``pilot_run``), applied to ``deals``."""
-    check_supported(config.rules)
-    net = value_net(config)
-    if net is not None:
-        cards, dealers = dealt_cards(config)
-        return net_corrections(net, cards, dealers, deals.agent,
-                               monte_carlo_seed(config)).corrections
-    if pilot is None or pilot_run is None:
-        raise ValueError("AIVAT without a shipped value network needs a pilot")
-    table = hand_buckets(config.rules)
-    model = ValueModel(table, len(config.agents), config.players)
-    model.fit(deal_cards(pilot_run, table), pilot, config.rules.boot)
-    return model.corrections(deal_cards(config, table), deals.agent)

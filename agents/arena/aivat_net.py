@@ -47,9 +47,10 @@ MC_DEALS = 50_000
 """Fresh deals in the Monte Carlo estimate of ``E[V]`` (each played under every seating
 pattern that occurs), at least; a run of ``n`` deals draws ``MC_PER_DEAL * n`` if more."""
 
-MC_PER_DEAL = 20
-"""Monte Carlo deals per evaluated deal: the Monte Carlo then adds about a twentieth of
-the variance the network explains, a few per cent of what is left."""
+MC_PER_DEAL = 60
+"""Monte Carlo deals per evaluated deal: the Monte Carlo then adds about a sixtieth of
+the variance the network explains, a few per cent of what is left (counted in the
+reported intervals)."""
 
 VALUES_DIR = Path(__file__).with_name("values")
 """Where the shipped networks live (``<name>.npz``, their metadata inside)."""
@@ -221,17 +222,25 @@ def _shipped() -> tuple[DealValueNet, ...]:
                  if (VALUES_DIR / f"{name}.npz").exists())
 
 
+def fits_pairing(fitted_agents: tuple[str, str], fitted_seats: tuple[int, int],
+                 fingerprints: tuple[str, str], agents: tuple[str, ...],
+                 seats: tuple[int, int] | None, rules: Rules) -> bool:
+    """Whether a value function fitted for ``fitted_agents`` (whose files had
+    ``fingerprints``) at a ``fitted_seats`` table under the classic preset fits a run of
+    ``agents`` at a ``seats`` table under ``rules`` (the same agents, unchanged since)."""
+    return (seats is not None and rules == Rules.preset("classic")
+            and tuple(agents) == tuple(fitted_agents) and tuple(seats) == tuple(fitted_seats)
+            and all(policy_fingerprint(a) == f
+                    for a, f in zip(agents, fingerprints, strict=True)))
+
+
 def shipped_net(agents: tuple[str, ...], seats: tuple[int, int] | None,
                 rules: Rules) -> DealValueNet | None:
     """The shipped network for a run of ``agents`` at a ``seats`` table under ``rules``,
     or ``None`` (other agents, another table, rules other than the classic preset's, or
     an agent changed since the network was fitted)."""
-    if (seats is None or len(agents) != 2 or rules != Rules.preset("classic")):
-        return None
     for net in _shipped():
-        if net.agents == tuple(agents) and net.seats == tuple(seats) and all(
-                policy_fingerprint(a) == f for a, f in zip(agents, net.fingerprints,
-                                                            strict=True)):
+        if fits_pairing(net.agents, net.seats, net.fingerprints, agents, seats, rules):
             return net
     return None
 
@@ -242,11 +251,6 @@ def value_net(config: ArenaConfig) -> DealValueNet | None:
     if not config.aivat or config.pilot:
         return None
     return shipped_net(config.agents, config.table.seats, config.rules)
-
-
-def needs_pilot(config: ArenaConfig) -> bool:
-    """Whether an AIVAT run plays a pilot (no shipped value network fits it)."""
-    return config.aivat and value_net(config) is None
 
 
 def monte_carlo_seed(config: ArenaConfig) -> np.random.Generator:

@@ -13,6 +13,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from agents.arena.aivat_net import value_net
+from agents.arena.aivat_strata import deal_plan
+from agents.arena.aivat_values import linear_model
 from agents.arena.seating import CONFIDENCE, TRACKED_ACTIONS, ArenaConfig, Deals
 from agents.arena.summary import AgentResult
 from agents.loop import MISSED_TURNS
@@ -197,13 +200,21 @@ def estimator_lines(config: ArenaConfig, pilot: ArenaConfig | None) -> list[str]
     """The report's line saying how luck was taken out of the figures."""
     if not config.aivat:
         return [f"variance reduction: {config.variance_reduction}"]
+    plan = deal_plan(config)
+    strata = ("" if plan is None else
+              f"; deals drawn from {len(plan.shares)} strata of the second-best hand's "
+              "strength, collisions of strong hands more often, each stratum weighted by "
+              f"its share of all deals ({plan.share_deals} fresh deals)")
     if pilot is None:
-        return ["variance reduction: aivat on duplicate dealing (the luck of the deal "
-                "subtracted with a value network shipped for this pairing, fitted offline "
-                "on separate seeds; its expectation by Monte Carlo over fresh deals)"]
+        kinds = " and ".join(kind for kind, shipped in (
+            ("a value network shipped", value_net(config)),
+            ("linear weights shipped", linear_model(config))) if shipped is not None)
+        return [f"variance reduction: aivat on duplicate dealing (the luck of the deal "
+                f"subtracted with {kinds} for this pairing, fitted offline on separate "
+                f"seeds; a network's expectation by Monte Carlo over fresh deals{strata})"]
     return [f"variance reduction: aivat on duplicate dealing (the luck of the deal "
             f"subtracted with a value function fitted on a pilot of {pilot.hands} hands of "
-            "separate deals)"]
+            f"separate deals{strata})"]
 
 
 def factor_notes(config: ArenaConfig) -> list[str]:
@@ -211,8 +222,8 @@ def factor_notes(config: ArenaConfig) -> list[str]:
     notes = ["var/: variance of the plain per-hand mean (every hand as if dealt "
              "independently) / of the reported one, on the same hands."]
     if config.aivat:
-        notes.append("dup/: variance with duplicate dealing alone / with AIVAT on it, on "
-                     "the same hands.")
+        notes.append("dup/: variance with duplicate dealing alone (on as many uniformly "
+                     "drawn deals, estimated from these hands) / with AIVAT on it.")
     return notes
 
 
@@ -225,10 +236,13 @@ def pilot_dict(pilot: ArenaConfig | None) -> dict[str, Any]:
 
 def value_function_dict(config: ArenaConfig, pilot: ArenaConfig | None) -> dict[str, Any]:
     """The JSON field naming an AIVAT run's value function: ``pilot`` (fitted on the
-    run's pilot) or ``shipped`` (a value network fitted offline on separate seeds)."""
+    run's pilot) or ``shipped`` (value functions fitted offline on separate seeds), and
+    with stratified dealing its ``strata`` (:meth:`DealPlan.to_dict`)."""
     if not config.aivat:
         return {}
-    return {"value_function": "pilot" if pilot is not None else "shipped"}
+    plan = deal_plan(config)
+    return {"value_function": "pilot" if pilot is not None else "shipped",
+            **({} if plan is None else {"strata": plan.to_dict()})}
 
 
 def plot_intervals(

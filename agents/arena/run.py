@@ -11,8 +11,8 @@ from dataclasses import replace
 from typing import Any, Literal, overload
 
 from agents import make_agent
-from agents.arena.aivat import aivat_corrections, check_supported, pilot_config, resolve
-from agents.arena.aivat_net import needs_pilot
+from agents.arena.aivat import check_supported, pilot_config, resolve
+from agents.arena.aivat_values import aivat_corrections, needs_pilot
 from agents.arena.batched import batch_policies
 from agents.arena.pairings import HeadToHead, HeadToHeadReport
 from agents.arena.report import ArenaReport
@@ -153,9 +153,10 @@ def _play_reports(
                                else play(pilot, workers, update, batch, ray_address))
                 results = [play(config, workers, update, batch, ray_address, seats)
                            for config in run]
-                corrections = (aivat_corrections(run[0], results[0], pilot_deals, pilot)
-                               if run[0].aivat else None)
-                agent_results, pairwise = summarize(run[0], results[0], corrections)
+                corrections, mc_error = (
+                    aivat_corrections(run[0], results[0], pilot_deals, pilot)
+                    if run[0].aivat else (None, None))
+                agent_results, pairwise = summarize(run[0], results[0], corrections, mc_error)
                 plain = None
                 if compare_plain:
                     plain = {name: r.result

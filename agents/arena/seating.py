@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents import make_agent
+from agents.arena.aivat_strata import deal_in_stratum, deal_plan
 from agents.base import Agent
 from agents.loop import MISSED_TURNS
 from teenpatti_env.engine import Hand
@@ -226,6 +227,11 @@ def draw_deal(config: ArenaConfig, deal: int) -> Deal:
               else shuffled_lineup(seats, rng))
     dealer = int(rng.integers(config.players))
     stacks = [config.rules.starting_stack] * config.players
+    plan = deal_plan(config)
+    if plan is not None:  # AIVAT's stratified dealing: the classic family's one deal
+        cards = deal_in_stratum(rng, config.players, int(plan.strata[deal]), config.rules)
+        return Deal(lineup, {"cards": [tuple(int(c) for c in hand) for hand in cards],
+                             "dealer": dealer}, None, rng)
     if config.rules.dealers_choice is None:
         dealt = Hand.deal(config.rules, stacks, dealer, rng)  # the variant's whole deal
         options = {"cards": dealt.cards, "dealer": dealer, **dealt.table_cards()}

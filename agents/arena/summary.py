@@ -11,10 +11,19 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from agents.arena.aivat_strata import deal_plan
 from agents.arena.seating import TRACKED_ACTIONS, ArenaConfig, Deals
 from agents.loop import MISSED_TURNS
 from agents.ratings import Gap, fit_strengths
-from agents.stats import Interval, finite_or_none, ratio_interval
+from agents.stats import (
+    Interval,
+    Strata,
+    finite_or_none,
+    ratio_interval,
+    stratified_ratio_interval,
+    uniform_std_error,
+    z_value,
+)
 
 
 @dataclass
@@ -33,7 +42,8 @@ class AgentResult:
     missed: dict[str, int] = field(default_factory=dict)
     """Its turns missed, by kind (:data:`agents.loop.MISSED_TURNS`), over all its seats."""
     uncorrected: Interval | None = None
-    """With AIVAT: the same hands' result without the corrections (duplicate dealing only)."""
+    """With AIVAT: the same hands' result without the corrections, with the error duplicate
+    dealing alone would have on as many uniformly drawn deals."""
 
     @property
     def variance_reduction(self) -> float:
@@ -71,13 +81,36 @@ def variance_ratio(plain_error: float, error: float) -> float:
     return float((plain_error / error) ** 2)
 
 
+def deal_strata(config: ArenaConfig) -> Strata | None:
+    """The strata ``config``'s deals were drawn from (:mod:`agents.arena.aivat_strata`),
+    or ``None`` for uniform deals."""
+    plan = deal_plan(config)
+    return None if plan is None else Strata(plan.strata, plan.shares, plan.share_deals)
+
+
+def interval_of(totals: NDArray[np.float64], counts: NDArray[np.integer],
+                strata: Strata | None) -> Interval:
+    """The mean per hand with its interval, deals drawn uniformly or by ``strata``."""
+    if strata is None:
+        return ratio_interval(totals, counts)
+    return stratified_ratio_interval(totals, counts, strata)
+
+
 def summarize(
-    config: ArenaConfig, deals: Deals, corrections: NDArray[np.float64] | None = None
+    config: ArenaConfig, deals: Deals, corrections: NDArray[np.float64] | None = None,
+    correction_error: NDArray[np.float64] | None = None,
 ) -> tuple[dict[str, AgentResult], dict[str, dict[str, Interval]]]:
     """Per-agent results and the pairwise matrix of a run's raw results; with AIVAT
     ``corrections`` (boots, ``[deal, rotation, seat]``) the means and the matrix are of
-    the corrected results (:mod:`agents.arena.aivat`)."""
+    the corrected results (:mod:`agents.arena.aivat`), each agent's interval widened by
+    the Monte Carlo standard error of its mean correction (``correction_error``, per pool
+    agent), and deals drawn by stratum are weighted by their stratum's share
+    (:mod:`agents.arena.aivat_strata`)."""
     pool = config.agents
+    strata = deal_strata(config)
+    weight = (np.ones(len(deals.net)) if strata is None
+              else np.asarray(strata.shares)[strata.of] / (
+                  np.bincount(strata.of)[strata.of] / len(strata.of)))
     raw = deals.net / config.rules.boot  # [deal, rotation, seat]
     result = raw if corrections is None else raw - corrections
     missed = deals.missed_turns()
@@ -86,26 +119,35 @@ def summarize(
         here = deals.agent == index
         totals = np.where(here, result, 0.0).sum(axis=(1, 2))
         counts = here.sum(axis=(1, 2))
-        interval = ratio_interval(totals, counts)
-        hands = int(counts.sum())
-        mine = raw[here]
-        played = hands or math.nan  # rates of an agent that never sat are undefined
+        interval = interval_of(totals, counts, strata)
+        if correction_error is not None and correction_error[index] > 0:
+            interval = _with_error(interval, math.hypot(interval.std_error,
+                                                        float(correction_error[index])))
+        weighted = float(weight @ counts) or math.nan  # undefined for an agent that never sat
         rates = {
-            kind: float(deals.actions[..., k][here].sum() / played)
+            kind: float(weight @ (deals.actions[..., k] & here).sum(axis=(1, 2)) / weighted)
             for k, kind in enumerate(TRACKED_ACTIONS)
         }
+        won = float(weight @ ((raw > 0) & here).sum(axis=(1, 2)) / weighted)
         # Every hand as its own cluster: what the same hands would give if each had been
         # dealt independently (copies of an agent at one table stay one cluster).
         # (the plain per-hand figure: the raw results, uncorrected).
         seats = here.sum(axis=2)
         summed = np.where(here, raw, 0.0).sum(axis=2)
-        independent = ratio_interval(summed.ravel(), seats.ravel()).std_error
-        uncorrected = (None if corrections is None
-                       else ratio_interval(np.where(here, raw, 0.0).sum(axis=(1, 2)), counts))
+        raw_totals = np.where(here, raw, 0.0).sum(axis=(1, 2))
+        if strata is None:
+            independent = ratio_interval(summed.ravel(), seats.ravel()).std_error
+            uncorrected = (None if corrections is None
+                           else ratio_interval(raw_totals, counts))
+        else:
+            by_hand = strata.repeat(seats.shape[1])
+            independent = uniform_std_error(summed.ravel(), seats.ravel(), by_hand)
+            uncorrected = _with_error(interval_of(raw_totals, counts, strata),
+                                      uniform_std_error(raw_totals, counts, strata))
         agents[name] = AgentResult(
             name=name,
             result=interval,
-            win_rate=float((mine > 0).sum() / played),
+            win_rate=won,
             rates=rates,
             independent_std_error=independent,
             missed={kind: int(missed[..., k][here].sum())
@@ -114,9 +156,16 @@ def summarize(
         )
     pairwise: dict[str, dict[str, Interval]] = {name: {} for name in pool}
     for (a, b), (gaps, counts) in pairwise_sums(config, deals, corrections).items():
-        pairwise[a][b] = ratio_interval(gaps, counts)
+        pairwise[a][b] = interval_of(gaps, counts, strata)
     _rate(pool, agents, pairwise)
     return agents, pairwise
+
+
+def _with_error(interval: Interval, error: float) -> Interval:
+    """``interval``'s mean with the standard error ``error``."""
+    half = z_value(interval.confidence) * error
+    return Interval(interval.mean, error, interval.mean - half, interval.mean + half,
+                    interval.hands, interval.confidence)
 
 
 def pairwise_sums(
