@@ -32,6 +32,7 @@ from agents.arena.aivat_net import (
     policy_fingerprint,
     shipped_net,
 )
+from agents.arena.aivat_values import linear_model, load_linear, needs_pilot, save_linear
 from agents.arena.run import _play_reports
 from agents.arena.seating import deal_seed
 from agents.stats import Interval
@@ -353,13 +354,19 @@ def test_the_network_estimator_keeps_a_known_edge(monkeypatch: pytest.MonkeyPatc
     _agree([r.agents[CALLER].result for r in reports], 1.0)
 
 
-def test_a_network_is_shipped_for_the_policy_against_equity() -> None:
+def test_value_functions_are_shipped_for_the_policy_against_equity_and_hard() -> None:
     classic = Rules.preset("classic")
-    for seats in ((2, 2), (1, 3)):
-        net = shipped_net(("pretrained:classic", "equity"), seats, classic)
+    for opponent, seats in itertools.product(("equity", "hard"), ((2, 2), (1, 3))):
+        net = shipped_net(("pretrained:classic", opponent), seats, classic)
         assert net is not None and net.seats == seats
         assert net.fingerprints[0] == policy_fingerprint("pretrained:classic")
-    assert shipped_net(("pretrained:classic", "hard"), (2, 2), classic) is None
+        config = ArenaConfig(("pretrained:classic", opponent), classic, 4000, 1,
+                             table=parse_table("2v2" if seats == (2, 2) else "1vN", 4),
+                             aivat=True)
+        linear = linear_model(config)
+        assert linear is not None and np.abs(linear.pair).max() > 0
+        assert not needs_pilot(config)
+    assert shipped_net(("pretrained:classic", "medium"), (2, 2), classic) is None
     assert shipped_net(("pretrained:classic", "equity"), (3, 1), classic) is None
     assert shipped_net(("equity", "pretrained:classic"), (2, 2), classic) is None
     assert shipped_net(("pretrained:classic", "random"), (2, 2), classic) is None
@@ -386,3 +393,24 @@ def test_a_shipped_network_replaces_the_pilot() -> None:
     corrections = report.rows[0].report.corrections
     assert corrections is not None and np.abs(corrections).max() > 0
     assert "value network shipped" in report.table()
+
+
+def test_linear_weights_round_trip_and_refuse_a_changed_policy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = np.random.default_rng(2)
+    model = ValueModel(hand_buckets(CLASSIC), 2, 4)
+    model.own, model.pair, model.tie = (rng.normal(size=model.own.shape),
+                                        rng.normal(size=model.pair.shape),
+                                        rng.normal(size=model.tie.shape))
+    path = tmp_path / "weights.npz"
+    save_linear(model, path, ("a", "b"), (2, 2), ("fa", "fb"))
+    meta, back = load_linear(path)
+    assert meta["agents"] == ["a", "b"] and meta["seats"] == [2, 2]
+    for name in ("own", "pair", "tie"):
+        assert np.array_equal(getattr(back, name), getattr(model, name))
+    config = ArenaConfig(("pretrained:classic", "hard"), CLASSIC, 4000, 1,
+                         table=parse_table("2v2", 4), aivat=True)
+    assert linear_model(config) is not None
+    monkeypatch.setattr(aivat_net, "policy_fingerprint", lambda spec: "another file")
+    assert linear_model(config) is None and needs_pilot(config)

@@ -2,7 +2,7 @@
 :mod:`agents.arena.aivat_values`).
 
     python -m training.aivat_values --opponent equity --table 2v2 \
-        [--deals 250000] [--seed 100] [--epochs 6] [--hidden 256] [--out FILE]
+        [--deals 300000] [--seed 400] [--epochs 8] [--hidden 256] [--out FILE]
     python -m training.aivat_values --linear --opponent hard --table 2v2 \
         [--deals 80000] [--seed 400] [--out FILE]
 
@@ -11,7 +11,8 @@ Plays ``--deals`` duplicate deals of ``pretrained:classic`` against ``--opponent
 fits a two-hidden-layer perceptron from every table's seats (hands and agents in the
 order of play) to every seat's result in boots. The loss is the squared error of every
 seat's result plus that of the policy's total over the deal's rotations (the quantity
-whose variance duplicate dealing leaves), so the network spends its capacity there.
+whose variance duplicate dealing leaves), so the network spends its capacity there, each
+deal weighted by :func:`stratum_weights` (the weight the arena's stratified mean gives it).
 
 With ``--linear`` it fits instead the linear value function of :mod:`agents.arena.aivat`
 (ridge least squares over the hand buckets, the penalty chosen by cross-validation) on
@@ -166,17 +167,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--linear", action="store_true",
                         help="fit the linear value function (default: the network)")
     parser.add_argument("--deals", type=int, default=None,
-                        help="deals played (default 250,000; 80,000 with --linear)")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="their seed (default 100; 400 with --linear)")
-    parser.add_argument("--epochs", type=int, default=6)
+                        help="deals played (default 300,000; 80,000 with --linear)")
+    parser.add_argument("--seed", type=int, default=400,
+                        help="their seed, and the fit's (never an evaluation's)")
+    parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     if args.deals is None:
-        args.deals = 80_000 if args.linear else 250_000
-    if args.seed is None:
-        args.seed = 400 if args.linear else 100
+        args.deals = 80_000 if args.linear else 300_000
     if args.deals < 1 or args.epochs < 1 or args.hidden < 1:
         print("error: --deals, --epochs and --hidden must be positive", file=sys.stderr)
         return 2
@@ -193,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
                     (policy_fingerprint(POLICY), policy_fingerprint(args.opponent)))
         print(f"wrote {out}")
         return 0
+    import torch  # the training layer's own dependency
+
+    torch.set_num_threads(1)  # the shipped networks were fitted on one thread
     net = fit_value_net(data, (POLICY, args.opponent), composition.seats, args.epochs,
                         args.hidden, args.seed)
     out = args.out or VALUES_DIR / f"classic-{args.opponent}-{args.table}.npz"

@@ -210,10 +210,10 @@ def _fresh_values(rng: np.random.Generator, deals: int) -> NDArray[np.int64]:
     return evaluate_hands(cards.reshape(deals, PLAYERS, 3)).astype(np.int64)
 
 
-SHIPPED = ("classic-equity-2v2", "classic-equity-1v3")
+SHIPPED = ("classic-equity-2v2", "classic-equity-1v3", "classic-hard-2v2", "classic-hard-1v3")
 """The shipped networks (files under :data:`VALUES_DIR`): ``pretrained:classic`` against
-``equity``, two seats each or one seat against three (``training.aivat_values`` fits the
-same for ``hard``; none is shipped yet)."""
+``equity`` and against ``hard``, two seats each or one seat against three (fitted by
+``training.aivat_values``)."""
 
 
 @cache
