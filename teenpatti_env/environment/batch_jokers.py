@@ -64,7 +64,7 @@ def held_cards(params: Any, seat: Any, t: int, s: int) -> int:
     return held
 
 
-@jit
+@allocating
 def seat_value(params: Any, tab: Any, seat: Any, values: Any, t: int, s: int) -> int:
     """Seat ``s``'s best value: its private and the community cards, the cards wild for
     it (public, its own lowest or rotating rank, the card it bought) and the imaginary

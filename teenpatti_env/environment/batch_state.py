@@ -99,18 +99,41 @@ if HAVE_NUMBA:
     drop_stale_cache()
 
 
+KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy",
+                                  "_nrt": False}
+"""How numba compiles the kernels: cached on disk, and without numba's runtime (``_nrt``).
+
+With the runtime on, every compiled function takes a reference to each array argument
+on entry and drops it on exit, and every slice (``seat[t]``) takes one too: an atomic
+increment and decrement each, which also wait for every pending store to reach the
+cache. The kernels' helpers take five to ten arrays a call, once or more per table a
+step, and these atomics measured about a fifth of a step's time. The kernels never
+keep an array beyond the call that received it (the caller's buffers outlive them), so
+they need no reference counts; the few that allocate a scratch array compile with the
+runtime on (:func:`allocating`)."""
+
+
 def jit(function: Callable[..., Any]) -> Callable[..., Any]:
-    """``numba.njit(cache=True)`` when numba is installed, else the function itself."""
+    """``numba.njit`` with :data:`KERNEL_OPTIONS` when numba is installed, else the
+    function itself."""
     if HAVE_NUMBA:
-        return _numba_njit(cache=True, nogil=True, error_model="numpy")(function)
+        return _numba_njit(**KERNEL_OPTIONS)(function)
+    return function
+
+
+def allocating(function: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`jit` with numba's runtime on, for a kernel that allocates an array
+    (``np.empty``, ``np.zeros``): off the hot path, or once a call."""
+    if HAVE_NUMBA:
+        return _numba_njit(**{**KERNEL_OPTIONS, "_nrt": True})(function)
     return function
 
 
 def inline(function: Callable[..., Any]) -> Callable[..., Any]:
-    """:func:`jit`, inlined into its callers (the small rule queries of the hot path:
-    a call per query would cost more than the query)."""
+    """:func:`jit`, for the small rule queries of the hot path (LLVM inlines them into
+    their callers: a call per query would cost more than the query)."""
     if HAVE_NUMBA:
-        return _numba_njit(cache=True, nogil=True, error_model="numpy")(function)
+        return _numba_njit(**KERNEL_OPTIONS)(function)
     return function
 
 
@@ -120,8 +143,7 @@ def table_body(function: Callable[..., Any]) -> Callable[..., Any]:
     stepping and observing kernels keep their bodies in their loops, since one-table
     bodies called from them, inlined or not, measured 1.3 to 2 times the loops' time."""
     if HAVE_NUMBA:
-        return _numba_njit(cache=True, nogil=True, error_model="numpy", inline="always")(
-            function)
+        return _numba_njit(**KERNEL_OPTIONS, inline="always")(function)
     return function
 
 
@@ -153,7 +175,7 @@ def compile_rules(module: ModuleType) -> SimpleNamespace:
                             function.__closure__)
         copy.__qualname__ = function.__qualname__
         scope[name] = compiled[name] = (
-            _numba_njit(cache=True, nogil=True, error_model="numpy", inline="always")(copy)
+            _numba_njit(**KERNEL_OPTIONS, inline="always")(copy)
             if HAVE_NUMBA else copy)
     _COMPILED[module.__name__] = SimpleNamespace(**compiled)
     return _COMPILED[module.__name__]
