@@ -292,14 +292,19 @@ BURST_INDICATOR = -2
 """``P_BURST``: the rank of the last indicator bursts (S5)."""
 # The valuation lookups, one flat int64 array ``values``: the three-card table of the
 # ranking (``nat``, what the classic deal reads), then cards.wild's ``one``, ``two``,
-# ``three``, ``pair_order`` [2704, 8], ``one_order`` [52, 8] and ``two_order`` [8].
+# ``three``, ``pair_order`` [2704, 8], ``one_order`` [52, 8] and ``two_order`` [8], then
+# seat_value's scratch (V_SCRATCH).
 V_ONE = 52 * 52 * 52
 V_TWO = V_ONE + 52 * 52
 V_THREE = V_TWO + 52
 V_PAIR_ORDER = V_THREE + 1
 V_ONE_ORDER = V_PAIR_ORDER + 52 * 52 * 8
 V_TWO_ORDER = V_ONE_ORDER + 52 * 8
-V_SIZE = V_TWO_ORDER + 8
+V_SCRATCH = V_TWO_ORDER + 8
+"""``batch_jokers.seat_value``'s scratch: the cards it values, then their wild flags
+(``MAX_PRIVATE + MAX_COMMUNITY`` each). Kept here, in an array every valuing kernel already
+receives, so that no kernel allocates on the hot path (``KERNEL_OPTIONS``)."""
+V_SIZE = V_SCRATCH + 2 * (MAX_PRIVATE + MAX_COMMUNITY)
 # Action kinds (the engine's action types the action table's indices stand for).
 K_PACK, K_LOOK, K_BET, K_SHOW, K_SIDESHOW, K_ACCEPT, K_REFUSE, K_ALL_IN, K_VOTE_END, K_CONTINUE = (
     range(10))
