@@ -141,7 +141,9 @@ def table_body(function: Callable[..., Any]) -> Callable[..., Any]:
     """:func:`jit` for a one-table body that several kernels loop over, inlined into each
     (numba's ``inline="always"``). Off the hot path only (the dealer's choice deal): the
     stepping and observing kernels keep their bodies in their loops, since one-table
-    bodies called from them, inlined or not, measured 1.3 to 2 times the loops' time."""
+    bodies called from them, inlined or not, measured 1.3 to 2 times the loops' time (and,
+    without the runtime's reference counts, a step and observation fused into one pass
+    over such bodies was no faster either: docs/benchmarks.md)."""
     if HAVE_NUMBA:
         return _numba_njit(**KERNEL_OPTIONS, inline="always")(function)
     return function
