@@ -5,8 +5,10 @@
 
 The batched engine (:class:`teenpatti_env.environment.batched.TableBatch`, classic
 rules, hand episodes, autoreset) plays N = 1, 64, 1,024 and 4,096 tables with a uniform
-draw among each table's legal actions; every step builds the observation vector and the
-action mask of every table's seat to act. The session row plays ``episode="session"`` at
+draw among each table's legal actions (one uniform number per table from a numpy
+``Generator``, turned into the index of a legal action by a small compiled loop,
+:func:`pick_legal`); every step builds the observation vector and the action mask of every
+table's seat to act. The session row plays ``episode="session"`` at
 4,096 tables (classic rules, stacks carried from hand to hand, a new session where one
 ends). Beside them, in the same run and by the same alternating rounds,
 ``teenpatti_env.env()`` and PettingZoo's ``texas_holdem_no_limit_v6`` are played one
@@ -36,6 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bench_env import play
@@ -64,20 +67,45 @@ def variant_rules(variant: str) -> dict[str, Any]:
     return {"variant": variant}
 
 
+@njit(cache=True, nogil=True)
+def pick_legal(masks: Any, uniforms: Any, actions: Any) -> None:
+    """``actions[t]``: the legal action of ``masks[t]`` that ``uniforms[t]`` (in ``[0, 1)``)
+    picks, each legal action equally likely (0 where none is legal).
+
+    The same draw as ``(masks + rng.random(masks.shape)).argmax(axis=1)``, from one
+    number per table instead of one per action (at 76 actions, dealer's choice, that
+    sampling took a fifth of a step).
+    """
+    for t in range(masks.shape[0]):
+        legal = 0
+        for a in range(masks.shape[1]):
+            legal += masks[t, a] != 0
+        pick = min(int(uniforms[t] * legal), legal - 1)
+        actions[t] = 0
+        for a in range(masks.shape[1]):
+            if masks[t, a] != 0:
+                if pick == 0:
+                    actions[t] = a
+                    break
+                pick -= 1
+
+
 def batched(tables: int, seconds: float, seed: int = 0, episode: str = "hand",
             variant: str = "classic") -> float:
     """Decisions per second of random legal play at ``tables`` tables."""
     batch = TableBatch(tables, "classic", seed=seed, episode=episode,
                        **variant_rules(variant))
     rng = np.random.default_rng(seed)
+    uniforms = np.empty(tables)
+    actions = np.empty(tables, dtype=np.int64)
     step = batch.reset()
-    batch.step((step.action_masks + rng.random(step.action_masks.shape)).argmax(axis=1))
+    pick_legal(step.action_masks, rng.random(out=uniforms), actions)
+    step = batch.step(actions)
     decisions = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
         for _ in range(20):
-            masks = step.action_masks
-            actions = (masks + rng.random(masks.shape)).argmax(axis=1)
+            pick_legal(step.action_masks, rng.random(out=uniforms), actions)
             decisions += int((step.to_act >= 0).sum())
             step = batch.step(actions)
     return decisions / (time.process_time() - start)

@@ -368,3 +368,25 @@ def test_vector_env_sessions_pay_each_hand_and_end_with_the_session(settings: di
         ended += int(terminated.sum())
         returns[terminated] = 0.0
     assert ended > 10
+
+
+def test_the_kernels_take_no_reference_counts_except_the_two_that_allocate() -> None:
+    """numba's runtime costs an atomic increment and decrement per array argument of
+    every compiled call (about a fifth of a step at 4,096 tables, docs/benchmarks.md):
+    every kernel compiles without it but the two that allocate an array, neither of
+    them called at every step."""
+    import importlib
+
+    numba = pytest.importorskip("numba")
+    from teenpatti_env.environment.batch_state import KERNEL_MODULES
+
+    with_runtime, without = set(), set()
+    for name in KERNEL_MODULES:
+        module = importlib.import_module(f"teenpatti_env.environment.{name}")
+        for attr, value in vars(module).items():
+            if (isinstance(value, numba.core.registry.CPUDispatcher)
+                    and value.py_func.__module__ == module.__name__):
+                (with_runtime if value.targetoptions["_nrt"] else without).add(attr)
+    assert with_runtime == {"showdown", "undealt_decks"}
+    assert {"step_tables", "observe_tables", "deal_tables", "encode", "legal_kinds",
+            "apply_action", "seat_value"} <= without

@@ -165,6 +165,7 @@ class ChoiceTables:
     _seat_at: NDArray[np.int64]
     _category_at: int
     _cards_at: NDArray[np.int64]
+    _legal: NDArray[np.bool_]
 
     def _stacked_rows(self) -> Stacked:
         choices = self._choices
@@ -205,7 +206,8 @@ class ChoiceTables:
         rows = self._stacked_rows()
         k.observe_tables(rows.params, self._tab, self._seat, self._known, which, seats, obs,
                        mask, self._kind_of, self._global_at, self._seat_at,
-                       self._category_at, self._cards_at, rows.categories, rows.strengths)
+                       self._category_at, self._cards_at, rows.categories, rows.strengths,
+                       self._legal)
         tab = self._tab
         seen = which & (seats != k.NONE)
         waiting = seen & (tab[:, k.CHOICE] == k.NONE)

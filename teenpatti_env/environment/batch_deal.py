@@ -72,7 +72,7 @@ def deal_phase(params: Any, tab: Any, seat: Any, deck: Any, rng: Any, t: int,
     return total
 
 
-@jit
+@allocating
 def undealt_decks(params: Any, tab: Any, seat: Any, deck: Any, rng: Any, which: Any) -> None:
     """At every table with ``which[t]`` whose cards were given: the deck is every card
     not dealt, shuffled from the table's own stream (shopping draws from it)."""

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from teenpatti_env.cards import jokers
 from teenpatti_env.cards.wild import public_wild as _public_wild
 from teenpatti_env.cards.wild import wild_value as _wild_value
@@ -68,9 +66,10 @@ def held_cards(params: Any, seat: Any, t: int, s: int) -> int:
 def seat_value(params: Any, tab: Any, seat: Any, values: Any, t: int, s: int) -> int:
     """Seat ``s``'s best value: its private and the community cards, the cards wild for
     it (public, its own lowest or rotating rank, the card it bought) and the imaginary
-    card, by :func:`wild_value`."""
-    cards = np.empty(MAX_PRIVATE + MAX_COMMUNITY, dtype=np.int64)
-    flags = np.zeros(MAX_PRIVATE + MAX_COMMUNITY, dtype=np.bool_)
+    card, by :func:`wild_value` (the cards and flags written in ``values``' scratch,
+    ``V_SCRATCH``)."""
+    cards = values[V_SCRATCH:V_SCRATCH + MAX_PRIVATE + MAX_COMMUNITY]
+    flags = values[V_SCRATCH + MAX_PRIVATE + MAX_COMMUNITY:V_SIZE]
     count = 0
     for c in range(held_cards(params, seat, t, s)):
         cards[count] = seat[t, CARD0 + c, s]
@@ -88,7 +87,7 @@ def seat_value(params: Any, tab: Any, seat: Any, values: Any, t: int, s: int) ->
                            values[V_ONE:V_TWO], values[V_TWO:V_THREE], values[V_THREE],
                            values[V_PAIR_ORDER:V_ONE_ORDER].reshape((52 * 52, 8)),
                            values[V_ONE_ORDER:V_TWO_ORDER].reshape((52, 8)),
-                           values[V_TWO_ORDER:V_SIZE])
+                           values[V_TWO_ORDER:V_SCRATCH])
     return best
 
 

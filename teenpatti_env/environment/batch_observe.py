@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from teenpatti_env.environment.batch_jokers import held_cards
 from teenpatti_env.environment.batch_phase import encode_phase, hides_deal, in_phase, phase_kinds
 from teenpatti_env.environment.batch_play import in_session, row_of
@@ -92,12 +90,12 @@ def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: A
 def observe_tables(params_rows: Any, tab: Any, seat: Any, known: Any, which: Any, seats: Any,
                    obs: Any, mask: Any, kind_of: Any, global_at: Any, seat_at: Any,
                    category_at: int, cards_at: Any, categories_rows: Any,
-                   strengths_rows: Any) -> None:
+                   strengths_rows: Any, legal: Any) -> None:
     """At every table with ``which[t]``: the observation of ``seats[t]`` (zeros where it
     is ``NONE``) and the action mask of the seat to act (zeros where it is not that
     seat). ``params_rows``, ``categories_rows``, ``strengths_rows``: one row, or under
-    dealer's choice one per row, each table reading its hand's row (``row_of``)."""
-    legal = np.zeros(KINDS, dtype=np.bool_)
+    dealer's choice one per row, each table reading its hand's row (``row_of``).
+    ``legal``: a scratch array of ``KINDS`` flags."""
     rows = params_rows.shape[0]
     params = params_rows[0]  # one row: read once (a row per table costs its slices)
     categories = categories_rows[0]

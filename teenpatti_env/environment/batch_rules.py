@@ -247,7 +247,7 @@ def resolve_show(params: Any, tab: Any, seat: Any, known: Any, t: int, asker: in
     win_whole_pot(params, tab, seat, known, t, winner, SHOW)
 
 
-@jit
+@allocating
 def showdown(params: Any, tab: Any, seat: Any, known: Any, t: int) -> None:
     """Every hand still in is shown; the pot is cut into side pots at the all-in
     contributions and each slice goes to its best eligible hands (RULES section 5,

@@ -99,18 +99,41 @@ if HAVE_NUMBA:
     drop_stale_cache()
 
 
+KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy",
+                                  "_nrt": False}
+"""How numba compiles the kernels: cached on disk, and without numba's runtime (``_nrt``).
+
+With the runtime on, every compiled function takes a reference to each array argument
+on entry and drops it on exit, and every slice (``seat[t]``) takes one too: an atomic
+increment and decrement each, which also wait for every pending store to reach the
+cache. The kernels' helpers take five to ten arrays a call, once or more per table a
+step, and these atomics measured about a fifth of a step's time. The kernels never
+keep an array beyond the call that received it (the caller's buffers outlive them), so
+they need no reference counts; the few that allocate a scratch array compile with the
+runtime on (:func:`allocating`)."""
+
+
 def jit(function: Callable[..., Any]) -> Callable[..., Any]:
-    """``numba.njit(cache=True)`` when numba is installed, else the function itself."""
+    """``numba.njit`` with :data:`KERNEL_OPTIONS` when numba is installed, else the
+    function itself."""
     if HAVE_NUMBA:
-        return _numba_njit(cache=True, nogil=True, error_model="numpy")(function)
+        return _numba_njit(**KERNEL_OPTIONS)(function)
+    return function
+
+
+def allocating(function: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`jit` with numba's runtime on, for a kernel that allocates an array
+    (``np.empty``, ``np.zeros``): off the hot path, or once a call."""
+    if HAVE_NUMBA:
+        return _numba_njit(**{**KERNEL_OPTIONS, "_nrt": True})(function)
     return function
 
 
 def inline(function: Callable[..., Any]) -> Callable[..., Any]:
-    """:func:`jit`, inlined into its callers (the small rule queries of the hot path:
-    a call per query would cost more than the query)."""
+    """:func:`jit`, for the small rule queries of the hot path (LLVM inlines them into
+    their callers: a call per query would cost more than the query)."""
     if HAVE_NUMBA:
-        return _numba_njit(cache=True, nogil=True, error_model="numpy")(function)
+        return _numba_njit(**KERNEL_OPTIONS)(function)
     return function
 
 
@@ -118,10 +141,11 @@ def table_body(function: Callable[..., Any]) -> Callable[..., Any]:
     """:func:`jit` for a one-table body that several kernels loop over, inlined into each
     (numba's ``inline="always"``). Off the hot path only (the dealer's choice deal): the
     stepping and observing kernels keep their bodies in their loops, since one-table
-    bodies called from them, inlined or not, measured 1.3 to 2 times the loops' time."""
+    bodies called from them, inlined or not, measured 1.3 to 2 times the loops' time (and,
+    without the runtime's reference counts, a step and observation fused into one pass
+    over such bodies was no faster either: docs/benchmarks.md)."""
     if HAVE_NUMBA:
-        return _numba_njit(cache=True, nogil=True, error_model="numpy", inline="always")(
-            function)
+        return _numba_njit(**KERNEL_OPTIONS, inline="always")(function)
     return function
 
 
@@ -153,7 +177,7 @@ def compile_rules(module: ModuleType) -> SimpleNamespace:
                             function.__closure__)
         copy.__qualname__ = function.__qualname__
         scope[name] = compiled[name] = (
-            _numba_njit(cache=True, nogil=True, error_model="numpy", inline="always")(copy)
+            _numba_njit(**KERNEL_OPTIONS, inline="always")(copy)
             if HAVE_NUMBA else copy)
     _COMPILED[module.__name__] = SimpleNamespace(**compiled)
     return _COMPILED[module.__name__]
@@ -270,14 +294,19 @@ BURST_INDICATOR = -2
 """``P_BURST``: the rank of the last indicator bursts (S5)."""
 # The valuation lookups, one flat int64 array ``values``: the three-card table of the
 # ranking (``nat``, what the classic deal reads), then cards.wild's ``one``, ``two``,
-# ``three``, ``pair_order`` [2704, 8], ``one_order`` [52, 8] and ``two_order`` [8].
+# ``three``, ``pair_order`` [2704, 8], ``one_order`` [52, 8] and ``two_order`` [8], then
+# seat_value's scratch (V_SCRATCH).
 V_ONE = 52 * 52 * 52
 V_TWO = V_ONE + 52 * 52
 V_THREE = V_TWO + 52
 V_PAIR_ORDER = V_THREE + 1
 V_ONE_ORDER = V_PAIR_ORDER + 52 * 52 * 8
 V_TWO_ORDER = V_ONE_ORDER + 52 * 8
-V_SIZE = V_TWO_ORDER + 8
+V_SCRATCH = V_TWO_ORDER + 8
+"""``batch_jokers.seat_value``'s scratch: the cards it values, then their wild flags
+(``MAX_PRIVATE + MAX_COMMUNITY`` each). Kept here, in an array every valuing kernel already
+receives, so that no kernel allocates on the hot path (``KERNEL_OPTIONS``)."""
+V_SIZE = V_SCRATCH + 2 * (MAX_PRIVATE + MAX_COMMUNITY)
 # Action kinds (the engine's action types the action table's indices stand for).
 K_PACK, K_LOOK, K_BET, K_SHOW, K_SIDESHOW, K_ACCEPT, K_REFUSE, K_ALL_IN, K_VOTE_END, K_CONTINUE = (
     range(10))

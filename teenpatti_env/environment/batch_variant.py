@@ -129,7 +129,8 @@ def value_lookups(rules: Rules, classic_table: Any) -> Any:
     if not np.array_equal(nat, classic_table):  # pragma: no cover - one ranking, one table
         raise AssertionError("the wild lookups and the classic table disagree")
     return np.concatenate([nat, one, two, [two.max()], pair_order.reshape(-1),
-                           one_order.reshape(-1), two_order]).astype(np.int64)
+                           one_order.reshape(-1), two_order,
+                           np.zeros(V_SIZE - V_SCRATCH)]).astype(np.int64)
 
 
 def table_cards(rules: Rules, row: Any) -> dict[str, Any]:

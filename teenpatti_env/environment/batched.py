@@ -180,6 +180,7 @@ class TableBatch(ChoiceTables, BatchViews):
         """Whether the end of the table's hand has been given (set at its ``finished``)."""
         self._obs = np.zeros((size, self.observation_size), dtype=np.float32)
         self._mask = np.zeros((size, self.action_size), dtype=np.int8)
+        self._legal = np.zeros(k.KINDS, dtype=np.bool_)  # the observing kernel's scratch
         self._rewards = np.zeros((size, n), dtype=np.float64)
         self._chips = np.zeros((size, n), dtype=np.int64)
         self._session_start = np.zeros((size, n), dtype=np.int64)
@@ -353,7 +354,7 @@ class TableBatch(ChoiceTables, BatchViews):
         k.observe_tables(self._params[None], self._tab, self._seat, self._known, which, seats,
                          obs, mask, self._kind_of, self._global_at, self._seat_at,
                          self._category_at, self._cards_at, self._categories[None],
-                         self._strengths[None])
+                         self._strengths[None], self._legal)
 
     def _result(self) -> BatchStep:
         np.divide(self._chips, self.rules.boot, out=self._rewards)
