@@ -109,7 +109,8 @@ def deal_in_stratum(rng: np.random.Generator, players: int, stratum: int,
         candidates = uniform_deals(rng, CANDIDATES, players)
         hits = np.flatnonzero(strata_of(candidates, rules) == stratum)
         if len(hits):
-            return candidates[hits[0]]
+            deal: NDArray[np.int64] = candidates[hits[0]]
+            return deal
 
 
 @dataclass(frozen=True)
