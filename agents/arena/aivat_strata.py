@@ -38,7 +38,7 @@ import itertools
 import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,8 +47,24 @@ from agents.odds import HandOdds
 from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.rules import Rules
 
-if TYPE_CHECKING:
-    from agents.arena.seating import ArenaConfig
+
+class PlannedRun(Protocol):
+    """What a plan reads of a run (an :class:`agents.arena.seating.ArenaConfig`)."""
+
+    @property
+    def aivat(self) -> bool: ...
+    @property
+    def pilot(self) -> bool: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def duplicate(self) -> bool: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def deals(self) -> int: ...
 
 STRATUM_EDGES = (0.5, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
 """Where the strata of the second-best hand's strength are cut (11 strata)."""
@@ -156,13 +172,13 @@ def allocate(shares: NDArray[np.float64], deals: int) -> NDArray[np.int64]:
     return counts
 
 
-def stratified(config: ArenaConfig) -> bool:
+def stratified(config: PlannedRun) -> bool:
     """Whether ``config``'s deals are dealt by stratum: an AIVAT run (not its pilot) of at
     least :data:`MIN_STRATIFIED_DEALS` deals."""
     return config.aivat and not config.pilot and config.deals >= MIN_STRATIFIED_DEALS
 
 
-def deal_plan(config: ArenaConfig) -> DealPlan | None:
+def deal_plan(config: PlannedRun) -> DealPlan | None:
     """The plan of ``config``'s deals, or ``None`` when they are dealt uniformly."""
     if not stratified(config):
         return None
