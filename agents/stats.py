@@ -104,6 +104,14 @@ class Strata:
         """The same strata for ``times`` units per deal, unit-major within a deal."""
         return Strata(np.repeat(self.of, times), self.shares, self.share_deals)
 
+    @property
+    def weights(self) -> np.ndarray:
+        """``[deal]``: the deal's weight, its stratum's share of the population over its
+        stratum's share of the draw."""
+        drawn = np.bincount(self.of, minlength=len(self.shares)) / len(self.of)
+        weights: np.ndarray = np.asarray(self.shares)[self.of] / drawn[self.of]
+        return weights
+
 
 def _stratum_moments(values: np.ndarray, strata: Strata) -> tuple[np.ndarray, np.ndarray,
                                                                     np.ndarray]:
@@ -166,7 +174,7 @@ def uniform_std_error(
     x = np.asarray(totals, dtype=np.float64)
     n = np.asarray(counts, dtype=np.float64)
     shares = np.asarray(strata.shares, dtype=np.float64)
-    interval = stratified_ratio_interval(x, n, Strata(strata.of, shares), 0.95)
+    interval = stratified_ratio_interval(x, n, strata)
     if not math.isfinite(interval.mean):
         return math.nan
     _, mean_n, _ = _stratum_moments(n, strata)

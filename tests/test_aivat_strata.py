@@ -49,6 +49,7 @@ def test_the_stratified_interval_worked_by_hand() -> None:
     assert interval.mean == pytest.approx(4.5)
     assert interval.std_error == pytest.approx(math.sqrt(0.8125))
     assert interval.hands == 4
+    assert np.allclose(strata.weights, [1.5, 1.5, 0.5, 0.5])  # share over share drawn
     # shares estimated on 100 draws add sum_k share_k * mean_k(e)**2 / 100: stratum
     # means of the residuals -2.5 and 7.5, so (0.75 * 6.25 + 0.25 * 56.25) / 100
     estimated = Strata(strata.of, strata.shares, 100)

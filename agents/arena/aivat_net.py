@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from agents.arena.aivat_strata import uniform_deals
 from agents.arena.seating import ArenaConfig
-from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.cards.hands import evaluate_hands, value_categories, value_strengths
 from teenpatti_env.rules import Rules
 
@@ -206,8 +206,7 @@ def _predict_batched(net: DealValueNet, values: NDArray[np.int64], agents: NDArr
 def _fresh_values(rng: np.random.Generator, deals: int) -> NDArray[np.int64]:
     """The hand values of ``deals`` uniform deals of three cards to each of the
     :data:`PLAYERS` seats, ``[deal, position]``."""
-    cards = rng.random((deals, NUM_CARDS)).argsort(axis=1)[:, :3 * PLAYERS]
-    return evaluate_hands(cards.reshape(deals, PLAYERS, 3)).astype(np.int64)
+    return evaluate_hands(uniform_deals(rng, deals, PLAYERS)).astype(np.int64)
 
 
 SHIPPED = ("classic-equity-2v2", "classic-equity-1v3", "classic-hard-2v2", "classic-hard-1v3")

@@ -145,13 +145,6 @@ class DealPlan:
         """``[stratum]``: the deals planned in it."""
         return np.bincount(self.strata, minlength=len(self.shares))
 
-    @property
-    def weights(self) -> NDArray[np.float64]:
-        """``[deal]``: the deal's weight, its stratum's share over its share of the run's
-        deals (1 for every deal of a uniform run)."""
-        planned = self.counts / len(self.strata)
-        return np.asarray(self.shares[self.strata] / planned[self.strata])
-
     def to_dict(self) -> dict[str, object]:
         return {"strata": len(self.shares), "edges": list(STRATUM_EDGES),
                 "shares": [float(s) for s in self.shares],

@@ -108,9 +108,7 @@ def summarize(
     (:mod:`agents.arena.aivat_strata`)."""
     pool = config.agents
     strata = deal_strata(config)
-    weight = (np.ones(len(deals.net)) if strata is None
-              else np.asarray(strata.shares)[strata.of] / (
-                  np.bincount(strata.of)[strata.of] / len(strata.of)))
+    weight = np.ones(len(deals.net)) if strata is None else strata.weights
     raw = deals.net / config.rules.boot  # [deal, rotation, seat]
     result = raw if corrections is None else raw - corrections
     missed = deals.missed_turns()
