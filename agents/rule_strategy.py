@@ -254,6 +254,17 @@ def spec_of(params: Any) -> str:
     return RULE_PREFIX + ",".join(f"{v:.4g}" for v in np.round(values, 4))
 
 
+def named_setting(name: str) -> NDArray[np.float64]:
+    """A setting by a style's name (:data:`STYLES`) or a ``rule:`` spec (inline values or
+    a JSON file)."""
+    if name in STYLES:
+        return check_params(STYLES[name])
+    if not name.startswith(RULE_PREFIX):
+        raise ValueError(f"unknown rule strategy {name!r}: name a style "
+                         f"({', '.join(STYLES)}) or give rule:v0,...,v11 or rule:FILE.json")
+    return parse_spec(name)
+
+
 def parse_spec(spec: str) -> NDArray[np.float64]:
     """The setting a ``rule:`` spec names (inline values or a JSON file)."""
     text = spec[len(RULE_PREFIX):] if spec.startswith(RULE_PREFIX) else spec

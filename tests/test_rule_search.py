@@ -244,3 +244,20 @@ def test_the_search_result_file_names_an_agent(tmp_path: Any) -> None:
     path.write_text(json.dumps(broken))
     with pytest.raises(ValueError, match="raise_size"):
         parse_spec(f"rule:{path}")
+
+
+def test_a_search_plays_the_settings_it_is_started_from() -> None:
+    """``start`` joins the random round after the six styled settings (the round grows to
+    hold them): against the always-call seats under a pot cap of 7 (worked above: staying
+    blind and calling wins 8/9 boots per hand), a one-setting search started from the
+    blind caller plays seven settings and ends at that edge, where the same search alone
+    plays one."""
+    rules = Rules.preset("classic").replace(num_players=3, pot_cap=7)
+    one = SearchBudget(population=1, rounds=0, deals=100, finalists=1, final_deals=1_000,
+                       random_rounds=1, carried=0)
+    blind_caller = np.array([8.0, 0.0, 40.0, *DEFAULT_PARAMS[3:]])
+    alone = search_rule_response(always_call(), rules, one, seed=4)
+    started = search_rule_response(always_call(), rules, one, seed=4, start=blind_caller[None])
+    assert alone.hands == 3 * (1 * 100 + 1_000)
+    assert started.hands == 3 * (7 * 100 + 1_000)
+    assert started.score == pytest.approx(8 / 9, abs=0.1)

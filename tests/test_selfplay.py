@@ -584,3 +584,42 @@ def test_a_league_may_train_searched_rule_exploiters(tmp_path: Path,
     assert train_selfplay(again).decisions >= 3_500
     with pytest.raises(ValueError, match="exploiter_kinds"):
         tiny(tmp_path, exploiter_kinds=("genius",))
+
+
+def test_rule_opponents_sit_in_the_pool_and_seed_every_search(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rule_opponents`` are in the pool from the first round (and at exploiter tables,
+    with no learned exploiter yet); every league search starts from them and from what the
+    run's earlier searches found."""
+    from agents.rule_strategy import STYLES
+    from training import league_search
+    from training.rule_search import SearchBudget
+
+    monkeypatch.setattr(league_search, "LEAGUE_SEARCH", SearchBudget(
+        population=4, rounds=1, deals=10, finalists=2, final_deals=20, random_rounds=1))
+    starts: list[np.ndarray] = []
+    search = league_search.search_rule_response
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        starts.append(kwargs["start"])
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(league_search, "search_rule_response", spy)
+    config = tiny(tmp_path, timesteps=3_000, rule_opponents=("blind-heavy",),
+                  exploiter_every=1_000, exploiter_kinds=("search",),
+                  exploiter_table_share=0.5)
+    train_selfplay(config)
+    rows = [row for row in csv.DictReader((tmp_path / "run" / "progress.csv").open())
+            if row["seconds"]]
+    assert int(rows[0]["pool_size"]) == 1  # the rule opponent alone, before any snapshot
+    assert float(rows[0]["exploiter_table_win_per_hand"]) != 0.0
+    heavy = np.array(STYLES["blind-heavy"])
+    assert len(starts) == 2
+    assert np.allclose(starts[0], heavy[None])
+    assert len(starts[1]) == 2 and np.allclose(starts[1][0], heavy)
+    state = torch.load(tmp_path / "run" / "checkpoint.pt", weights_only=True)
+    assert np.allclose(starts[1][1], state["exploiters"][0]["rule_params"])
+    with pytest.raises(ValueError, match="unknown rule strategy"):
+        tiny(tmp_path, rule_opponents=("sneaky",))
+    with pytest.raises(ValueError, match="league_search"):
+        tiny(tmp_path, league_search="huge")

@@ -8,6 +8,7 @@ import shlex
 from dataclasses import dataclass
 
 from agents import SCRIPTED_AGENTS
+from agents.rule_strategy import named_setting
 from teenpatti_env.engine.session import EPISODES
 from teenpatti_env.rules import Rules
 from training.pool import OpponentPool
@@ -165,6 +166,8 @@ def command_line(subcommand: str, config: object, defaults: object, comma_lists:
 TABLE_MIXES = ("single", "general")
 """What tables a self-play run trains at (``SelfPlayConfig.table_mix``)."""
 EXPLOITER_KINDS = ("ppo", "search")
+LEAGUE_SEARCH_NAMES = ("short", "full")
+"""The budgets of a league's searched exploiters (``SelfPlayConfig.league_search``)."""
 """The kinds of exploiter a self-play league can train."""
 
 
@@ -216,6 +219,15 @@ class SelfPlayConfig:
     """What each exploiter is, in turn: ``ppo`` (a copy of the policy trained against it)
     or ``search`` (the rule strategy a short search finds against it,
     :mod:`training.league_search`)."""
+    league_search: str = "short"
+    """The budget of each searched exploiter: ``short`` (a random round of 32 settings and
+    three rounds of 16, :data:`training.league_search.LEAGUE_SEARCH`) or ``full`` (the
+    search ``teenpatti exploit`` measures with). Each search also tries every setting the
+    run's earlier searches found and the rule opponents first."""
+    rule_opponents: tuple[str, ...] = ()
+    """Rule strategies in the pool for the whole run, seated as exploiters are (greedy, at
+    exploiter tables too): style names of :data:`agents.rule_strategy.STYLES`
+    (``tight``, ``loose``, ``blind-heavy``, ``show-happy``, ...) or ``rule:`` specs."""
     exploiter_learning_rate: float = 1e-3
     """The exploiters' Adam step size, constant (the step size of ``teenpatti exploit``'s
     best responses)."""
@@ -275,6 +287,12 @@ class SelfPlayConfig:
         if self.table_mix == "general" and self.ray is not None:
             raise ValueError("table_mix general trains in this process only, not on Ray yet")
         self.hidden = tuple(int(width) for width in self.hidden)
+        if self.league_search not in LEAGUE_SEARCH_NAMES:
+            raise ValueError(f"league_search must be one of {', '.join(LEAGUE_SEARCH_NAMES)}, "
+                             f"got {self.league_search!r}")
+        self.rule_opponents = tuple(self.rule_opponents)
+        for name in self.rule_opponents:
+            named_setting(name)  # an unknown style or a bad spec fails here
         self.exploiter_kinds = tuple(self.exploiter_kinds)
         if not self.exploiter_kinds or not set(self.exploiter_kinds) <= set(EXPLOITER_KINDS):
             raise ValueError(f"exploiter_kinds must list {' or '.join(EXPLOITER_KINDS)}, "
@@ -292,9 +310,11 @@ class SelfPlayConfig:
         for name in shares:
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
-        # Without exploiters there are no exploiter tables, whatever their share.
+        # Without exploiters (learned, searched or rule opponents) there are no exploiter
+        # tables, whatever their share.
         used = [name for name in shares
-                if self.exploiter_every or name != "exploiter_table_share"]
+                if self.exploiter_every or self.rule_opponents
+                or name != "exploiter_table_share"]
         if sum(getattr(self, name) for name in used) > 1.0 + 1e-9:
             raise ValueError(f"{', '.join(used[:-1])} and {used[-1]} add up to more than 1")
         for name in ("learning_rate", "exploiter_learning_rate", "gae_lambda", "clip_range",

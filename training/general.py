@@ -48,7 +48,7 @@ from agents.seat_padding import (
 )
 from teenpatti_env.environment.batched import BatchStep, TableBatch
 from training.config import SelfPlayConfig
-from training.league_search import search_exploiter
+from training.league_search import league_budget, search_exploiter
 from training.mixture import GENERAL_MIXTURE as GENERAL_MIXTURE
 from training.mixture import SHORT_STACKS as SHORT_STACKS
 from training.mixture import VARIANT_SEATS as VARIANT_SEATS
@@ -317,11 +317,13 @@ class GeneralRounds(LocalRounds):
                                lambda learner: sized_learner(learner, tables))
 
     def search_exploiter(self, model: ActorCritic, seed: int,
+                         start: NDArray[np.float64] | None = None,
                          ) -> tuple[NDArray[np.float64], float]:
         """A rule setting searched against ``model`` at one classic-family kind drawn from
         the mixture (the rule strategies read classic observations)."""
         kind = self.exploiter_kind(seed, classic_only=True)
-        return search_exploiter(self.export(model), kind.rules, seed)
+        return search_exploiter(self.export(model), kind.rules, seed,
+                                league_budget(self.config.league_search), start)
 
     def log_columns(self) -> dict[str, float]:
         """The per-kind columns of the rounds since the last call."""

@@ -26,13 +26,26 @@ LEAGUE_SEARCH = SearchBudget(population=16, rounds=3, deals=100, finalists=2,
 100 deals each, then two finalists of 250 deals (34,000 hands at four seats)."""
 
 
+def league_budget(name: str) -> SearchBudget:
+    """The searched exploiters' budget by name (``SelfPlayConfig.league_search``): ``short``
+    is :data:`LEAGUE_SEARCH`, ``full`` the search of ``teenpatti exploit`` (912,000 hands
+    at four seats)."""
+    if name not in ("short", "full"):
+        raise ValueError(f"league_search must be short or full, got {name!r}")
+    return LEAGUE_SEARCH if name == "short" else SearchBudget()
+
+
 def search_exploiter(main: NumpyPolicy, rules: Rules, seed: int,
-                     budget: SearchBudget | None = None) -> tuple[NDArray[np.float64], float]:
+                     budget: SearchBudget | None = None,
+                     start: NDArray[np.float64] | None = None,
+                     ) -> tuple[NDArray[np.float64], float]:
     """The rule setting found against ``main`` (the export of the current policy, played
     greedily as exports play) at tables under ``rules``, and what it won per hand on the
-    search's final deals."""
+    search's final deals. ``start``: settings the search tries first (what the run's
+    earlier searches found and its rule opponents), so a leak once found is looked for
+    again at every later search."""
     target = PolicyAgent(main, name="main")
-    found = search_rule_response(target, rules, budget or LEAGUE_SEARCH, seed)
+    found = search_rule_response(target, rules, budget or LEAGUE_SEARCH, seed, start=start)
     return found.params, found.score
 
 

@@ -41,6 +41,7 @@ from agents.rule_strategy import (
     PARAMETERS,
     STYLES,
     RuleLayout,
+    check_params,
     decide,
     parse_spec,
     spec_of,
@@ -205,10 +206,13 @@ def search_rule_response(
     seed: int = 0,
     progress: bool = False,
     engine: str = "auto",
+    start: NDArray[np.float64] | None = None,
 ) -> SearchResult:
     """The best setting of the rule family found against ``target`` (an agent name, or an
     agent with a batched policy); ``engine``: ``"batched"``, ``"per_table"`` or
-    ``"auto"`` (batched when the target has a batched form)."""
+    ``"auto"`` (batched when the target has a batched form). ``start`` (settings
+    ``[K, P]``) joins the random round after the styled settings, as the league's
+    searches carry what earlier searches found."""
     if engine not in ("auto", "batched", "per_table"):
         raise ValueError(f"engine must be auto, batched or per_table, got {engine!r}")
     budget = budget or SearchBudget()
@@ -244,6 +248,12 @@ def search_rule_response(
     # The random round: draws over the box, the styled settings among them.
     units = rng.random((budget.random_rounds * budget.population, len(PARAMETERS)))
     styled = (np.array(list(STYLES.values())) - LOW) / span
+    if start is not None and len(start):
+        given = (check_params(start).reshape(-1, len(PARAMETERS)) - LOW) / span
+        styled = np.concatenate([styled, given])
+        if len(styled) > len(units):  # every given setting plays: the round grows
+            units = np.concatenate([units, rng.random((len(styled) - len(units),
+                                                       len(PARAMETERS)))])
     units[: len(styled)] = styled[: len(units)]
     elite_count = max(2, round(budget.elite_share * budget.population))
     for round_index in range(budget.rounds + 1):

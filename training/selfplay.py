@@ -96,7 +96,7 @@ def train_selfplay(config: SelfPlayConfig,
     general = config.table_mix == "general"  # one network for every classic-family table
     model = general_model(config) if general else new_model(config, config.rules)
     if config.init_from and not config.resume:
-        start = starting_policy(config.init_from)
+        start = starting_policy(config.init_from, config.rules)
         model.load_policy(padded_start(start) if general else start)
     model = model.to(device)
     rounds: Rounds

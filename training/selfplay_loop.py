@@ -23,8 +23,9 @@ import torch
 from numpy.typing import NDArray
 
 from agents.policy import NumpyPolicy
+from agents.rule_strategy import PARAMETERS, named_setting
 from training.config import SelfPlayConfig
-from training.league_search import search_exploiter
+from training.league_search import league_budget, search_exploiter
 from training.selfplay_files import (
     RunLog,
     exploiter_count,
@@ -120,8 +121,10 @@ class TableHooks(Protocol):
         """A learned best response to ``model`` and what it won per hand."""
 
     def search_exploiter(self, model: ActorCritic, seed: int,
+                         start: NDArray[np.float64] | None = None,
                          ) -> tuple[NDArray[np.float64], float]:
-        """A searched rule exploiter of ``model`` and what it won per hand."""
+        """A searched rule exploiter of ``model`` and what it won per hand (``start``: the
+        settings the search tries first)."""
 
     def log_columns(self) -> dict[str, float]:
         """Extra ``progress.csv`` columns of the rounds since the last call."""
@@ -154,9 +157,11 @@ class OneTable:
         return train_exploiter(model, self.config, self.device, seed, on_round)
 
     def search_exploiter(self, model: ActorCritic, seed: int,
+                         start: NDArray[np.float64] | None = None,
                          ) -> tuple[NDArray[np.float64], float]:
-        """:func:`search_exploiter` at the run's table."""
-        return search_exploiter(self.export(model), self.config.rules, seed)
+        """:func:`search_exploiter` at the run's table, at the run's search budget."""
+        return search_exploiter(self.export(model), self.config.rules, seed,
+                                league_budget(self.config.league_search), start)
 
     def log_columns(self) -> dict[str, float]:
         """None beyond the usual."""
@@ -228,9 +233,14 @@ def run_loop(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, table: 
                                              table.new_member)
         tell(f"resumed from {config.resume} at {decisions:,} decisions")
 
+    # Rule opponents sit in the pool for the whole run, after the members that come and go.
+    rule_opponents = [named_setting(name) for name in config.rule_opponents]
+    searched = [m for m in exploiters if isinstance(m, np.ndarray)]
+
     def refresh_pool() -> None:
         rounds.set_pool([("snapshot", m) for m in snapshots]
-                        + [(EXPLOITER, m) for m in exploiters], updates)
+                        + [(EXPLOITER, m) for m in exploiters]
+                        + [(EXPLOITER, m) for m in rule_opponents], updates)
 
     refresh_pool()
     (out / "run.json").write_text(json.dumps(
@@ -275,7 +285,11 @@ def run_loop(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, table: 
                                                               config.seed + 1000 + updates,
                                                               bar, label)
                 else:  # a search makes no learner decisions: none on the bar
-                    exploiter, edge = table.search_exploiter(model, config.seed + 1000 + updates)
+                    start = np.array(rule_opponents + searched).reshape(
+                        -1, len(PARAMETERS))
+                    exploiter, edge = table.search_exploiter(
+                        model, config.seed + 1000 + updates, start)
+                    searched.append(exploiter)
                     bar.total -= config.exploiter_steps
                 exploiting += time.perf_counter() - exploit_started
                 exploiters.append(exploiter)

@@ -22,6 +22,7 @@ from torch import nn
 
 from agents import make_agent
 from agents.policy import NumpyPolicy, PolicyAgent
+from agents.policy_family import FamilyAgent
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.rules import Rules
 from training.config import SelfPlayConfig
@@ -172,10 +173,13 @@ def new_model(config: SelfPlayConfig, rules: Rules) -> ActorCritic:
                        scale)
 
 
-def starting_policy(name: str) -> NumpyPolicy:
+def starting_policy(name: str, rules: Rules | None = None) -> NumpyPolicy:
     """The trained policy ``name`` (``ppo:PATH``, ``pretrained:NAME``) a network starts
-    from."""
+    from; for a policy family (``pretrained:general``), its member for ``rules``."""
     agent = make_agent(name)
+    if isinstance(agent, FamilyAgent) and rules is not None:
+        agent.check_rules(rules)  # picks the member, or says that none sits there
+        return agent.member
     if not isinstance(agent, PolicyAgent):
         raise ValueError(f"a network starts from a trained policy (ppo:PATH or "
                          f"pretrained:NAME), got {name!r}")

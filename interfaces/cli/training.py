@@ -165,6 +165,12 @@ SELFPLAY_HELP = {
     "max_exploiters": "exploiters kept in the pool",
     "exploiter_kinds": "what the exploiters are, in turn: ppo (a copy of the policy trained "
                        "against it), search (a rule strategy searched against it)",
+    "league_search": "the budget of each searched exploiter: short, or full (teenpatti "
+                     "exploit's search); each tries what the run's earlier searches found "
+                     "first",
+    "rule_opponents": "rule strategies in the pool for the whole run, seated as exploiters: "
+                      "style names (tight, loose, blind-heavy, show-happy, reads-the-table, "
+                      "plain) or rule: specs",
     "exploiter_learning_rate": "the exploiters' constant step size",
     "exploiter_table_share": "share of hands (once exploiters exist) with one exploiter "
                              "seat and the learner in every other",
@@ -193,7 +199,7 @@ def _add_selfplay_parser(commands: Any) -> None:
     import dataclasses
 
     from teenpatti_env.engine.session import EPISODES
-    from training.config import EXPLOITER_KINDS, SelfPlayConfig
+    from training.config import EXPLOITER_KINDS, LEAGUE_SEARCH_NAMES, SelfPlayConfig
 
     defaults = SelfPlayConfig()
     parser = add_command(
@@ -211,6 +217,10 @@ def _add_selfplay_parser(commands: Any) -> None:
             parser.add_argument(flag, nargs="?", const="", metavar="ADDRESS", help=what)
         elif isinstance(default, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, help=what)
+        elif item.name == "rule_opponents":
+            parser.add_argument(flag, nargs="+", metavar="STRATEGY", help=what)
+        elif item.name == "league_search":
+            parser.add_argument(flag, choices=LEAGUE_SEARCH_NAMES, help=what)
         elif isinstance(default, tuple) and isinstance(default[0], str):
             parser.add_argument(flag, nargs="+", choices=EXPLOITER_KINDS, help=what)
         elif isinstance(default, tuple):
