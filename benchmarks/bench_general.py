@@ -102,59 +102,39 @@ def markdown(tables: dict[str, HeadToHeadReport]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--agent", default="pretrained:general")
-    parser.add_argument("--train", type=int, default=None, metavar="DECISIONS",
-                        help="train a general policy of this many decisions first")
-    parser.add_argument("--out", default="training-runs/general", help="--train's folder")
-    parser.add_argument("--train-seed", type=int, default=0)
-    parser.add_argument("--hands", type=int, default=4_000, help="duplicate hands per pairing")
-    parser.add_argument("--seed", type=int, default=3031, help="the arenas' deals")
-    parser.add_argument("--workers", type=int, default=None,
-                        help="processes for the arenas (default: every core)")
-    parser.add_argument("--variants", default=",".join(v for v in VARIANTS if v != "classic"),
-                        help="comma-separated variants to measure ('' for none)")
-    parser.add_argument("--variants-only", action="store_true",
-                        help="measure the variants alone (no classic seat counts, presets or "
-                             "home claim)")
-    parser.add_argument("--dealers-choice", action=argparse.BooleanOptionalAction,
-                        default=True, help="measure a dealer's choice of all 24 variants")
-    parser.add_argument("--sessions", type=int, default=200,
-                        help="session deals against equity (0: none)")
-    parser.add_argument("--markdown", default=None, help="also write the rows to this file")
-    parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
-    args = parser.parse_args()
-    started = time.perf_counter()
-    agent = args.agent if args.train is None else train(args.train, args.out, args.train_seed)
-
+def measure_matrix(agent: str, *, hands: int, seed: int, workers: int | None,
+                   variants: list[str], classic: bool = True, dealers_choice: bool = True,
+                   sessions: int = 0) -> tuple[dict[str, HeadToHeadReport], dict[str, bool],
+                                               Any]:
+    """Every head-to-head table of the matrix (the module's docstring), printed as it is
+    played: the reports by table, one ``holds`` flag per claim, and the session match
+    (``None`` with ``sessions=0``)."""
     tables: dict[str, HeadToHeadReport] = {}
     claims: dict[str, bool] = {}
 
     def measure(name: str, rules: str | Rules, seats: int, compositions: tuple[str, ...],
                 opponents: tuple[str, ...]) -> HeadToHeadReport:
-        report = head_to_head(agent, opponents, tables=compositions, hands=args.hands,
-                              rules=rules, players=seats, seed=args.seed,
-                              workers=args.workers)
+        report = head_to_head(agent, opponents, tables=compositions, hands=hands,
+                              rules=rules, players=seats, seed=seed, workers=workers)
         print(f"{name}:\n{report.table()}\n", flush=True)
         tables[name] = report
         return report
 
-    for seats in range(3, 8) if not args.variants_only else ():
+    for seats in range(3, 8) if classic else ():
         report = measure(f"classic, {seats} seats", "classic", seats,
                          ("1vN", even_split(seats)), SCRIPTED)
         claims[f"classic at {seats} seats: beats every scripted agent at 1v{seats - 1} and "
                f"{even_split(seats)}"] = beats(report)
-    for preset in PRESETS if not args.variants_only else ():
+    for preset in PRESETS if classic else ():
         report = measure(f"{preset}, 4 seats", preset, 4, ("2v2", "1vN"), BASELINES)
         claims[f"{preset} at 4 seats: beats hard and equity at 2v2 and 1v3"] = beats(report)
-    if not args.variants_only:
+    if classic:
         home = measure("classic, 4 seats, against the shipped classic policy", "classic", 4,
                        ("2v2",), (HOME,))
         claims[f"classic at 4 seats: at least as strong as {HOME} at 2v2 (interval not "
                "wholly below zero)"] = all(row.high >= 0 for row in home.rows)
     player = make_agent(agent)
-    for variant in filter(None, args.variants.split(",")):
+    for variant in variants:
         for seats in (4, *VARIANT_SEATS.get(variant, ())):
             rules = Rules.preset("classic", variant=variant, num_players=seats)
             compositions = ("2v2", "1vN") if seats == 4 else ("1vN",)
@@ -169,7 +149,7 @@ def main() -> None:
             claims[claim] = beats(measure(f"{variant}, {seats} seats", rules, seats,
                                           compositions, BASELINES))
 
-    if args.dealers_choice:
+    if dealers_choice:
         rules = Rules(num_players=4, dealers_choice=list(VARIANTS))
         claim = ("dealer's choice of the 24 variants at 4 seats: beats hard and equity at "
                  "2v2 and 1v3")
@@ -182,13 +162,51 @@ def main() -> None:
             claims[claim] = beats(measure("dealer's choice, 4 seats", rules, 4, ("2v2", "1vN"),
                                           BASELINES))
 
-    sessions = None
-    if args.sessions:
-        sessions = session_match(agent, "equity", sessions=args.sessions, hands=100,
-                                 players=4, seed=args.seed, workers=args.workers)
-        print(sessions.line(), flush=True)
+    match = None
+    if sessions:
+        match = session_match(agent, "equity", sessions=sessions, hands=100, players=4,
+                              seed=seed, workers=workers)
+        print(match.line(), flush=True)
         claims["sessions of 100 hands at 4 seats: more chips at the end than the mean "
-               "equity seat"] = sessions.edge.low > 0
+               "equity seat"] = match.edge.low > 0
+    return tables, claims, match
+
+
+def add_matrix_options(parser: argparse.ArgumentParser, hands: int) -> None:
+    """The options of the head-to-head matrix (shared with ``bench_policy.py``)."""
+    parser.add_argument("--hands", type=int, default=hands, help="duplicate hands per pairing")
+    parser.add_argument("--seed", type=int, default=3031, help="the arenas' deals")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes for the arenas (default: every core)")
+    parser.add_argument("--variants", default=",".join(v for v in VARIANTS if v != "classic"),
+                        help="comma-separated variants to measure ('' for none)")
+    parser.add_argument("--variants-only", action="store_true",
+                        help="measure the variants alone (no classic seat counts, presets or "
+                             "home claim)")
+    parser.add_argument("--dealers-choice", action=argparse.BooleanOptionalAction,
+                        default=True, help="measure a dealer's choice of all 24 variants")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agent", default="pretrained:general")
+    parser.add_argument("--train", type=int, default=None, metavar="DECISIONS",
+                        help="train a general policy of this many decisions first")
+    parser.add_argument("--out", default="training-runs/general", help="--train's folder")
+    parser.add_argument("--train-seed", type=int, default=0)
+    add_matrix_options(parser, hands=4_000)
+    parser.add_argument("--sessions", type=int, default=200,
+                        help="session deals against equity (0: none)")
+    parser.add_argument("--markdown", default=None, help="also write the rows to this file")
+    parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    agent = args.agent if args.train is None else train(args.train, args.out, args.train_seed)
+    tables, claims, sessions = measure_matrix(
+        agent, hands=args.hands, seed=args.seed, workers=args.workers,
+        variants=list(filter(None, args.variants.split(","))),
+        classic=not args.variants_only, dealers_choice=args.dealers_choice,
+        sessions=args.sessions)
     for claim, holds in claims.items():
         print(f"{'holds' if holds else 'does not hold'}: {claim}")
     print(f"{agent}; {args.hands} duplicate hands per pairing on seed {args.seed}; "

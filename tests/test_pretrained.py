@@ -1,6 +1,6 @@
 """The shipped ``pretrained:classic`` keeps its skill: a regression check of the artefact on
 seeds it was neither trained nor selected on (the full measurement, 20,000 hands and the
-exploitability, is ``benchmarks/bench_policy.py``)."""
+exploitability, is ``benchmarks/bench_classic_policy.py``)."""
 
 from __future__ import annotations
 
