@@ -11,7 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from builders.batched import random_stacks
+from builders.batched import random_rules, random_stacks
+from test_batched_phases import FAMILY
 from test_batched_scripted import play_side_by_side, variant_rules
 
 from agents import SCRIPTED_AGENTS, make_agent
@@ -24,6 +25,7 @@ from teenpatti_env.cards import format_card
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
+from teenpatti_env.rules.variant_spec import VariantSpec, WildSource
 from training.rule_search import SearchBudget, random_deals, search_rule_response
 
 PHASE_VARIANTS = ("discard_one", "shopping", "passing_cards", "buy_a_joker")
@@ -37,10 +39,28 @@ PHASE_ACTIONS = {
 """Phase actions each variant's differential run must have taken (a prefix counts)."""
 
 
-def few_seat_rules(variant: str, rng: np.random.Generator) -> Rules:
+SPECIALS = (
+    *FAMILY,
+    VariantSpec(name="discard_colour", private_cards=4, phase="discard_one",
+                wild=(WildSource(kind="chosen_colour", values=()),)),
+    VariantSpec(name="buy_galore", buy_a_joker=True, community_cards=1,
+                wild=(WildSource(kind="indicator_colour", values=()),)),
+)
+"""Family specials the batch plays with what the named variants leave out: wild ranks
+and colours known during a phase, community cards, lowball, bursts, and a joker bought
+where a colour is wild."""
+
+
+def few_seat_rules(variant: str | VariantSpec, rng: np.random.Generator) -> Rules:
     """Random rules of ``variant`` at 3 to 5 seats."""
     while True:
-        rules = variant_rules(variant, rng)
+        if isinstance(variant, str):
+            rules = variant_rules(variant, rng)
+        else:
+            try:
+                rules = random_rules(rng).with_variant(variant)
+            except ValueError:
+                continue
         if rules.num_players <= 5:
             return rules
 
@@ -64,6 +84,9 @@ def test_batched_forms_choose_phase_and_buying_actions_as_per_table(name: str) -
             continue  # uniform: its phase actions are the mask's
         for wanted in PHASE_ACTIONS[variant]:
             assert any(action.startswith(wanted) for action in taken), (variant, taken)
+    for number, spec in enumerate(SPECIALS):
+        assert play_side_by_side(name, few_seat_rules(spec, rng), 12, 3,
+                                 seed=100 + number) > 12
 
 
 @pytest.mark.parametrize("variant", ["buy_a_joker", "shopping", "passing_cards"])
@@ -166,6 +189,7 @@ def test_exploit_cli_measures_equity_in_shopping(tmp_path: Path,
 
     code = main(["exploit", "--agent", "equity", "--variant", "shopping",
                  "--budget-steps", "2000", "--search-rounds", "1", "--hands", "200",
+                 "--search-population", "6", "--search-deals", "20", "--threads", "1",
                  "--out", str(tmp_path), "--seed", "1"])
     assert code in (0, None)
     report = json.loads((tmp_path / "exploit.json").read_text())
