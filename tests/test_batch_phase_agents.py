@@ -51,8 +51,9 @@ and colours known during a phase, community cards, lowball, bursts, and a joker 
 where a colour is wild."""
 
 
-def few_seat_rules(variant: str | VariantSpec, rng: np.random.Generator) -> Rules:
-    """Random rules of ``variant`` at 3 to 5 seats."""
+def few_seat_rules(variant: str | VariantSpec, rng: np.random.Generator,
+                   most: int = 5) -> Rules:
+    """Random rules of ``variant`` at 3 to ``most`` seats."""
     while True:
         if isinstance(variant, str):
             rules = variant_rules(variant, rng)
@@ -61,7 +62,7 @@ def few_seat_rules(variant: str | VariantSpec, rng: np.random.Generator) -> Rule
                 rules = random_rules(rng).with_variant(variant)
             except ValueError:
                 continue
-        if rules.num_players <= 5:
+        if rules.num_players <= most:
             return rules
 
 
@@ -87,6 +88,22 @@ def test_batched_forms_choose_phase_and_buying_actions_as_per_table(name: str) -
     for number, spec in enumerate(SPECIALS):
         assert play_side_by_side(name, few_seat_rules(spec, rng), 12, 3,
                                  seed=100 + number) > 12
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", sorted(SCRIPTED_AGENTS))
+def test_batched_forms_choose_as_per_table_over_20000_phase_variant_decisions(
+        name: str) -> None:
+    """The phase variants and the family specials in turn, at 3 to 7 seats, until at
+    least 20,000 decisions."""
+    rng = np.random.default_rng(700 + sorted(SCRIPTED_AGENTS).index(name))
+    kinds = (*PHASE_VARIANTS, *SPECIALS)
+    compared, number = 0, 0
+    while compared < 20_000 or number < len(kinds):
+        rules = few_seat_rules(kinds[number % len(kinds)], rng, most=7)
+        compared += play_side_by_side(name, rules, 16, 3, seed=number,
+                                      stacks=random_stacks(rules, rng) if number % 3 else None)
+        number += 1
 
 
 @pytest.mark.parametrize("variant", ["buy_a_joker", "shopping", "passing_cards"])
