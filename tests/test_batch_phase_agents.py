@@ -21,7 +21,7 @@ from agents.batch_phases import BatchPhases
 from agents.batch_scripted import batched_form
 from agents.phases import best_kept, kept_value
 from agents.rule_strategy import STYLES, RuleAgent
-from teenpatti_env.cards import format_card
+from teenpatti_env.cards import parse_cards
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
@@ -122,30 +122,23 @@ def test_the_arena_plays_scripted_phase_choices_batched_with_the_per_table_repor
 
 
 def test_best_kept_kernel_breaks_ties_as_the_per_table_choice() -> None:
-    """Worked by hand: 2c 2d 7h 7s holds two pairs; keeping any three with a pair ties
-    among several sets, and both choose the first in combinations order."""
+    """Worked by hand: of 7h 2c 7s 2d, keeping 7h 2c 7s and keeping 7h 7s 2d tie (a pair
+    of sevens, a two); both the per-table choice and the batch's kernel keep the first
+    set in combinations order and throw the 2d (slot 3), not the 2c (slot 1)."""
     info = {"rules": Rules(variant="discard_one").to_dict(), "wild_ranks": [],
             "wild_colours": []}
     cards = ["7h", "2c", "7s", "2d"]
     assert best_kept(cards, 3, info) == (0, 1, 2)  # 7h 2c 7s: the pair of sevens
     batch = TableBatch(1, Rules(variant="discard_one"), autoreset=False)
-    step = batch.reset(options={"cards": [[[int(c) for c in _ints(cards)],
-                                           *(_ints(h) for h in ("Ac Kc Qc Jc",
-                                                                "3h 4h 5h 6h",
-                                                                "8d 9d Td Jd"))]],
+    others = ("Ac Kc Qc Jc", "3h 4h 5h 6h", "8d 9d Td Jd")
+    step = batch.reset(options={"cards": [[parse_cards(" ".join(cards)),
+                                           *(parse_cards(hand) for hand in others)]],
                                 "dealer": 3})
     assert step.to_act[0] == 0
     phases = BatchPhases(batch)
     action = phases.choices(np.array([0]), step.observations, step.action_masks)
     assert batch.layout.names[int(action[0])] == "discard_3"  # throws the 2d
     assert kept_value(["7h", "2c", "7s"], info) > kept_value(["2c", "7s", "2d"], info)
-
-
-def _ints(text: str | list[str]) -> list[int]:
-    from teenpatti_env.cards import parse_card
-
-    cards = text.split() if isinstance(text, str) else text
-    return [parse_card(card) for card in cards]
 
 
 def test_a_rule_strategy_takes_phase_turns_as_the_scripted_agents_on_both_engines() -> None:
@@ -212,4 +205,27 @@ def test_exploit_cli_measures_equity_in_shopping(tmp_path: Path,
     report = json.loads((tmp_path / "exploit.json").read_text())
     assert report["variant"] == "shopping"
     assert all(np.isfinite(row["mean"]) for row in report["exploiters"])
-    assert format_card(0)  # (the cards module imports: a sanity check of the setup)
+
+
+def test_a_ppo_best_response_to_a_rule_strategy_in_shopping_meets_its_phase_choices(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Trained against a rule strategy in shopping, the best response meets the
+    strategy's batched form (OneSeatBatch), which takes its phase turns as per table,
+    as the measurement's arena does; a tiny budget runs."""
+    from training import exploit
+    from training.exploit import approximate_exploitability
+
+    made: list[str] = []
+    one_seat = exploit.OneSeatBatch
+
+    def recorded(num_tables: int, rules: Rules, agent: str, seed: int) -> object:
+        made.append(agent)
+        return one_seat(num_tables, rules, agent, seed)
+
+    monkeypatch.setattr(exploit, "OneSeatBatch", recorded)
+    spec = "rule:" + ",".join(map(str, STYLES["tight"]))
+    report = approximate_exploitability(spec, budget_steps=1000, hands=80, seed=3,
+                                        tables=16, threads=1, variant="shopping",
+                                        save_policy=tmp_path / "br.npz")
+    assert report.engine == "batched" and np.isfinite(report.mean)
+    assert made == [spec]
