@@ -99,6 +99,8 @@ class BatchPhases:
             return
         _, tab, _, _ = self.batch.arrays
         todo = (out < 0) & (tab[rows, k.IN_PHASE] == 1) & (tab[rows, k.END] == k.RUNNING)
+        if not todo.any():
+            return
         look = todo & legal.has("look")  # shopping: see the hand first (free)
         out[look] = legal.index.get("look", -1)
         todo &= ~look
