@@ -31,6 +31,10 @@ class Agent:
     """
 
     name = "agent"
+    selection_choices = False
+    """Takes a selection phase's turns by :func:`agents.phases.selection_action` (so that
+    its batched policy's form makes the same choices from the batch's state:
+    :func:`agents.batch_scripted.policy_form`)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from agents.batch_phases import BatchPhases
 from agents.batch_view import BatchLegal, Decisions, Flags, Rows
 from teenpatti_env.environment.batched import TableBatch
 
@@ -29,6 +30,10 @@ class BatchAgent:
     hands_only = False
     """Plays one hand an episode only: its memory and its phase choices (``continue``
     between a session's hands) are checked against the per-table agent in hands alone."""
+    phase_choices = True
+    """Makes :mod:`agents.phases`'s choices (:class:`~agents.batch_phases.BatchPhases`)
+    before its own decision, as the per-table agent calls ``phase_action`` and
+    ``buy_action`` first; its :meth:`decide` sees only the other rows."""
 
     def __init__(self, batch: TableBatch, seeds: Seeds = None) -> None:
         if self.hands_only and batch.episode != "hand":
@@ -46,11 +51,20 @@ class BatchAgent:
             raise ValueError(f"seeds must have shape {shape} (tables, seats), "
                              f"got {self.seeds.shape}")
         self._rngs: dict[tuple[int, int], np.random.Generator] = {}
+        self.phases = (BatchPhases(batch) if self.phase_choices and BatchPhases.needed(batch)
+                       else None)
 
     def act(self, rows: Rows, observations: NDArray[np.float32],
             masks: NDArray[np.int8]) -> Rows:
         """The actions at the tables ``rows`` (their observations and masks given)."""
-        return self.decide(Decisions(self.batch, rows), BatchLegal(masks, self.names))
+        if self.phases is None:
+            return self.decide(Decisions(self.batch, rows), BatchLegal(masks, self.names))
+        out = self.phases.choices(rows, observations, masks)
+        rest = out < 0
+        if rest.any():
+            out[rest] = self.decide(Decisions(self.batch, rows[rest]),
+                                    BatchLegal(masks[rest], self.names))
+        return out
 
     def decide(self, d: Decisions, legal: BatchLegal) -> Rows:
         raise NotImplementedError

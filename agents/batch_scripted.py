@@ -2,8 +2,8 @@
 :class:`~teenpatti_env.environment.batched.TableBatch`, deciding for all of them at once
 from the batch's state, decision for decision as the per-table agents of
 :mod:`agents.scripted` decide from their info views, in every rule set the batch plays
-but the selection phases and ``buy_a_joker``, whose choices the scripted agents make per
-table only (:func:`per_table_choices`; :class:`~agents.batch_view.Decisions`).
+(:class:`~agents.batch_view.Decisions`), the selection phases' and buying a joker's
+choices included (:class:`~agents.batch_phases.BatchPhases`).
 
 What a per-table agent remembers within a hand (the bets each opponent made after
 looking, its own raises) is kept per table and seat in arrays. Randomness is shared the
@@ -34,9 +34,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents import SCRIPTED_AGENTS, make_agent
-from agents.base import BatchPolicy
+from agents.base import Agent, BatchPolicy
 from agents.batch_agent import BatchAgent as BatchAgent
 from agents.batch_agent import Seeds as Seeds
+from agents.batch_phases import BatchPhases
 from agents.batch_reading import BatchEquity as BatchEquity
 from agents.batch_reading import BatchLevel as BatchLevel
 from agents.batch_reading import BatchReading as BatchReading
@@ -50,6 +51,7 @@ class BatchRandom(BatchAgent):
     """:class:`~agents.scripted.RandomAgent`: uniform over the legal actions."""
 
     name = "random"
+    phase_choices = False  # uniform at a phase turn too
 
     def decide(self, d: Decisions, legal: BatchLegal) -> Rows:
         every = np.ones(d.count, dtype=np.bool_)
@@ -79,16 +81,26 @@ class BatchAuto(BatchAgent):
 
 class PolicySeats(BatchAgent):
     """A trained policy's batched form (:meth:`Agent.batch_policy`) as a batch agent: it
-    reads only the observations and masks."""
+    reads only the observations and masks; with ``selections`` (an agent whose
+    ``selection_choices`` is set, a rule strategy) a selection phase's turns are
+    :mod:`agents.phases`'s choices, read from the batch."""
 
-    def __init__(self, name: str, policy: BatchPolicy, batch: TableBatch) -> None:
+    phase_choices = False
+
+    def __init__(self, name: str, policy: BatchPolicy, batch: TableBatch,
+                 selections: bool = False) -> None:
         super().__init__(batch, 0)
         self.name = name
         self.policy = policy
+        self.selections = (BatchPhases(batch) if selections and batch.rules.spec.phase
+                           else None)
 
     def act(self, rows: Rows, observations: NDArray[np.float32],
             masks: NDArray[np.int8]) -> Rows:
-        return self.policy(observations, masks)
+        actions = self.policy(observations, masks)
+        if self.selections is None:
+            return actions
+        return self.selections.with_selections(rows, observations, masks, actions)
 
 
 BATCHED_SCRIPTED: dict[str, Callable[[TableBatch, Seeds], BatchAgent]] = {
@@ -107,28 +119,29 @@ BatchForm = Callable[[TableBatch, Seeds], BatchAgent]
 """Makes an agent's batched form at a batch: ``form(batch, seeds) -> BatchAgent``."""
 
 
-def per_table_choices(rules: Rules) -> str:
-    """The choices of ``rules``'s variant that the scripted agents make per table only
-    (:mod:`agents.phases`: a selection phase's, buying a joker), or ``""``."""
-    spec = rules.spec
-    return " and ".join(filter(None, (spec.phase, "buy_a_joker" if spec.buy_a_joker else "")))
-
-
 def batched_form(name: str, rules: Rules | None = None) -> BatchForm | None:
     """How to make the batched form of the agent ``name`` (a scripted agent, or an agent
-    with a batched policy such as a trained policy), or ``None`` if it has none (a
-    scripted agent in a variant with a selection phase or joker buying); told the table's
-    ``rules`` (its ``check_rules``) where given, as a general policy needs."""
+    with a batched policy such as a trained policy or a rule strategy), or ``None`` if it
+    has none; told the table's ``rules`` (its ``check_rules``) where given, as a general
+    policy needs."""
     factory = BATCHED_SCRIPTED.get(name)
-    if factory is not None:  # they make no phase or buying choices (agents/phases.py)
-        return None if rules is not None and per_table_choices(rules) else factory
+    if factory is not None:
+        return factory
     agent = make_agent(name)
     if rules is not None:
         agent.check_rules(rules)
+    return policy_form(agent)
+
+
+def policy_form(agent: Agent) -> BatchForm | None:
+    """The batched form of ``agent``'s batched policy (``None``: it has none), making the
+    selection phases' choices of :mod:`agents.phases` where the agent does
+    (``selection_choices``)."""
     policy = agent.batch_policy()
     if policy is None:
         return None
-    return lambda batch, seeds: PolicySeats(name, policy, batch)
+    name, selections = agent.name, agent.selection_choices
+    return lambda batch, seeds: PolicySeats(name, policy, batch, selections)
 
 
 def batch_agent(name: str, batch: TableBatch, seeds: Seeds = None) -> BatchAgent:
@@ -137,9 +150,5 @@ def batch_agent(name: str, batch: TableBatch, seeds: Seeds = None) -> BatchAgent
     or a trained policy's; a ``ValueError`` for an agent without one."""
     form = batched_form(name, batch.rules)
     if form is None:
-        choices = per_table_choices(batch.rules)
-        why = "" if not choices or name not in BATCHED_SCRIPTED else (
-            f" in the variant {batch.rules.spec.name!r} (a scripted agent's {choices} "
-            "choices are made per table only)")
-        raise ValueError(f"agent {name!r} has no batched form{why}")
+        raise ValueError(f"agent {name!r} has no batched form")
     return form(batch, seeds)

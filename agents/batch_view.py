@@ -157,8 +157,9 @@ class BatchLegal:
         """Per row, the index of the first of ``names`` that is legal (``-1``: none)."""
         out = np.full(self.count, -1, dtype=np.int64)
         for name in names:
-            free = (out < 0) & self.has(name)
-            out[free] = self.index[name]
+            if name in self.index:  # an action the table does not have is never legal
+                free = (out < 0) & self.has(name)
+                out[free] = self.index[name]
         return out
 
     def pick(self, *names: str) -> Rows:

@@ -24,6 +24,8 @@ from teenpatti_env.rules.variants import colour_of
 BUY_GAIN = 0.15
 """Buy a joker when making one card wild lifts the hand's strength by at least this much
 (a boot for, say, a high card turned into a pair)."""
+SELECTION_PHASES = ("discard_one", "shopping", "passing")
+"""The selection phases, as a seat's info view names the phase running."""
 SHOP_BELOW = 0.6
 """Draw a card while the hand beats less than this share of all hands (about a king
 high): a boot buys a fourth card to choose from, which pays for weak hands."""
@@ -59,7 +61,14 @@ def phase_action(legal: LegalMoves, info: Info) -> int | None:
     choices = [index for name, index in legal.by_name.items() if name.startswith("choose_")]
     if choices:  # C1: the dealer deals the table's first variant (any rank or colour)
         return choices[0]
-    if info.get("phase") not in ("discard_one", "shopping", "passing"):
+    return selection_action(legal, info)
+
+
+def selection_action(legal: LegalMoves, info: Info) -> int | None:
+    """The index of a sensible choice on a selection phase's turn (look when it may, keep
+    the best three, discard the worst card, shop only while the hand is weak), or
+    ``None`` outside a selection phase."""
+    if info.get("phase") not in SELECTION_PHASES:
         return None
     cards: list[str] = list(info.get("cards") or ())
     if "look" in legal:  # shopping: see the hand before deciding (free)
@@ -77,7 +86,6 @@ def phase_action(legal: LegalMoves, info: Info) -> int | None:
         strength = value_strengths(rules)[kept_value(cards, info)] if cards else 0.0
         return legal.pick("draw" if strength < SHOP_BELOW else "keep")
     return legal.pick("keep")
-
 
 
 def buy_action(legal: LegalMoves, info: Info) -> int | None:

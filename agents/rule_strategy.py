@@ -48,7 +48,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.base import Agent, BatchPolicy, Info, Mask, Observation
+from agents.base import Agent, BatchPolicy, Info, LegalMoves, Mask, Observation
+from agents.phases import SELECTION_PHASES, selection_action
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.observation import ObservationLayout
 from teenpatti_env.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -204,7 +205,14 @@ def decide(
 
 
 class RuleAgent(Agent):
-    """One setting of the family as an arena agent (its batched form is :func:`decide`)."""
+    """One setting of the family as an arena agent (its batched form is :func:`decide`).
+
+    Its numbers decide the betting; a selection phase's turn (discard, pass, draw or
+    keep), which the observation cannot tell card by card, it takes as the scripted
+    agents do (:func:`agents.phases.selection_action`; on the batched engine
+    :class:`~agents.batch_phases.BatchPhases` reads the same from the batch)."""
+
+    selection_choices = True
 
     def __init__(self, params: Any, seed: int | None = None, name: str | None = None) -> None:
         super().__init__(seed)
@@ -226,6 +234,10 @@ class RuleAgent(Agent):
         self._layouts[layout.observation_size] = layout
 
     def act(self, observation: Observation, mask: Mask, info: Info) -> int:
+        if info.get("phase") in SELECTION_PHASES:
+            choice = selection_action(LegalMoves(mask, info), info)
+            if choice is not None:
+                return choice
         layout = self._layouts.get(len(observation)) or self._guess_layout(len(observation))
         return int(decide(layout, self.params, observation[None], np.asarray(mask)[None])[0])
 

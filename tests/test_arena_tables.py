@@ -301,9 +301,6 @@ def test_the_batched_engine_is_refused_before_any_pairing_plays() -> None:
     with pytest.raises(ValueError, match="dealer's choice"):
         head_to_head("random", ["hard"], hands=8,
                      rules=Rules(dealers_choice=["classic", "muflis"]), engine="batched")
-    with pytest.raises(ValueError, match=r"variant 'buy_a_joker'.*per table only"):
-        head_to_head("random", ["hard"], hands=8, rules=Rules(variant="buy_a_joker"),
-                     engine="batched")
 
 
 # ------------------------------------------------- the report names its composition

@@ -97,13 +97,6 @@ def test_batched_arena_refuses_what_it_cannot_play() -> None:
     with pytest.raises(ValueError, match="dealer's choice"):  # the batch cannot play it
         run_arena(["random", "hard"], hands=8,
                   rules=Rules(dealers_choice=["classic", "muflis"]), engine="batched")
-    # the scripted agents buy jokers per table only
-    with pytest.raises(ValueError, match=r"variant 'buy_a_joker'.*per table only"):
-        run_arena(["random", "hard"], hands=8, rules=Rules(variant="buy_a_joker"),
-                  engine="batched")
-    with pytest.raises(ValueError, match=r"batched form.*random, hard"):  # no phase choices
-        run_arena(["random", "hard"], hands=8, rules=Rules(variant="shopping"),
-                  engine="batched")
     with pytest.raises(ValueError, match="cannot play 4 seats of 'buy_a_joker'"):
         run_arena(["pretrained:classic"], hands=8, rules=Rules(variant="buy_a_joker"),
                   engine="batched")
@@ -112,8 +105,7 @@ def test_batched_arena_refuses_what_it_cannot_play() -> None:
 
 
 def test_arena_cli_engine_option(tmp_path: Path) -> None:
-    """Scripted agents play a variant on the batched engine; a variant where they have no
-    batched form is one line naming it and exit status 2."""
+    """Scripted agents play a variant on the batched engine, buying jokers included."""
     def arena(variant: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "teenpatti_env", "arena", "--agents", "random,hard",
@@ -126,7 +118,7 @@ def test_arena_cli_engine_option(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     report = json.loads((tmp_path / "arena.json").read_text())
     assert report["hands"] == 8 and report["rules"]["variant"] == "muflis"
-    done = arena("buy_a_joker")
-    assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "variant 'buy_a_joker'" in done.stderr
-    assert "per table only" in done.stderr
+    done = arena("buy_a_joker")  # the scripted agents' buying choices too (batch_phases)
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "arena.json").read_text())["rules"]["variant"] == \
+        "buy_a_joker"

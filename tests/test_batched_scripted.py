@@ -15,7 +15,7 @@ from builders.batched import describe, random_rules, random_stacks
 
 from agents import SCRIPTED_AGENTS, make_agent
 from agents.arena import run_arena
-from agents.batch_scripted import batch_agent, per_table_choices
+from agents.batch_scripted import batch_agent
 from agents.odds import HandOdds
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.environment.batch_variant import unsupported
@@ -26,9 +26,10 @@ from training.target_tables import OneSeatBatch
 
 PLAYED = sorted(name for name in VARIANTS
                 if name != "classic" and unsupported(Rules(variant=name)) is None
-                and not per_table_choices(Rules(variant=name)))
+                and Rules(variant=name).spec.phase is None
+                and not Rules(variant=name).spec.buy_a_joker)
 """Every variant the batched engine plays but those with a selection phase or joker
-buying, where the scripted agents have no batched form: 19."""
+buying (their phase and buying choices: tests/test_batch_phase_agents.py): 19."""
 REPRESENTATIVE = ("muflis", "four_card", "seven_joker_two_burst", "shared_pair", "all_open",
                   "two_cards_open", "imagine_one", "joker")
 """One variant of each kind: lowball, four private cards, bursts with wild ranks,
@@ -73,11 +74,12 @@ def variant_rules(name: str, rng: np.random.Generator) -> Rules:
 
 def play_side_by_side(name: str, rules: Rules, tables: int, hands: int, seed: int,
                       stacks: list[int] | None = None,
-                      seen: Counter[str] | None = None) -> int:
+                      seen: Counter[str] | None = None,
+                      taken: Counter[str] | None = None) -> int:
     """``hands`` rounds of hands at ``tables`` tables; at every decision the batched form
     and the per-table agent of that table and seat (seeded alike) must choose the same
     action. Returns the number of decisions compared; ``seen`` counts the situations
-    (:func:`count_situations`)."""
+    (:func:`count_situations`), ``taken`` the actions by name."""
     batch = TableBatch(tables, rules, autoreset=False, stacks=stacks)
     envs = [raw_env(rules=batch.rules, bet_levels=batch.layout.bet_levels)
             for _ in range(tables)]
@@ -115,6 +117,8 @@ def play_side_by_side(name: str, rules: Rules, tables: int, hands: int, seed: in
                     f"{actions[t]}; hand so far {describe(batch, t)}")
                 env.step(alone)
                 compared += 1
+                if taken is not None:
+                    taken[batch.layout.names[alone]] += 1
             step = batch.step(actions)
         for t, env in enumerate(envs):
             assert env.hand.net == batch.net[t].tolist()
@@ -237,22 +241,3 @@ def test_one_seat_batch_reports_only_the_learners_hands() -> None:
     assert hands > 100
     seats = tables.learner
     assert len(set(seats.tolist())) == tables.batch.num_seats
-
-
-@pytest.mark.parametrize("variant", ["buy_a_joker", "shopping"])
-def test_a_scripted_agent_makes_its_buying_and_phase_choices_per_table_only(
-        variant: str) -> None:
-    """The per-table agents buy jokers and choose cards (agents/phases.py); their batched
-    forms do not, so the batch refuses them by name and the arena plays them per table."""
-    from agents.arena import run_arena
-
-    rules = Rules.preset("classic", variant=variant)
-    batch = TableBatch(4, rules)
-    with pytest.raises(ValueError, match=f"in the variant '{variant}'.*per table only"):
-        batch_agent("hard", batch)
-    auto = run_arena(["hard", "equity"], hands=60, rules=rules, seed=5)
-    per_table = run_arena(["hard", "equity"], hands=60, rules=rules, seed=5,
-                          engine="per_table")
-    assert auto.agents["hard"].result == per_table.agents["hard"].result
-    with pytest.raises(ValueError, match="batched form"):
-        run_arena(["hard", "equity"], hands=60, rules=rules, seed=5, engine="batched")

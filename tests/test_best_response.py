@@ -147,9 +147,6 @@ def test_the_command_plays_a_variant_on_the_batched_engine(tmp_path: Path,
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--variant", "buy_a_joker"], "variant 'buy_a_joker'"),
-    (["--variant", "buy_a_joker", "--method", "ppo"], "variant 'buy_a_joker'"),
-    (["--variant", "shopping", "--method", "ppo"], "no batched form in the variant 'shopping'"),
     (["--variant", "nope"], "unknown variant 'nope'"),
     (["--exact", "--variant", "joker"], "--exact plays the small game"),
     (["--exploiters", "scratch,genius"], "unknown exploiters"),

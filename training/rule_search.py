@@ -34,7 +34,8 @@ from numpy.typing import NDArray
 from agents import make_agent
 from agents.arena import head_to_head
 from agents.base import Agent
-from agents.batch_scripted import BatchForm, PolicySeats, batched_form
+from agents.batch_phases import BatchPhases
+from agents.batch_scripted import BatchForm, batched_form, policy_form
 from agents.rule_strategy import (
     HIGH,
     LOW,
@@ -47,6 +48,7 @@ from agents.rule_strategy import (
     spec_of,
 )
 from teenpatti_env.engine import Hand
+from teenpatti_env.environment.batch_phase import dealt_width
 from teenpatti_env.environment.batch_variant import given_deal_rules
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
@@ -114,17 +116,20 @@ def random_deals(rules: Rules, deals: int, rng: np.random.Generator) -> tuple[
     NDArray[np.int64], NDArray[np.int64], dict[str, list[Any]]
 ]:
     """``deals`` deals of ``rules``'s variant, each by the engine's own deal
-    (:meth:`Hand.deal`): the private cards ``[deals, seats, private]``, the dealer of
-    each and the variant's table cards (``community``, ``indicators``, ``chosen``: one
-    entry per deal, as ``TableBatch.reset`` takes them; empty for a variant without)."""
+    (:meth:`Hand.deal`): the private cards ``[deals, seats, private]`` (passing: six,
+    ``-1`` past a seat's cards), the dealer of each and the variant's table cards
+    (``community``, ``indicators``, ``chosen``, shopping's ``deck``: one entry per deal,
+    as ``TableBatch.reset`` takes them; empty for a variant without)."""
     n = rules.num_players
     stacks = [rules.starting_stack] * n
-    cards = np.zeros((deals, n, rules.spec.private_cards), dtype=np.int64)
+    cards = np.full((deals, n, dealt_width(rules)), -1, dtype=np.int64)
     dealers = rng.integers(n, size=deals)
     table: dict[str, list[Any]] = {}
     for row in range(deals):
         dealt = Hand.deal(rules, stacks, int(dealers[row]), rng)
-        cards[row] = np.array(dealt.cards, dtype=np.int64)  # every seat dealt in
+        for s, held in enumerate(dealt.cards):
+            assert held is not None  # every seat dealt in
+            cards[row, s, :len(held)] = held
         for key, entry in dealt.table_cards().items():
             table.setdefault(key, []).append(entry)
     return cards, dealers, table
@@ -170,6 +175,8 @@ def _play_chunk(rules: Rules, target: BatchForm, params: NDArray[np.float64],
     per_table = np.tile(np.repeat(seeds.astype(np.int64).reshape(deals, n), n, axis=0),
                         (count, 1))
     opponent = target(batch, per_table)
+    # a selection phase's turns: the scripted agents' choices, as RuleAgent.act takes them
+    phases = BatchPhases(batch) if rules.spec.phase else None
     while (step.to_act >= 0).any():
         actions = np.zeros(tables, dtype=np.int64)
         waiting = step.to_act >= 0
@@ -178,6 +185,9 @@ def _play_chunk(rules: Rules, target: BatchForm, params: NDArray[np.float64],
         if len(mine):
             actions[mine] = decide(layout, params[candidate[mine]], step.observations[mine],
                                    step.action_masks[mine])
+            if phases is not None:
+                actions[mine] = phases.with_selections(mine, step.observations[mine],
+                                                       step.action_masks[mine], actions[mine])
         if len(theirs):
             actions[theirs] = opponent.act(theirs, step.observations[theirs],
                                            step.action_masks[theirs])
@@ -317,10 +327,7 @@ def _batched_form(target: str | Agent, agent: Agent, rules: Rules) -> BatchForm 
         return None
     if isinstance(target, str):
         return batched_form(target, rules)
-    policy = agent.batch_policy()
-    if policy is None:
-        return None
-    return lambda batch, seeds: PolicySeats(agent.name, policy, batch)
+    return policy_form(agent)
 
 
 def _bar(total: int, progress: bool) -> Any:

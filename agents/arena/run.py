@@ -26,7 +26,7 @@ from agents.arena.seating import (
 )
 from agents.arena.summary import summarize
 from agents.arena.workers import play
-from agents.batch_scripted import BatchForm, batched_form, per_table_choices
+from agents.batch_scripted import BatchForm, batched_form
 from agents.ray_support import ray_connection
 from agents.stats import holm_adjusted, two_sided_p_value
 from teenpatti_env.environment.batch_kernels import HAVE_NUMBA
@@ -108,11 +108,8 @@ def _engine_policies(
     if engine == "batched" and policies is None:
         given_deal_rules(config.rules)  # a ValueError naming what the batch does not play
         lacking = [name for name in config.agents if batched_form(name, config.rules) is None]
-        choices = per_table_choices(config.rules)
-        why = (f" (in the variant {config.rules.spec.name!r} the scripted agents make their "
-               f"{choices} choices per table only)") if choices else ""
         raise ValueError(f"the batched engine plays agents with a batched form (the scripted "
-                         f"agents, trained policies), not {', '.join(lacking)}{why}: use "
+                         f"agents, trained policies), not {', '.join(lacking)}: use "
                          "engine='per_table'")
     return policies
 

@@ -83,12 +83,67 @@ def seat_value(params: Any, tab: Any, seat: Any, values: Any, t: int, s: int) ->
         flags[i] = ((rank != burst) & ((tab[t, WILD_RANK + rank] == 1)
                                        | (tab[t, WILD_SUIT + suit] == 1) | (rank == own))
                     | (cards[i] == bought))
+    return looked_up_value(params, values, cards, flags, count)
+
+
+@inline
+def looked_up_value(params: Any, values: Any, cards: Any, flags: Any, count: int) -> int:
+    """:func:`wild_value` of the first ``count`` of ``cards`` (``flags``: which are wild)
+    and the imaginary card where the variant has one, from ``values``' lookups."""
     best: int = wild_value(cards, flags, count, params[P_IMAGINED] == 1, values[:V_ONE],
                            values[V_ONE:V_TWO], values[V_TWO:V_THREE], values[V_THREE],
                            values[V_PAIR_ORDER:V_ONE_ORDER].reshape((52 * 52, 8)),
                            values[V_ONE_ORDER:V_TWO_ORDER].reshape((52, 8)),
                            values[V_TWO_ORDER:V_SCRATCH])
     return best
+
+
+@jit
+def best_kept(params: Any, tab: Any, seat: Any, values: Any, rows: Any, seats: Any,
+              keep: Any, ranks: Any, suits: Any, also_wild: Any, kept: Any,
+              best: Any) -> None:
+    """For each ``i``: the ``keep[i]`` cards of seat ``seats[i]``'s hand at table
+    ``rows[i]`` worth most together (with the community cards and the imaginary card),
+    the cards wild as the seat knows them (``ranks[i]`` 13 and ``suits[i]`` 4 flags) and
+    the card in slot ``also_wild[i]`` (``-1``: none) made wild: ``kept[i]``, the bits of
+    their slots (the first such set in the order of ``itertools.combinations``), and
+    ``best[i]``, their value. ``keep[i] <= 0``: nothing valued (``kept[i] = 0``,
+    ``best[i] = -1``)."""
+    size = MAX_PRIVATE + MAX_COMMUNITY
+    cards = values[V_SCRATCH:V_SCRATCH + size]
+    flags = values[V_SCRATCH + size:V_SIZE]
+    for i in range(rows.shape[0]):
+        t, s, want = rows[i], seats[i], keep[i]
+        held = held_cards(params, seat, t, s)
+        kept[i] = 0
+        best[i] = -1
+        if want <= 0:
+            continue
+        # Slot c is bit held-1-c of ``order``: counting it down visits the sets of
+        # ``want`` slots in the order of itertools.combinations (first slots first).
+        for order in range((1 << held) - 1, -1, -1):
+            count = 0
+            for c in range(held):
+                if (order >> (held - 1 - c)) & 1:
+                    cards[count] = seat[t, CARD0 + c, s]
+                    flags[count] = c == also_wild[i]
+                    count += 1
+            if count != want:
+                continue
+            for c in range(params[P_COMMUNITY]):
+                cards[count] = tab[t, COMMUNITY + c]
+                flags[count] = False
+                count += 1
+            for c in range(count):
+                flags[c] = flags[c] | (ranks[i, cards[c] >> 2] == 1) | (suits[i, cards[c] & 3] == 1)
+            value = looked_up_value(params, values, cards, flags, count)
+            if value > best[i]:
+                best[i] = value
+                slots = 0
+                for c in range(held):
+                    if (order >> (held - 1 - c)) & 1:
+                        slots |= 1 << c
+                kept[i] = slots
 
 
 @jit

@@ -29,6 +29,7 @@ class BatchViews:
     _tab: NDArray[np.int64]
     _seat: NDArray[np.int64]
     _known: NDArray[np.uint8]
+    _values: NDArray[np.int64]
     _session_start: NDArray[np.int64]
 
     @property
@@ -36,6 +37,13 @@ class BatchViews:
         """The live state arrays (no copy), for agents that decide from the whole table
         (the scripted agents' batched forms, ``agents.batch_scripted``)."""
         return BatchArrays(self._params, self._tab, self._seat, self._known)
+
+    @property
+    def value_lookups(self) -> NDArray[np.int64]:
+        """The ranking's value lookups the kernels value hands with (``batch_state``'s
+        ``V_*`` layout; no copy: read them, and pass them only to a kernel such as
+        ``batch_jokers.best_kept``)."""
+        return self._values
 
     @property
     def to_act(self) -> NDArray[np.int64]:
