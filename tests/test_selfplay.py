@@ -623,3 +623,42 @@ def test_rule_opponents_sit_in_the_pool_and_seed_every_search(
         tiny(tmp_path, rule_opponents=("sneaky",))
     with pytest.raises(ValueError, match="league_search"):
         tiny(tmp_path, league_search="huge")
+
+
+def test_a_rule_seat_takes_selection_phase_turns_as_the_scripted_agents(
+        tmp_path: Path) -> None:
+    """In ``shopping`` a rule setting alone would pack at its first phase turn (its
+    numbers say nothing about drawing); as a pool member it takes every phase turn as
+    :class:`~agents.batch_phases.BatchPhases` does (look, then draw or keep), and bets by
+    its numbers elsewhere. A league run in ``shopping`` seats such members."""
+    from agents.batch_phases import BatchPhases
+    from agents.rule_strategy import STYLES
+    from teenpatti_env.environment.batched import TableBatch
+    from teenpatti_env.rules import Rules
+    from training.league_search import rule_actor
+
+    rules = Rules.preset("classic", variant="shopping", num_players=4)
+    seat = rule_actor(np.array(STYLES["loose"]), rules)
+    batch = TableBatch(256, rules, seed=3)
+    step = batch.reset()
+    phases = BatchPhases(batch)
+    names = batch.layout.names
+    phase_turns = 0
+    for _ in range(12):
+        rows = np.flatnonzero(step.to_act >= 0)
+        obs, masks = step.observations[rows], step.action_masks[rows]
+        alone = seat(obs, masks)
+        chosen = seat.at_tables(batch, rows, obs, masks)
+        expected = phases.with_selections(rows, obs, masks.astype(np.int8), alone)
+        assert np.array_equal(chosen, expected)
+        assert masks[np.arange(len(rows)), chosen].all()
+        in_phase = chosen != alone
+        phase_turns += int(in_phase.sum())
+        assert not any(names[a] == "pack" for a in chosen[in_phase])
+        actions = np.zeros(batch.num_tables, np.int64)
+        actions[rows] = chosen
+        step = batch.step(actions)
+    assert phase_turns > 100
+    run = train_selfplay(tiny(tmp_path, variant="shopping", timesteps=1_500,
+                              rule_opponents=("loose",), exploiter_table_share=0.5))
+    assert run.decisions >= 1_500

@@ -15,8 +15,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from agents.batch_phases import BatchPhases
 from agents.policy import NumpyPolicy, PolicyAgent
 from agents.rule_strategy import RuleAgent
+from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
 from training.rule_search import SearchBudget, search_rule_response
 
@@ -49,10 +51,38 @@ def search_exploiter(main: NumpyPolicy, rules: Rules, seed: int,
     return found.params, found.score
 
 
-def rule_actor(params: NDArray[np.float64], rules: Rules) -> Any:
-    """A rule setting as a pool member: ``actor(observations, masks) -> actions``."""
-    agent = RuleAgent(params)
-    agent.check_rules(rules)
-    policy = agent.batch_policy()
-    assert policy is not None
-    return policy
+class RuleSeat:
+    """A rule setting as a pool member: ``seat(observations, masks) -> actions`` decides
+    by the setting alone; :meth:`at_tables` (which the rollout calls where it can) also
+    takes a selection phase's turns as the scripted agents take them
+    (:class:`agents.batch_phases.BatchPhases`), as :class:`RuleAgent` does per table: a
+    rule strategy's numbers say nothing about which card to discard, pass or draw, and
+    alone it would pack there."""
+
+    def __init__(self, params: NDArray[np.float64], rules: Rules) -> None:
+        agent = RuleAgent(params)
+        agent.check_rules(rules)
+        policy = agent.batch_policy()
+        assert policy is not None
+        self.policy = policy
+        self.selects = rules.spec.phase is not None
+        self._phases: tuple[Any, BatchPhases] | None = None
+
+    def __call__(self, observations: NDArray[np.float32], masks: NDArray[Any]) -> Any:
+        return self.policy(observations, masks)
+
+    def at_tables(self, batch: Any, rows: NDArray[np.int64], observations: NDArray[np.float32],
+                  masks: NDArray[Any]) -> Any:
+        """The actions at the tables ``rows`` of ``batch``."""
+        actions = self.policy(observations, masks)
+        if not self.selects or not isinstance(batch, TableBatch):
+            return actions
+        if self._phases is None or self._phases[0] is not batch:
+            self._phases = (batch, BatchPhases(batch))
+        return self._phases[1].with_selections(rows, observations, masks.astype(np.int8),
+                                               actions)
+
+
+def rule_actor(params: NDArray[np.float64], rules: Rules) -> RuleSeat:
+    """A rule setting as a pool member (:class:`RuleSeat`)."""
+    return RuleSeat(params, rules)

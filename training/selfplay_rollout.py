@@ -322,7 +322,11 @@ class Collector:
             for k, actor in enumerate(self.pool, start=1):
                 rows = np.flatnonzero(active & (role == k))
                 if len(rows):
-                    actions[rows] = actor(step.observations[rows], step.action_masks[rows])
+                    at_tables = getattr(actor, "at_tables", None)  # a rule seat's phases
+                    actions[rows] = (actor(step.observations[rows], step.action_masks[rows])
+                                     if at_tables is None else
+                                     at_tables(batch, rows, step.observations[rows],
+                                               step.action_masks[rows]))
             step = batch.step(actions)
             self.step = step
             # A hand ends where the step pays (in a session, hands end before the episode).
