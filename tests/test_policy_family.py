@@ -97,3 +97,21 @@ def test_a_malformed_family_is_a_clear_error(tmp_path: Path, text: str, match: s
         read_family(path)
     with pytest.raises(PolicyFileError, match="no policy family"):
         read_family(tmp_path / "missing.json")
+
+
+def test_a_network_starts_from_the_familys_member_for_the_table() -> None:
+    """``teenpatti exploit``'s ``target`` exploiter (and ``--init-from``) start from a
+    trained policy; for ``pretrained:general`` that is the member that plays the table,
+    and a table without a member is refused in words."""
+    pytest.importorskip("torch")
+    from agents.policy_family import pretrained_family_path
+    from training.selfplay_network import starting_policy
+
+    family = read_family(pretrained_family_path("general"))
+    for rules in (Rules.preset("classic", num_players=3),
+                  Rules.preset("classic", variant="muflis", num_players=4)):
+        member = starting_policy("pretrained:general", rules)
+        assert member.metadata == family.member_for(rules).metadata
+    with pytest.raises(ValueError, match="no member"):
+        starting_policy("pretrained:general", Rules.preset("classic", variant="all_open",
+                                                           num_players=4))
