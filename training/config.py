@@ -166,9 +166,9 @@ def command_line(subcommand: str, config: object, defaults: object, comma_lists:
 TABLE_MIXES = ("single", "general")
 """What tables a self-play run trains at (``SelfPlayConfig.table_mix``)."""
 EXPLOITER_KINDS = ("ppo", "search")
+"""The kinds of exploiter a self-play league can train."""
 LEAGUE_SEARCH_NAMES = ("short", "full")
 """The budgets of a league's searched exploiters (``SelfPlayConfig.league_search``)."""
-"""The kinds of exploiter a self-play league can train."""
 
 
 @dataclass

@@ -20,6 +20,7 @@ from agents.policy import NumpyPolicy, PolicyAgent
 from agents.rule_strategy import RuleAgent
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
+from training.config import LEAGUE_SEARCH_NAMES
 from training.rule_search import SearchBudget, search_rule_response
 
 LEAGUE_SEARCH = SearchBudget(population=16, rounds=3, deals=100, finalists=2,
@@ -32,8 +33,9 @@ def league_budget(name: str) -> SearchBudget:
     """The searched exploiters' budget by name (``SelfPlayConfig.league_search``): ``short``
     is :data:`LEAGUE_SEARCH`, ``full`` the search of ``teenpatti exploit`` (912,000 hands
     at four seats)."""
-    if name not in ("short", "full"):
-        raise ValueError(f"league_search must be short or full, got {name!r}")
+    if name not in LEAGUE_SEARCH_NAMES:
+        raise ValueError(f"league_search must be one of {', '.join(LEAGUE_SEARCH_NAMES)}, "
+                         f"got {name!r}")
     return LEAGUE_SEARCH if name == "short" else SearchBudget()
 
 
