@@ -55,7 +55,8 @@ def search_exploiter(main: NumpyPolicy, rules: Rules, seed: int,
 
 class RuleSeat:
     """A rule setting as a pool member: ``seat(observations, masks) -> actions`` decides
-    by the setting alone; :meth:`at_tables` (which the rollout calls where it can) also
+    by the setting alone; :meth:`at_tables` (a
+    :class:`training.selfplay_network.TableActor`, so the rollout hands it the tables) also
     takes a selection phase's turns as the scripted agents take them
     (:class:`agents.batch_phases.BatchPhases`), as :class:`RuleAgent` does per table: a
     rule strategy's numbers say nothing about which card to discard, pass or draw, and

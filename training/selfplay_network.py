@@ -13,7 +13,7 @@ import itertools
 import math
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import torch
@@ -32,6 +32,27 @@ from training.scaling import observation_scale
 
 BatchActor = Callable[[NDArray[np.float32], NDArray[Any]], NDArray[np.int64]]
 """An opponent at the batched tables: ``actor(observations[M, D], masks[M, A]) -> actions[M]``."""
+
+
+@runtime_checkable
+class TableActor(Protocol):
+    """A :data:`BatchActor` that also reads the tables it plays at, for the choices its
+    observation does not carry (a rule seat's selection-phase turns,
+    :class:`training.league_search.RuleSeat`)."""
+
+    def __call__(self, observations: NDArray[np.float32], masks: NDArray[Any]) -> Any: ...
+
+    def at_tables(self, batch: Any, rows: NDArray[np.int64],
+                  observations: NDArray[np.float32], masks: NDArray[Any]) -> Any: ...
+
+
+def actor_actions(actor: BatchActor, batch: Any, rows: NDArray[np.int64],
+                  observations: NDArray[np.float32], masks: NDArray[Any]) -> Any:
+    """What a pool member plays at the tables ``rows`` of ``batch``, given their
+    observations and masks: a :class:`TableActor` is handed the tables too."""
+    if isinstance(actor, TableActor):
+        return actor.at_tables(batch, rows, observations, masks)
+    return actor(observations, masks)
 
 ACTIVATIONS: dict[str, type[nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
 EXPLOITER = "exploiter"

@@ -19,7 +19,13 @@ from numpy.typing import NDArray
 
 from teenpatti_env.environment.batched import BatchStep, TableBatch
 from training.config import SelfPlayConfig
-from training.selfplay_network import EXPLOITER, UNIFORM, ActorCritic, BatchActor
+from training.selfplay_network import (
+    EXPLOITER,
+    UNIFORM,
+    ActorCritic,
+    BatchActor,
+    actor_actions,
+)
 
 
 class Tables(Protocol):
@@ -322,11 +328,8 @@ class Collector:
             for k, actor in enumerate(self.pool, start=1):
                 rows = np.flatnonzero(active & (role == k))
                 if len(rows):
-                    at_tables = getattr(actor, "at_tables", None)  # a rule seat's phases
-                    actions[rows] = (actor(step.observations[rows], step.action_masks[rows])
-                                     if at_tables is None else
-                                     at_tables(batch, rows, step.observations[rows],
-                                               step.action_masks[rows]))
+                    actions[rows] = actor_actions(actor, batch, rows, step.observations[rows],
+                                                  step.action_masks[rows])
             step = batch.step(actions)
             self.step = step
             # A hand ends where the step pays (in a session, hands end before the episode).
