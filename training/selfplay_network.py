@@ -54,6 +54,7 @@ def actor_actions(actor: BatchActor, batch: Any, rows: NDArray[np.int64],
         return actor.at_tables(batch, rows, observations, masks)
     return actor(observations, masks)
 
+
 ACTIVATIONS: dict[str, type[nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
 EXPLOITER = "exploiter"
 """The pool name of an exploiter."""
