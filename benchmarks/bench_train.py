@@ -12,7 +12,7 @@ Figures, one run (so the ratio compares like with like on a shared machine):
 * learner steps per second of wall time while each trainer trains (rollouts and updates;
   the sb3 path's warm start is off and its evaluations are off; the self-play trainer's
   exploiters are off), and their ratio;
-* the self-play trainer's learner steps per second at each torch thread count of
+* the self-play trainer's learner steps per second at each thread count of
   ``--threads-options``, on the machine as it is ("quiet") and again while the benchmark
   runs one competing process of its own (``python -c "while True: pass"``, killed at the
   end), and the busy figure as a share of the quiet one;
@@ -125,7 +125,7 @@ def busy_rates(decisions: int, seed: int, folder: str,
         with competing_process():
             busy = selfplay_rate(decisions, seed, f"{folder}/busy-{threads}", threads)
         figures[str(threads)] = {"quiet": quiet, "busy": busy, "busy_share": busy / quiet}
-        print(f"  {threads} torch thread{'s' if threads > 1 else ''}: {quiet:,.0f} learner "
+        print(f"  {threads} thread{'s' if threads > 1 else ''}: {quiet:,.0f} learner "
               f"steps/s as the machine is, {busy:,.0f} beside one competing process "
               f"({busy / quiet:.0%} of it)", flush=True)
     return figures
@@ -183,8 +183,8 @@ def main() -> None:
                         help="decisions of the --time-to-beat run (default: the trainer's)")
     parser.add_argument("--eval-hands", type=int, default=2_000)
     parser.add_argument("--threads", type=int, default=SelfPlayConfig().threads,
-                        help="torch threads of the speed run and the --time-to-beat run "
-                             "(default: the trainer's)")
+                        help="threads (computing the row shards) of the speed run and "
+                             "the --time-to-beat run (default: the trainer's)")
     parser.add_argument("--threads-options", type=int, nargs="*", default=[1, 2],
                         help="thread counts measured quiet and beside a competing process "
                              "(none: skip that measurement)")

@@ -40,19 +40,38 @@ def pinned_versions() -> dict[str, str]:
     return pins
 
 
-def test_the_default_is_one_torch_thread() -> None:
+def test_torch_gets_one_thread_and_the_shards_get_the_others() -> None:
     torch.set_num_threads(2)
-    configure_torch(SelfPlayConfig())
+    configure_torch(SelfPlayConfig(threads=4))
     assert torch.get_num_threads() == 1
+    assert SelfPlayConfig(threads=4).workers == 4 and SelfPlayConfig().workers == 2
+
+
+def test_the_thread_count_does_not_change_the_weights(tmp_path: Path) -> None:
+    """Threads compute fixed row shards (training.shards), so one thread and three give
+    the same run bit for bit: the same decisions, losses and weights."""
+    runs = [train_selfplay(SelfPlayConfig(out=str(tmp_path / str(threads)), progress=False,
+                                          threads=threads, **SHORT_RECIPE))  # type: ignore[arg-type]
+            for threads in (1, 3)]
+    assert runs[0].decisions == runs[1].decisions
+    for a, b in zip([*runs[0].policy.weights, *runs[0].policy.biases],
+                    [*runs[1].policy.weights, *runs[1].policy.biases], strict=True):
+        assert np.array_equal(a, b)
+    logs = [[row.split(",") for row in
+             (tmp_path / str(threads) / "progress.csv").read_text().splitlines()]
+            for threads in (1, 3)]
+    assert len(logs[0]) > 3
+    timed = {logs[0][0].index("seconds"), logs[0][0].index("steps_per_second")}
+    assert [[v for k, v in enumerate(row) if k not in timed] for row in logs[0]] == \
+        [[v for k, v in enumerate(row) if k not in timed] for row in logs[1]]
 
 
 def test_the_command_in_a_fresh_process_gives_the_library_calls_weights(
         tmp_path: Path) -> None:
     """The rerun happens as a user would run it: `python -m teenpatti_env selfplay` in a
     new process, from another working folder, with torch's own thread settings in the
-    environment; it trains the same decisions and the same weights bit for bit. (On the
-    2-core machine a second torch thread changes these weights by about 1e-6, so the test
-    also notices a command that trains at another thread count than the default.)"""
+    environment (which the trainer overrides: torch gets one thread, the shard threads
+    the rest); it trains the same decisions and the same weights bit for bit."""
     first = train_selfplay(SelfPlayConfig(out=str(tmp_path / "a"), progress=False,
                                           **SHORT_RECIPE))  # type: ignore[arg-type]
     options = [f"--{key.replace('_', '-')}={value}" for key, value in SHORT_RECIPE.items()]

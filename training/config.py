@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import shlex
 from dataclasses import dataclass
@@ -240,10 +241,14 @@ class SelfPlayConfig:
     seed: int = 0
     device: str = "auto"
     """``auto`` (CUDA where there is one), ``cpu``, ``cuda`` or ``cuda:N``."""
-    threads: int | None = 1
-    """torch threads on the CPU (``None``: one per core). One thread is the default: it
-    loses least when another process shares the cores (``benchmarks/bench_train.py``), and
-    the weights depend on the thread count (docs/selfplay.md)."""
+    shards: int = 2
+    """Row shards each forward pass and PPO minibatch is computed in, their results put
+    together in order (:mod:`training.shards`). The weights depend on it, not on
+    ``threads``."""
+    threads: int | None = 2
+    """CPU threads computing the shards, each with one torch thread (``None``: one per
+    core; more than ``shards`` adds nothing). Only the speed depends on it
+    (``benchmarks/bench_train.py``, docs/selfplay.md#training-speed)."""
     out: str = "training-runs/selfplay"
     checkpoint_every: int = 5_000_000
     progress: bool = True
@@ -328,6 +333,7 @@ class SelfPlayConfig:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
         if self.threads is not None and self.threads < 1:
             raise ValueError(f"threads must be positive, got {self.threads!r}")
+        check_ints(self, ("shards",), 1)
         check_ints(self, ("rollout_workers",), 1)
         if self.rollout_workers > 1 and self.ray is None:
             raise ValueError("rollout_workers needs ray (--ray [ADDRESS]): without it the "
@@ -345,6 +351,11 @@ class SelfPlayConfig:
         if self.max_hands is not None:
             overrides["max_hands"] = self.max_hands
         return Rules.preset(self.preset, variant=self.variant, **overrides)
+
+    @property
+    def workers(self) -> int:
+        """The threads that compute the shards (``threads``, or one per core)."""
+        return self.threads or os.cpu_count() or 1
 
     def command(self) -> str:
         """The ``teenpatti selfplay`` command line that makes this run."""

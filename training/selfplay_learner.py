@@ -21,6 +21,7 @@ from torch import nn
 from training.config import SelfPlayConfig
 from training.selfplay_network import ActorCritic, BatchActor, FrozenActor
 from training.selfplay_rollout import Collector, RolloutStats, Samples, Tables, run_tables
+from training.shards import run_shards, summed
 
 
 def new_optimizer(model: ActorCritic, config: SelfPlayConfig) -> torch.optim.Adam:
@@ -32,50 +33,84 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer,
                generator: torch.Generator, config: SelfPlayConfig, device: torch.device,
                samples: Samples, learning_rate: float) -> dict[str, float]:
     """PPO's clipped update of ``model`` over ``samples`` (``generator`` draws the
-    minibatches' order); returns the mean losses."""
+    minibatches' order); returns the mean losses.
+
+    Each minibatch's loss is a sum over its rows divided by the minibatch's size, computed
+    in ``config.shards`` row shards whose gradients are added in shard order
+    (:mod:`training.shards`), so the update does not depend on ``config.threads``."""
     for group in optimizer.param_groups:
         group["lr"] = learning_rate
     size = len(samples)
-    obs = torch.as_tensor(samples.observations, device=device)
-    masks = torch.as_tensor(samples.masks, device=device)
-    actions = torch.as_tensor(samples.actions, device=device)
-    old_log_probs = torch.as_tensor(samples.log_probs, device=device)
-    advantages = torch.as_tensor(samples.advantages, device=device)
-    returns = torch.as_tensor(samples.returns, device=device)
-    logs: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "entropy": [],
-                                    "approx_kl": [], "clip_fraction": []}
+    data = [torch.as_tensor(array, device=device) for array in (
+        samples.observations, samples.masks, samples.actions, samples.log_probs,
+        samples.advantages, samples.returns)]
+    shuffled = [torch.empty_like(tensor) for tensor in data]
+    parameters = [p for p in model.parameters() if p.requires_grad]
+    sums: dict[str, list[float]] = {name: [] for name in LOSS_NAMES}
     for _ in range(config.epochs):
         order = torch.randperm(size, generator=generator, device=device)
+
+        def gather(part: slice, order: torch.Tensor = order) -> None:
+            for tensor, out in zip(data, shuffled, strict=True):
+                torch.index_select(tensor, 0, order[part], out=out[part])
+
+        run_shards(gather, size, config.shards, config.workers)  # memory-bound: shared out
         for start in range(0, size, config.minibatch_size):
-            rows = order[start:start + config.minibatch_size]
-            if len(rows) < 2:  # one decision has no spread to normalise its advantage by
+            rows = slice(start, min(start + config.minibatch_size, size))
+            count = rows.stop - rows.start
+            if count < 2:  # one decision has no spread to normalise its advantage by
                 continue
-            logits, values = model(obs[rows], masks[rows])
-            log_all = torch.log_softmax(logits, -1)
-            log_prob = log_all.gather(1, actions[rows, None]).squeeze(-1)
-            entropy = -(log_all.exp() * log_all).sum(-1).mean()
-            ratio = torch.exp(log_prob - old_log_probs[rows])
-            adv = advantages[rows]
-            adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-            policy_loss = torch.max(
-                -adv * ratio,
-                -adv * torch.clamp(ratio, 1 - config.clip_range, 1 + config.clip_range),
-            ).mean()
-            value_loss = 0.5 * (values - returns[rows]).pow(2).mean()
-            loss = policy_loss - config.ent_coef * entropy + config.vf_coef * value_loss
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), config.max_grad_norm)
+            batch = [tensor[rows] for tensor in shuffled]
+            adv = batch[4]
+            batch[4] = (adv - adv.mean()) / (adv.std() + 1e-8)
+
+            def shard(part: slice, batch: list[torch.Tensor] = batch,
+                      rows_total: int = count) -> tuple[list[torch.Tensor], list[float]]:
+                return _shard_gradients(model, parameters, config,
+                                        [tensor[part] for tensor in batch], rows_total)
+
+            results = run_shards(shard, count, config.shards, config.workers)
+            gradients = summed([grads for grads, _ in results])
+            for parameter, gradient in zip(parameters, gradients, strict=True):
+                parameter.grad = gradient
+            nn.utils.clip_grad_norm_(parameters, config.max_grad_norm)
             optimizer.step()
-            with torch.no_grad():
-                log_ratio = log_prob - old_log_probs[rows]
-                logs["approx_kl"].append(float(((ratio - 1) - log_ratio).mean()))
-                logs["clip_fraction"].append(
-                    float(((ratio - 1).abs() > config.clip_range).float().mean()))
-            logs["policy_loss"].append(float(policy_loss.detach()))
-            logs["value_loss"].append(float(value_loss.detach()))
-            logs["entropy"].append(float(entropy.detach()))
-    return {key: float(np.mean(values)) for key, values in logs.items()}
+            for k, name in enumerate(LOSS_NAMES):
+                sums[name].append(sum(totals[k] for _, totals in results) / count)
+    return {name: float(np.mean(values)) for name, values in sums.items()}
+
+
+LOSS_NAMES = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
+"""What :func:`ppo_update` reports, each a mean over the update's minibatches."""
+
+
+def _shard_gradients(model: ActorCritic, parameters: Sequence[torch.Tensor],
+                     config: SelfPlayConfig, batch: list[torch.Tensor],
+                     rows_total: int) -> tuple[list[torch.Tensor], list[float]]:
+    """One shard's share of a minibatch's PPO loss: its gradients and its sums of
+    :data:`LOSS_NAMES` (each over the shard's rows)."""
+    obs, masks, actions, old_log_probs, adv, returns = batch
+    with torch.enable_grad():  # grad mode is per thread
+        logits, values = model(obs, masks)
+        log_all = torch.log_softmax(logits, -1)
+        log_prob = log_all.gather(1, actions[:, None]).squeeze(-1)
+        entropy = -(log_all.exp() * log_all).sum()
+        log_ratio = log_prob - old_log_probs
+        ratio = torch.exp(log_ratio)
+        policy_loss = torch.max(
+            -adv * ratio,
+            -adv * torch.clamp(ratio, 1 - config.clip_range, 1 + config.clip_range),
+        ).sum()
+        value_loss = 0.5 * (values - returns).pow(2).sum()
+        loss = (policy_loss - config.ent_coef * entropy
+                + config.vf_coef * value_loss) / rows_total
+        gradients = list(torch.autograd.grad(loss, parameters))
+    with torch.no_grad():
+        ratio, log_ratio = ratio.detach(), log_ratio.detach()
+        totals = [policy_loss.detach(), value_loss.detach(), entropy.detach(),
+                  ((ratio - 1) - log_ratio).sum(),
+                  ((ratio - 1).abs() > config.clip_range).float().sum()]
+    return gradients, [float(total) for total in totals]
 
 
 class Learner(Collector):
@@ -161,7 +196,9 @@ def train_exploiter(main: ActorCritic, config: SelfPlayConfig, device: torch.dev
     settings = dataclasses.replace(config, self_play_share=0.0, anneal_lr=False)
     batch = tables if tables is not None else run_tables(config, seed)
     learner = Learner(exploiter, batch, settings, device, seed,
-                      pool=[FrozenActor(main, device, seed, greedy=True)], names=["main"])
+                      pool=[FrozenActor(main, device, seed, greedy=True, shards=config.shards,
+                                        workers=config.workers)],
+                      names=["main"])
     if prepare is not None:
         prepare(learner)
     recent: list[tuple[int, float]] = []

@@ -210,7 +210,7 @@ class LocalRounds:
     def set_pool(self, members: Sequence[tuple[str, Exploiter]], updates: int) -> None:
         """The pool's snapshots and exploiters from now on (``updates``: made so far)."""
         actors = pool_actors(members, self.config.rules, self.device, self.config.seed,
-                             updates, self.rule_seat)
+                             updates, self.rule_seat, self.config.shards, self.config.workers)
         self.learner.set_pool(actors + self.uniform, [name for name, _ in members]
                               + [UNIFORM] * len(self.uniform))
 

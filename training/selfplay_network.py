@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import itertools
 import math
-import os
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -29,6 +28,7 @@ from training.config import SelfPlayConfig
 from training.export import policy_from_linears
 from training.league_search import rule_actor
 from training.scaling import observation_scale
+from training.shards import sharded_forward
 
 BatchActor = Callable[[NDArray[np.float32], NDArray[Any]], NDArray[np.int64]]
 """An opponent at the batched tables: ``actor(observations[M, D], masks[M, A]) -> actions[M]``."""
@@ -141,6 +141,17 @@ class ActorCritic(nn.Module):
                                    **extra)
 
 
+def sample_actions(logits: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """One action per row, drawn with the probabilities ``softmax(logits)``.
+
+    The Gumbel-max draw: the argmax of the logits plus independent Gumbel noise is
+    distributed as the softmax, and costs one uniform draw per logit where
+    ``torch.multinomial`` costs a loop per row. A masked action (logit -1e9) cannot win:
+    the noise of a float32 uniform draw stays under 17."""
+    uniform = torch.rand(logits.shape, generator=generator, device=logits.device)
+    return (logits - torch.log(-torch.log(uniform))).argmax(dim=-1)
+
+
 Exploiter = ActorCritic | NDArray[np.float64]
 """A league exploiter: a network (``ppo``) or a rule setting (``search``)."""
 
@@ -150,8 +161,9 @@ class FrozenActor:
     ``greedy`` plays the most likely legal one (as an exported policy plays in the arena)."""
 
     def __init__(self, model: ActorCritic, device: torch.device, seed: int,
-                 greedy: bool = False) -> None:
+                 greedy: bool = False, shards: int = 1, workers: int = 1) -> None:
         self.model = copy.deepcopy(model).to(device).eval()
+        self.shards, self.workers = shards, workers
         for parameter in self.model.parameters():
             parameter.requires_grad_(False)
         self.device = device
@@ -163,12 +175,9 @@ class FrozenActor:
     def __call__(self, observations: NDArray[np.float32], masks: NDArray[Any]) -> NDArray[np.int64]:
         obs = torch.as_tensor(observations, device=self.device)
         legal = torch.as_tensor(masks, device=self.device).bool()
-        logits = self.model(obs, legal)[0]
-        if self.greedy:
-            chosen = logits.argmax(dim=-1)
-        else:
-            chosen = torch.multinomial(torch.softmax(logits, dim=-1), 1,
-                                       generator=self.generator).squeeze(-1)
+        logits = sharded_forward(self.model, obs, legal, self.shards, self.workers)[0]
+        chosen = (logits.argmax(dim=-1) if self.greedy
+                  else sample_actions(logits, self.generator))
         actions: NDArray[np.int64] = chosen.cpu().numpy()
         return actions
 
@@ -209,9 +218,10 @@ def starting_policy(name: str, rules: Rules | None = None) -> NumpyPolicy:
 
 
 def configure_torch(config: SelfPlayConfig) -> torch.device:
-    """Seed torch, set its CPU threads and pick the device."""
+    """Seed torch, give it one CPU thread (``config.threads`` threads compute the row
+    shards, :mod:`training.shards`) and pick the device."""
     torch.manual_seed(config.seed)
-    torch.set_num_threads(config.threads or os.cpu_count() or 1)
+    torch.set_num_threads(1)
     return resolve_device(config.device)
 
 
@@ -219,14 +229,16 @@ def configure_torch(config: SelfPlayConfig) -> torch.device:
 def pool_actors(members: Sequence[tuple[str, Exploiter]], rules: Rules, device: torch.device,
                 seed: int, updates: int,
                 rule_seat: Callable[[NDArray[np.float64]], BatchActor] | None = None,
-                ) -> list[BatchActor]:
+                shards: int = 1, workers: int = 1) -> list[BatchActor]:
     """The actors that play the pool's ``members`` (``(name, snapshot or exploiter)``):
     a searched exploiter plays its rule strategy (``rule_seat(params)`` where given, else
     at tables under ``rules``), a network a :class:`FrozenActor` with a seed of its own
     (from ``seed``, its place in the pool and ``updates``, the updates made so far).
-    Exploiters play greedily, as the best responses that measure a policy do."""
+    Exploiters play greedily, as the best responses that measure a policy do. A network's
+    forward passes are cut into ``shards`` computed by ``workers`` threads
+    (:mod:`training.shards`)."""
     seat_rule = rule_seat or (lambda params: rule_actor(params, rules))
     return [seat_rule(member) if isinstance(member, np.ndarray) else
             FrozenActor(member, device, seed + 7919 * (k + 1) + updates,
-                        greedy=name == EXPLOITER)
+                        greedy=name == EXPLOITER, shards=shards, workers=workers)
             for k, (name, member) in enumerate(members)]

@@ -74,7 +74,7 @@ class RolloutWorker:
     tables, on the CPU, seeded by ``seed``."""
 
     def __init__(self, config: SelfPlayConfig, seed: int) -> None:
-        torch.set_num_threads(config.threads or 1)
+        torch.set_num_threads(1)  # config.threads threads compute the row shards
         self.config = config
         self.seed = seed
         self.device = torch.device("cpu")

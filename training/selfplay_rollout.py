@@ -25,7 +25,9 @@ from training.selfplay_network import (
     ActorCritic,
     BatchActor,
     actor_actions,
+    sample_actions,
 )
+from training.shards import sharded_forward
 
 
 class Tables(Protocol):
@@ -312,9 +314,9 @@ class Collector:
                 mask_np = step.action_masks[learn].astype(np.bool_)
                 obs = torch.as_tensor(obs_np, device=self.device)
                 mask = torch.as_tensor(mask_np, device=self.device)
-                logits, value = model(obs, mask)
-                probs = torch.softmax(logits, dim=-1)
-                chosen = torch.multinomial(probs, 1, generator=self.generator).squeeze(-1)
+                logits, value = sharded_forward(model, obs, mask, self.config.shards,
+                                                self.config.workers)
+                chosen = sample_actions(logits, self.generator)
                 log_prob = torch.log_softmax(logits, -1).gather(1, chosen[:, None]).squeeze(-1)
                 chosen_np = chosen.cpu().numpy()
                 seats = seat[learn]

@@ -178,8 +178,10 @@ SELFPLAY_HELP = {
                            "policy in every other",
     "seed": "seeds the network, the deals and the seat plans",
     "device": "auto (CUDA when torch sees one), cpu, cuda or cuda:N",
-    "threads": "torch threads on the CPU; 1 holds up best beside other processes, and the "
-               "weights depend on it (docs/selfplay.md)",
+    "shards": "row shards each forward pass and minibatch is computed in; the weights "
+              "depend on it (docs/selfplay.md#training-speed)",
+    "threads": "CPU threads computing the shards, one torch thread each; only the speed "
+               "depends on it",
     "out": "output folder",
     "checkpoint_every": "decisions between checkpoints",
     "resume": "a checkpoint.pt to continue from",
