@@ -24,7 +24,7 @@ HOMES = [HOME.replace(num_players=n) for n in (3, 4, 5, 6, 7)]
 AWAY = [
     Rules.preset("classic", variant="all_open"),
     Rules.preset("classic", variant="shopping", num_players=5),
-    HOME.replace(dealers_choice=("all_open", "two_burst")),
+    HOME.replace(dealers_choice=("all_open", "discard_one")),
 ]
 """Tables the shipped family has no member for: two variants and a dealer's choice of
 variants without members."""
