@@ -66,3 +66,42 @@ def test_the_gumbel_draw_never_picks_a_masked_action_and_follows_the_softmax() -
     lone = torch.full((1000, 5), -1e9)
     lone[:, 4] = -50.0
     assert (sample_actions(lone, generator) == 4).all()
+
+
+def test_a_sharded_update_is_the_whole_minibatchs_update() -> None:
+    """Cut into shards or not, a PPO update moves the weights the same way (up to float
+    rounding), and each epoch's gather covers every decision: the shards compute the
+    whole minibatch's loss, not an average of per-shard losses."""
+    import copy
+
+    from training.config import SelfPlayConfig
+    from training.selfplay_learner import new_optimizer, ppo_update
+    from training.selfplay_network import new_model
+    from training.selfplay_rollout import Samples
+
+    rng = np.random.default_rng(5)
+    config = SelfPlayConfig(hidden=(16,), minibatch_size=50, epochs=2, progress=False)
+    model = new_model(config, config.rules)
+    size, width = 120, len(model.scale)
+    masks = rng.random((size, model.policy_head.out_features)) < 0.7
+    masks[:, 0] = True
+    samples = Samples(rng.random((size, width), dtype=np.float32), masks,
+                      np.zeros(size, np.int64), np.full(size, -1.5, np.float32),
+                      rng.normal(size=size).astype(np.float32),
+                      rng.normal(size=size).astype(np.float32))
+    weights = []
+    for shards in (1, 3):
+        trained = copy.deepcopy(model)
+        settings = SelfPlayConfig(hidden=(16,), minibatch_size=50, epochs=2, shards=shards,
+                                  progress=False)
+        losses = ppo_update(trained, new_optimizer(trained, settings),
+                            torch.Generator().manual_seed(1), settings, torch.device("cpu"),
+                            samples, 1e-3)
+        assert set(losses) == {"policy_loss", "value_loss", "entropy", "approx_kl",
+                               "clip_fraction"}
+        weights.append([p.detach().clone() for p in trained.parameters()])
+    moved = max(float((a - b).abs().max()) for a, b in
+                zip(weights[0], [p.detach() for p in model.parameters()], strict=True))
+    assert moved > 1e-4  # the update did something
+    for a, b in zip(*weights, strict=True):
+        torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-6)
