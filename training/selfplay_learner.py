@@ -54,7 +54,7 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer,
             for tensor, out in zip(data, shuffled, strict=True):
                 torch.index_select(tensor, 0, order[part], out=out[part])
 
-        run_shards(gather, size, config.shards, config.workers)  # memory-bound: shared out
+        run_shards(gather, size, config.shards, config.workers)  # each fills its rows
         for start in range(0, size, config.minibatch_size):
             rows = slice(start, min(start + config.minibatch_size, size))
             count = rows.stop - rows.start

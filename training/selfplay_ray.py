@@ -96,7 +96,8 @@ class RolloutWorker:
             model = new_model(self.config, rules)
             model.load_state_dict(member)
             built.append((name, model))
-        actors = pool_actors(built, rules, self.device, self.seed, updates)
+        actors = pool_actors(built, rules, self.device, self.seed, updates,
+                             shards=self.config.shards, workers=self.config.workers)
         self.collector.set_pool(actors + self.uniform,
                                 [name for name, _ in members] + [UNIFORM] * len(self.uniform))
 
