@@ -1,6 +1,7 @@
 """What `teenpatti selfplay` tells its user: exploiters numbered as they are trained, none
 wasted after the last update, a progress bar that counts the exploiters' decisions, the
-evaluation written to the run folder, and the commands to use the trained policy."""
+evaluation written to the run folder, the commands to use the trained policy, and a notice
+when the value loss is far above its usual size."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from training.selfplay import (
     train_exploiter,
     train_selfplay,
 )
+from training.selfplay_loop import CriticWatch
 
 
 def league(tmp_path: Path, **overrides: object) -> SelfPlayConfig:
@@ -172,3 +174,32 @@ def test_the_commands_name_the_table_the_policy_was_trained_for() -> None:
     default = next_steps(Path("p.npz"), "classic", None)
     assert not any("--preset" in line or "--players" in line for line in default)
     assert np.all([("ppo:p.npz" in line) for line in default[1:]])
+
+
+def test_the_critic_watch_speaks_once_when_the_mean_value_loss_passes_the_limit() -> None:
+    watch = CriticWatch()
+    window, limit = CriticWatch.WINDOW, CriticWatch.LIMIT
+    said = [watch.see({"value_loss": limit}) for _ in range(window)]
+    assert said == [None] * window  # at the limit, not above it
+    said = [watch.see({"value_loss": 3 * limit}) for _ in range(window)]
+    told = [notice for notice in said if notice]
+    # the mean of the last 20 passes 50 at the first loss of 150 (mean 55): said once only
+    assert len(told) == 1 and said[0] == told[0]
+    assert "--ent-coef" in told[0] and "55.0" in told[0]
+    assert watch.see({"decisions": 5, "exploiter_edge": 1.0}) is None  # an exploiter's row
+
+
+def test_a_run_whose_value_loss_is_huge_is_told_so(
+        tmp_path: Path) -> None:
+    """At a reward scale of 10 (a hundred times the default) the value targets are in tens
+    of chips and the notice comes; at the default it does not."""
+    def run(scale: float, name: str) -> list[str]:
+        said: list[str] = []
+        config = league(tmp_path, timesteps=4_000, tables=16, rollout_steps=8,
+                        minibatch_size=64, exploiter_every=0, reward_scale=scale,
+                        out=str(tmp_path / name))
+        train_selfplay(config, say=said.append)
+        return [line for line in said if "value loss averages" in line]
+
+    assert len(run(10.0, "loud")) == 1
+    assert run(0.1, "quiet") == []

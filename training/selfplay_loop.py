@@ -253,6 +253,7 @@ def run_loop(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, table: 
                       if config.exploiter_every else None)
     next_checkpoint = (decisions // config.checkpoint_every + 1) * config.checkpoint_every
     bar = run_progress_bar(config, decisions)
+    critic_watch = CriticWatch()
     try:
         while decisions < config.timesteps:
             count, row = clock.play(rounds.play, config, decisions)
@@ -260,6 +261,9 @@ def run_loop(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, table: 
             updates += 1
             bar.update(count)
             log.write({**row, "pool_size": rounds.pool_size, **table.log_columns()})
+            notice = critic_watch.see(row)
+            if notice:
+                tell(notice)
             if decisions >= next_snapshot:
                 next_snapshot += config.snapshot_every
                 snapshots.append(copy.deepcopy(model))
@@ -316,6 +320,43 @@ def run_loop(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, table: 
     (out / "run.json").write_text(json.dumps(summary, indent=2) + "\n")
     return SelfPlayResult(out, policy, decisions, updates, seconds, clock.learning, exploiting,
                           _mean(rounds.rollout_seconds), _mean(rounds.update_seconds))
+
+
+class CriticWatch:
+    """Says once when the value loss is far above its usual size.
+
+    The policy and value losses share one clipped gradient norm (``max_grad_norm``). A
+    value loss far above its usual 1 to 15 (up to 40 in the first updates of a tiny run)
+    means pots far larger than usual, and takes most of that norm. At ``rotating_jokers``
+    it came with a policy that bet blind to the limit and then went all in, every hand
+    (mean value loss near 84, ``approx_kl`` near 0.0002): a larger entropy bonus broke
+    that line, a smaller reward scale alone did not
+    (docs/selfplay.md#when-the-value-loss-is-large)."""
+
+    WINDOW = 20
+    """Updates averaged."""
+    LIMIT = 50.0
+    """Mean value loss above which the notice is given."""
+
+    def __init__(self) -> None:
+        self.losses: list[float] = []
+        self.told = False
+
+    def see(self, row: dict[str, Any]) -> str | None:
+        """Take one update's log row; the notice, the first time the mean of the last
+        :attr:`WINDOW` value losses passes :attr:`LIMIT` (else ``None``)."""
+        loss = row.get("value_loss")
+        if self.told or loss is None:
+            return None
+        self.losses = [*self.losses[-(self.WINDOW - 1):], float(loss)]
+        mean = sum(self.losses) / len(self.losses)
+        if len(self.losses) < self.WINDOW or mean <= self.LIMIT:
+            return None
+        self.told = True
+        return (f"the value loss averages {mean:.1f} over the last {self.WINDOW} updates, "
+                "far above its usual 1 to 15: pots are very large, and the policy may have "
+                "settled on going all in; check it with teenpatti exploit, and try a larger "
+                "--ent-coef (docs/selfplay.md#when-the-value-loss-is-large)")
 
 
 def _mean(values: Sequence[float]) -> float:
