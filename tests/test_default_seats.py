@@ -22,12 +22,12 @@ HOME = Rules.preset("classic")
 """A table the shipped family has a member for: four seats of classic."""
 HOMES = [HOME.replace(num_players=n) for n in (3, 4, 5, 6, 7)]
 AWAY = [
-    Rules.preset("classic", variant="all_open"),
+    Rules.preset("classic", variant="discard_one"),
     Rules.preset("classic", variant="shopping", num_players=5),
-    HOME.replace(dealers_choice=("all_open", "discard_one")),
+    HOME.replace(num_players=5, dealers_choice=("all_open", "discard_one")),
 ]
-"""Tables the shipped family has no member for: two variants and a dealer's choice of
-variants without members."""
+"""Tables the shipped family has no member for: a variant, a variant at a seat count
+without its member, and a dealer's choice of variants without members at five seats."""
 
 
 def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -42,7 +42,7 @@ def test_the_default_policy_keeps_every_classic_table(rules):
 
 
 def test_the_default_policy_sits_at_a_dealers_choice_with_a_member_for_one_variant():
-    rules = HOME.replace(dealers_choice=("all_open", "muflis"))
+    rules = HOME.replace(dealers_choice=("discard_one", "muflis"))
     assert fitting_agent(DEFAULT_AGENT, rules) == (DEFAULT_AGENT, None)
 
 
@@ -107,7 +107,7 @@ def test_run_match_gives_a_seat_the_policy_cannot_take_to_equity():
 @pytest.mark.parametrize(("args", "seats", "moved"), [
     ([], [DEFAULT_AGENT] * 4, False),
     (["--agents", "hard", "--players", "5"], ["hard"] + [DEFAULT_AGENT] * 4, False),
-    (["--agents", "hard,medium", "--variant", "all_open"], ["hard", "medium", "equity",
+    (["--agents", "hard,medium", "--variant", "discard_one"], ["hard", "medium", "equity",
                                                             "equity"], True),
     (["--agents", "hard,medium,easy"], ["hard", "medium", "easy"], False),
 ])

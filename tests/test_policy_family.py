@@ -113,5 +113,5 @@ def test_a_network_starts_from_the_familys_member_for_the_table() -> None:
         member = starting_policy("pretrained:general", rules)
         assert member.metadata == family.member_for(rules).metadata
     with pytest.raises(ValueError, match="no member"):
-        starting_policy("pretrained:general", Rules.preset("classic", variant="all_open",
+        starting_policy("pretrained:general", Rules.preset("classic", variant="discard_one",
                                                            num_players=4))
