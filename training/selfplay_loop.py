@@ -13,6 +13,7 @@ import copy
 import dataclasses
 import json
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -339,7 +340,7 @@ class CriticWatch:
     """Mean value loss above which the notice is given."""
 
     def __init__(self) -> None:
-        self.losses: list[float] = []
+        self.losses: deque[float] = deque(maxlen=self.WINDOW)
         self.told = False
 
     def see(self, row: dict[str, Any]) -> str | None:
@@ -348,8 +349,8 @@ class CriticWatch:
         loss = row.get("value_loss")
         if self.told or loss is None:
             return None
-        self.losses = [*self.losses[-(self.WINDOW - 1):], float(loss)]
-        mean = sum(self.losses) / len(self.losses)
+        self.losses.append(float(loss))
+        mean = _mean(self.losses)
         if len(self.losses) < self.WINDOW or mean <= self.LIMIT:
             return None
         self.told = True
