@@ -625,6 +625,68 @@ def test_rule_opponents_sit_in_the_pool_and_seed_every_search(
         tiny(tmp_path, league_search="huge")
 
 
+def test_a_scripted_seat_forgets_a_hand_when_its_table_deals_the_next() -> None:
+    """A scripted opponent keeps its reads of a hand (the reading agents count the seen
+    bets they saw) until that table deals again: ``new_hands`` clears the reads of the
+    tables named and of no other, so that at an autoresetting batch every hand is read
+    from its start, as the per-table agent reads it."""
+    from agents.batch_scripted import batch_agent
+    from teenpatti_env.rules import Rules
+    from training.selfplay_network import ScriptedSeat
+
+    batch = TableBatch(64, Rules.preset("classic", num_players=4), seed=5)
+    step = batch.reset()
+    seat = ScriptedSeat("equity", seed=11)
+    reference = batch_agent("equity", batch, 11)
+    dealt_again = 0
+    for _ in range(80):
+        rows = np.flatnonzero(step.to_act >= 0)
+        obs, masks = step.observations[rows], step.action_masks[rows]
+        chosen = seat.at_tables(batch, rows, obs, masks)
+        assert np.array_equal(chosen, reference.act(rows, obs, masks))
+        assert masks[np.arange(len(rows)), chosen].all()
+        actions = np.zeros(batch.num_tables, np.int64)
+        actions[rows] = chosen
+        step = batch.step(actions)
+        settled = np.flatnonzero(step.finished)
+        agent = seat._agent
+        assert agent is not None
+        if len(settled):
+            dealt_again += len(settled)
+            kept = np.setdiff1d(np.flatnonzero(agent.has_last.any(axis=1)), settled)
+            before = agent.seen_bets[kept].copy()
+            seat.new_hands(settled)
+            assert not agent.has_last[settled].any()
+            assert not agent.seen_bets[settled].any()
+            assert np.array_equal(agent.seen_bets[kept], before)
+            fresh = np.zeros(batch.num_tables, np.bool_)
+            fresh[settled] = True
+            reference.reset(fresh)
+    assert dealt_again > 64  # most tables played more than one hand
+
+
+def test_scripted_opponents_sit_in_the_pool_for_the_whole_run(tmp_path: Path) -> None:
+    """``scripted_opponents`` are in the pool from the first round, seated as exploiters
+    (one at an exploiter table, or every other seat at a versus table); the run's command
+    names them; a name that is no scripted agent, sessions and the general mixture are
+    refused with a clear error."""
+    config = tiny(tmp_path, timesteps=2_000, scripted_opponents=("equity", "hard"),
+                  exploiter_table_share=0.5, self_play_share=0.2)
+    assert "--scripted-opponents equity hard" in config.command()
+    train_selfplay(config)
+    rows = [row for row in csv.DictReader((tmp_path / "run" / "progress.csv").open())
+            if row["seconds"]]
+    assert int(rows[0]["pool_size"]) == 2  # the two scripted agents, before any snapshot
+    assert float(rows[0]["exploiter_table_win_per_hand"]) != 0.0
+    assert float(rows[0]["versus_pool_per_hand"]) != 0.0
+    with pytest.raises(ValueError, match="scripted agents"):
+        tiny(tmp_path, scripted_opponents=("genius",))
+    with pytest.raises(ValueError, match="one-hand episodes"):
+        tiny(tmp_path, scripted_opponents=("equity",), episode="session")
+    with pytest.raises(ValueError, match="one-hand episodes"):
+        tiny(tmp_path, scripted_opponents=("equity",), table_mix="general")
+
+
 def test_a_rule_seat_takes_selection_phase_turns_as_the_scripted_agents(
         tmp_path: Path) -> None:
     """In ``shopping`` a rule setting alone would pack at its first phase turn (its

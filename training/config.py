@@ -229,6 +229,11 @@ class SelfPlayConfig:
     """Rule strategies in the pool for the whole run, seated as exploiters are (greedy, at
     exploiter tables too): style names of :data:`agents.rule_strategy.STYLES`
     (``tight``, ``loose``, ``blind-heavy``, ``show-happy``, ...) or ``rule:`` specs."""
+    scripted_opponents: tuple[str, ...] = ()
+    """Scripted agents (:data:`agents.SCRIPTED_AGENTS`, such as ``hard`` and ``equity``) in
+    the pool for the whole run, seated as the rule opponents are, each by its batched form
+    (one-hand episodes at one table kind only: the reading agents' batched forms play one
+    hand an episode)."""
     exploiter_learning_rate: float = 1e-3
     """The exploiters' Adam step size, constant (the step size of ``teenpatti exploit``'s
     best responses)."""
@@ -298,6 +303,14 @@ class SelfPlayConfig:
         self.rule_opponents = tuple(self.rule_opponents)
         for name in self.rule_opponents:
             named_setting(name)  # an unknown style or a bad spec fails here
+        self.scripted_opponents = tuple(self.scripted_opponents)
+        unknown = [name for name in self.scripted_opponents if name not in SCRIPTED_AGENTS]
+        if unknown:
+            raise ValueError(f"scripted_opponents names scripted agents "
+                             f"({', '.join(SCRIPTED_AGENTS)}), got {unknown[0]!r}")
+        if self.scripted_opponents and (self.table_mix != "single" or self.episode != "hand"):
+            raise ValueError("scripted_opponents sit at one-hand episodes of one table kind "
+                             "(table_mix single, episode hand)")
         self.exploiter_kinds = tuple(self.exploiter_kinds)
         if not self.exploiter_kinds or not set(self.exploiter_kinds) <= set(EXPLOITER_KINDS):
             raise ValueError(f"exploiter_kinds must list {' or '.join(EXPLOITER_KINDS)}, "
@@ -315,10 +328,10 @@ class SelfPlayConfig:
         for name in shares:
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
-        # Without exploiters (learned, searched or rule opponents) there are no exploiter
-        # tables, whatever their share.
+        # Without exploiters (learned, searched, rule or scripted opponents) there are no
+        # exploiter tables, whatever their share.
         used = [name for name in shares
-                if self.exploiter_every or self.rule_opponents
+                if self.exploiter_every or self.rule_opponents or self.scripted_opponents
                 or name != "exploiter_table_share"]
         if sum(getattr(self, name) for name in used) > 1.0 + 1e-9:
             raise ValueError(f"{', '.join(used[:-1])} and {used[-1]} add up to more than 1")

@@ -61,7 +61,7 @@ from training.selfplay_learner import Learner, train_exploiter
 from training.selfplay_loop import LocalRounds
 from training.selfplay_network import (
     ActorCritic,
-    Exploiter,
+    PoolMember,
 )
 from training.selfplay_rollout import RolloutStats, SeatPlan
 
@@ -284,7 +284,7 @@ class GeneralRounds(LocalRounds):
         self.played += 1
         return super().play(learning_rate)
 
-    def set_pool(self, members: Sequence[tuple[str, Exploiter]], updates: int) -> None:
+    def set_pool(self, members: Sequence[tuple[str, PoolMember]], updates: int) -> None:
         """The pool's snapshots and exploiters from now on; every table is seated again."""
         super().set_pool(members, updates)
         self.tables.uniform_role = len(self.learner.pool) if self.uniform else 0

@@ -45,6 +45,8 @@ from training.selfplay_network import (
     ActorCritic,
     BatchActor,
     Exploiter,
+    PoolMember,
+    ScriptedSeats,
     UniformActor,
     new_model,
     pool_actors,
@@ -92,7 +94,7 @@ class Rounds(Protocol):
         """One round: rollouts with the current weights, then one update; returns the
         decisions learned from, the rollouts' results and the update's losses."""
 
-    def set_pool(self, members: Sequence[tuple[str, Exploiter]], updates: int) -> None:
+    def set_pool(self, members: Sequence[tuple[str, PoolMember]], updates: int) -> None:
         """The pool's snapshots and exploiters from now on (``updates``: made so far)."""
 
     rollout_seconds: list[float]
@@ -190,6 +192,7 @@ class LocalRounds:
         self.optimizer: torch.optim.Optimizer = self.learner.optimizer
         self.uniform: list[BatchActor] = ([UniformActor(config.seed)]
                                           if config.uniform_table_share else [])
+        self.scripted = ScriptedSeats(config.seed)
         self.rollout_seconds: list[float] = []
         self.update_seconds: list[float] = []
 
@@ -208,10 +211,11 @@ class LocalRounds:
         self.update_seconds.append(time.perf_counter() - collected)
         return self.learner.rollout.size, stats, losses
 
-    def set_pool(self, members: Sequence[tuple[str, Exploiter]], updates: int) -> None:
+    def set_pool(self, members: Sequence[tuple[str, PoolMember]], updates: int) -> None:
         """The pool's snapshots and exploiters from now on (``updates``: made so far)."""
         actors = pool_actors(members, self.config.rules, self.device, self.config.seed,
-                             updates, self.rule_seat, self.config.shards, self.config.workers)
+                             updates, self.rule_seat, self.config.shards, self.config.workers,
+                             self.scripted)
         self.learner.set_pool(actors + self.uniform, [name for name, _ in members]
                               + [UNIFORM] * len(self.uniform))
 
@@ -234,14 +238,16 @@ def run_loop(config: SelfPlayConfig, model: ActorCritic, rounds: Rounds, table: 
                                              table.new_member)
         tell(f"resumed from {config.resume} at {decisions:,} decisions")
 
-    # Rule opponents sit in the pool for the whole run, after the members that come and go.
+    # Rule and scripted opponents sit in the pool for the whole run, after the members that
+    # come and go.
     rule_opponents = [named_setting(name) for name in config.rule_opponents]
     searched = [m for m in exploiters if isinstance(m, np.ndarray)]
 
     def refresh_pool() -> None:
         rounds.set_pool([("snapshot", m) for m in snapshots]
                         + [(EXPLOITER, m) for m in exploiters]
-                        + [(EXPLOITER, m) for m in rule_opponents], updates)
+                        + [(EXPLOITER, m) for m in rule_opponents]
+                        + [(EXPLOITER, name) for name in config.scripted_opponents], updates)
 
     refresh_pool()
     (out / "run.json").write_text(json.dumps(

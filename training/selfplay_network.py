@@ -20,6 +20,8 @@ from numpy.typing import NDArray
 from torch import nn
 
 from agents import make_agent
+from agents.batch_agent import BatchAgent
+from agents.batch_scripted import batch_agent
 from agents.policy import NumpyPolicy, PolicyAgent
 from agents.policy_family import FamilyAgent
 from teenpatti_env.environment.actions import ActionLayout
@@ -154,6 +156,9 @@ def sample_actions(logits: torch.Tensor, generator: torch.Generator) -> torch.Te
 
 Exploiter = ActorCritic | NDArray[np.float64]
 """A league exploiter: a network (``ppo``) or a rule setting (``search``)."""
+PoolMember = Exploiter | str
+"""A member of the league's pool: a snapshot or exploiter, or a scripted agent's name
+(``--scripted-opponents``)."""
 
 
 class FrozenActor:
@@ -180,6 +185,44 @@ class FrozenActor:
                   else sample_actions(logits, self.generator))
         actions: NDArray[np.int64] = chosen.cpu().numpy()
         return actions
+
+
+@runtime_checkable
+class HandReader(Protocol):
+    """A pool actor that remembers what it read during a hand: told which tables were dealt
+    a new hand after each step, so that it starts those hands afresh."""
+
+    def new_hands(self, tables: NDArray[np.int64]) -> None: ...
+
+
+class ScriptedSeat:
+    """A scripted agent as a pool opponent (``--scripted-opponents``): its batched form
+    (:func:`agents.batch_scripted.batch_agent`, seeded by ``seed``) bound to the tables it
+    first plays at. It reads the tables (:class:`TableActor`), and as a
+    :class:`HandReader` forgets a hand's reads when the table deals the next."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        self.name = name
+        self.seed = seed
+        self._agent: BatchAgent | None = None
+
+    def __call__(self, observations: NDArray[np.float32], masks: NDArray[Any]) -> Any:
+        raise TypeError(f"the scripted opponent {self.name!r} reads its tables: "
+                        "play it with actor_actions")
+
+    def at_tables(self, batch: Any, rows: NDArray[np.int64],
+                  observations: NDArray[np.float32], masks: NDArray[Any]) -> Any:
+        """Its actions at the tables ``rows`` of ``batch``."""
+        if self._agent is None or self._agent.batch is not batch:
+            self._agent = batch_agent(self.name, batch, self.seed)
+        return self._agent.act(rows, observations, masks)
+
+    def new_hands(self, tables: NDArray[np.int64]) -> None:
+        """Forget the hand at ``tables`` (just dealt again)."""
+        if self._agent is not None:
+            fresh = np.zeros(self._agent.batch.num_tables, np.bool_)
+            fresh[tables] = True
+            self._agent.reset(fresh)
 
 
 class UniformActor:
@@ -226,19 +269,38 @@ def configure_torch(config: SelfPlayConfig) -> torch.device:
 
 
 
-def pool_actors(members: Sequence[tuple[str, Exploiter]], rules: Rules, device: torch.device,
+def pool_actors(members: Sequence[tuple[str, PoolMember]], rules: Rules, device: torch.device,
                 seed: int, updates: int,
                 rule_seat: Callable[[NDArray[np.float64]], BatchActor] | None = None,
-                shards: int = 1, workers: int = 1) -> list[BatchActor]:
+                shards: int = 1, workers: int = 1,
+                scripted_seat: Callable[[str], BatchActor] | None = None) -> list[BatchActor]:
     """The actors that play the pool's ``members`` (``(name, snapshot or exploiter)``):
     a searched exploiter plays its rule strategy (``rule_seat(params)`` where given, else
-    at tables under ``rules``), a network a :class:`FrozenActor` with a seed of its own
-    (from ``seed``, its place in the pool and ``updates``, the updates made so far).
-    Exploiters play greedily, as the best responses that measure a policy do. A network's
-    forward passes are cut into ``shards`` computed by ``workers`` threads
-    (:mod:`training.shards`)."""
+    at tables under ``rules``), a scripted agent's name its batched form
+    (``scripted_seat(name)`` where given, else a new :class:`ScriptedSeat`), a network a
+    :class:`FrozenActor` with a seed of its own (from ``seed``, its place in the pool and
+    ``updates``, the updates made so far). Exploiters play greedily, as the best responses
+    that measure a policy do. A network's forward passes are cut into ``shards`` computed
+    by ``workers`` threads (:mod:`training.shards`)."""
     seat_rule = rule_seat or (lambda params: rule_actor(params, rules))
+    seat_scripted = scripted_seat or (lambda name: ScriptedSeat(name, seed))
     return [seat_rule(member) if isinstance(member, np.ndarray) else
+            seat_scripted(member) if isinstance(member, str) else
             FrozenActor(member, device, seed + 7919 * (k + 1) + updates,
                         greedy=name == EXPLOITER, shards=shards, workers=workers)
             for k, (name, member) in enumerate(members)]
+
+
+class ScriptedSeats:
+    """The scripted opponents of one rollout's tables, each made once and kept while the
+    pool changes around it, so that its reads of the hands in play carry on."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._seats: dict[str, ScriptedSeat] = {}
+
+    def __call__(self, name: str) -> ScriptedSeat:
+        seat = self._seats.get(name)
+        if seat is None:
+            seat = self._seats[name] = ScriptedSeat(name, self.seed + 104_729 * len(self._seats))
+        return seat

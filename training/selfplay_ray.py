@@ -40,7 +40,8 @@ from training.selfplay_network import (
     UNIFORM,
     ActorCritic,
     BatchActor,
-    Exploiter,
+    PoolMember,
+    ScriptedSeats,
     UniformActor,
     new_model,
     pool_actors,
@@ -83,21 +84,23 @@ class RolloutWorker:
         self.collector = Collector(new_model(config, rules), batch, config, self.device, seed)
         self.uniform: list[BatchActor] = ([UniformActor(seed)] if config.uniform_table_share
                                           else [])
+        self.scripted = ScriptedSeats(seed)
 
     def set_pool(self, members: PoolMembers, updates: int) -> None:
-        """The pool's snapshots and exploiters (state dicts or rule parameters), played
-        here as the local trainer plays them."""
+        """The pool's snapshots and exploiters (state dicts, rule parameters or scripted
+        agents' names), played here as the local trainer plays them."""
         rules = self.config.rules
-        built: list[tuple[str, Exploiter]] = []
+        built: list[tuple[str, PoolMember]] = []
         for name, member in members:
-            if isinstance(member, np.ndarray):
+            if isinstance(member, np.ndarray | str):
                 built.append((name, member))
                 continue
             model = new_model(self.config, rules)
             model.load_state_dict(member)
             built.append((name, model))
         actors = pool_actors(built, rules, self.device, self.seed, updates,
-                             shards=self.config.shards, workers=self.config.workers)
+                             shards=self.config.shards, workers=self.config.workers,
+                             scripted_seat=self.scripted)
         self.collector.set_pool(actors + self.uniform,
                                 [name for name, _ in members] + [UNIFORM] * len(self.uniform))
 
@@ -156,10 +159,10 @@ class RayRounds:
             worker.set_pool.remote(self._members, self._updates)
         return worker
 
-    def set_pool(self, members: Sequence[tuple[str, Exploiter]], updates: int) -> None:
+    def set_pool(self, members: Sequence[tuple[str, PoolMember]], updates: int) -> None:
         """Send the pool's snapshots and exploiters to every worker (networks as CPU state
         dicts); they play them from the next round."""
-        self._members = [(name, member if isinstance(member, np.ndarray) else
+        self._members = [(name, member if isinstance(member, np.ndarray | str) else
                           cpu_weights(member)) for name, member in members]
         self._updates = updates
         from ray.exceptions import RayActorError

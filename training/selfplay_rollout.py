@@ -24,6 +24,7 @@ from training.selfplay_network import (
     UNIFORM,
     ActorCritic,
     BatchActor,
+    HandReader,
     actor_actions,
     sample_actions,
 )
@@ -283,6 +284,10 @@ class Collector:
         """The opponents; every table draws again at its next hand."""
         self.pool = list(actors)
         self.pool_names = list(names)
+        self._readers: list[HandReader] = []
+        for actor in self.pool:
+            if isinstance(actor, HandReader):
+                self._readers.append(actor)
         self._exploiters = [k for k, name in enumerate(self.pool_names, start=1)
                             if name == EXPLOITER]
         self._uniform = len(self.pool_names) if self.pool_names[-1:] == [UNIFORM] else 0
@@ -338,6 +343,8 @@ class Collector:
             settled = np.flatnonzero(step.finished | step.rewards.any(axis=1))
             if len(settled) == 0:
                 continue
+            for reader in self._readers:
+                reader.new_hands(settled)
             roles = self.plan.roles[settled]
             learner_seats = roles == 0
             paid = step.rewards[settled]

@@ -171,6 +171,8 @@ SELFPLAY_HELP = {
     "rule_opponents": "rule strategies in the pool for the whole run, seated as exploiters: "
                       "style names (tight, loose, blind-heavy, show-happy, reads-the-table, "
                       "plain) or rule: specs",
+    "scripted_opponents": "scripted agents in the pool for the whole run, seated as the rule "
+                          "opponents are (one-hand episodes, --table-mix single)",
     "exploiter_learning_rate": "the exploiters' constant step size",
     "exploiter_table_share": "share of hands (once exploiters exist) with one exploiter "
                              "seat and the learner in every other",
@@ -200,6 +202,7 @@ SELFPLAY_HELP = {
 def _add_selfplay_parser(commands: Any) -> None:
     import dataclasses
 
+    from agents import SCRIPTED_AGENTS
     from teenpatti_env.engine.session import EPISODES
     from training.config import EXPLOITER_KINDS, LEAGUE_SEARCH_NAMES, SelfPlayConfig
 
@@ -221,6 +224,9 @@ def _add_selfplay_parser(commands: Any) -> None:
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, help=what)
         elif item.name == "rule_opponents":
             parser.add_argument(flag, nargs="+", metavar="STRATEGY", help=what)
+        elif item.name == "scripted_opponents":
+            parser.add_argument(flag, nargs="+", choices=list(SCRIPTED_AGENTS), metavar="AGENT",
+                                help=what)
         elif item.name == "league_search":
             parser.add_argument(flag, choices=LEAGUE_SEARCH_NAMES, help=what)
         elif isinstance(default, tuple) and isinstance(default[0], str):
