@@ -667,16 +667,20 @@ def test_a_scripted_seat_forgets_a_hand_when_its_table_deals_the_next() -> None:
 
 def test_scripted_opponents_sit_in_the_pool_for_the_whole_run(tmp_path: Path) -> None:
     """``scripted_opponents`` are in the pool from the first round, seated as exploiters
-    (one at an exploiter table, or every other seat at a versus table); the run's command
-    names them; a name that is no scripted agent, sessions and the general mixture are
+    (one at an exploiter table, or every other seat at a versus table), a place per name
+    given (one agent for a name given twice); the run's command names them; a name that is no scripted agent, sessions and the general mixture are
     refused with a clear error."""
-    config = tiny(tmp_path, timesteps=2_000, scripted_opponents=("equity", "hard"),
+    from training.selfplay_network import ScriptedSeats
+
+    config = tiny(tmp_path, timesteps=2_000, scripted_opponents=("equity", "hard", "equity"),
                   exploiter_table_share=0.5, self_play_share=0.2)
-    assert "--scripted-opponents equity hard" in config.command()
+    assert "--scripted-opponents equity hard equity" in config.command()
+    seats = ScriptedSeats(0)
+    assert seats("equity") is seats("equity") and seats("hard") is not seats("equity")
     train_selfplay(config)
     rows = [row for row in csv.DictReader((tmp_path / "run" / "progress.csv").open())
             if row["seconds"]]
-    assert int(rows[0]["pool_size"]) == 2  # the two scripted agents, before any snapshot
+    assert int(rows[0]["pool_size"]) == 3  # a place per name given, before any snapshot
     assert float(rows[0]["exploiter_table_win_per_hand"]) != 0.0
     assert float(rows[0]["versus_pool_per_hand"]) != 0.0
     with pytest.raises(ValueError, match="scripted agents"):

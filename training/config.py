@@ -233,7 +233,7 @@ class SelfPlayConfig:
     """Scripted agents (:data:`agents.SCRIPTED_AGENTS`, such as ``hard`` and ``equity``) in
     the pool for the whole run, seated as the rule opponents are, each by its batched form
     (one-hand episodes at one table kind only: the reading agents' batched forms play one
-    hand an episode)."""
+    hand an episode). A name given twice sits twice as often (one agent plays both places)."""
     exploiter_learning_rate: float = 1e-3
     """The exploiters' Adam step size, constant (the step size of ``teenpatti exploit``'s
     best responses)."""
