@@ -668,8 +668,9 @@ def test_a_scripted_seat_forgets_a_hand_when_its_table_deals_the_next() -> None:
 def test_scripted_opponents_sit_in_the_pool_for_the_whole_run(tmp_path: Path) -> None:
     """``scripted_opponents`` are in the pool from the first round, seated as exploiters
     (one at an exploiter table, or every other seat at a versus table), a place per name
-    given (one agent for a name given twice); the run's command names them; a name that is no scripted agent, sessions and the general mixture are
-    refused with a clear error."""
+    given (one agent for a name given twice); the run's command names them; a name that
+    is no scripted agent, sessions and the general mixture are refused with a clear
+    error."""
     from training.selfplay_network import ScriptedSeats
 
     config = tiny(tmp_path, timesteps=2_000, scripted_opponents=("equity", "hard", "equity"),
