@@ -59,10 +59,11 @@ def progress_decisions(out: Path) -> list[int]:
 
 def test_one_worker_trains_the_local_trainers_weights_bit_for_bit(
         ray_instance: Any, tmp_path: Path) -> None:
-    """The whole league at a tiny scale (snapshots, a PPO and a searched exploiter, the
-    uniform policy): every tensor of the network, the value head too, is equal."""
+    """The whole league at a tiny scale (snapshots, a PPO and a searched exploiter, a
+    scripted opponent, the uniform policy): every tensor of the network, the value head
+    too, is equal."""
     league = {"exploiter_every": 800, "exploiter_steps": 300,
-              "exploiter_kinds": ("ppo", "search")}
+              "exploiter_kinds": ("ppo", "search"), "scripted_opponents": ("hard",)}
     local = train_selfplay(small(tmp_path / "local", **league))
     on_ray = train_selfplay(small(tmp_path / "ray", ray="", **league))
     assert on_ray.decisions == local.decisions
