@@ -215,7 +215,7 @@ class LocalRounds:
         """The pool's snapshots and exploiters from now on (``updates``: made so far)."""
         actors = pool_actors(members, self.config.rules, self.device, self.config.seed,
                              updates, self.rule_seat, self.config.shards, self.config.workers,
-                             self.scripted)
+                             scripted_seat=self.scripted)
         self.learner.set_pool(actors + self.uniform, [name for name, _ in members]
                               + [UNIFORM] * len(self.uniform))
 

@@ -272,20 +272,20 @@ def configure_torch(config: SelfPlayConfig) -> torch.device:
 def pool_actors(members: Sequence[tuple[str, PoolMember]], rules: Rules, device: torch.device,
                 seed: int, updates: int,
                 rule_seat: Callable[[NDArray[np.float64]], BatchActor] | None = None,
-                shards: int = 1, workers: int = 1,
-                scripted_seat: Callable[[str], BatchActor] | None = None) -> list[BatchActor]:
+                shards: int = 1, workers: int = 1, *,
+                scripted_seat: Callable[[str], BatchActor]) -> list[BatchActor]:
     """The actors that play the pool's ``members`` (``(name, snapshot or exploiter)``):
     a searched exploiter plays its rule strategy (``rule_seat(params)`` where given, else
     at tables under ``rules``), a scripted agent's name its batched form
-    (``scripted_seat(name)`` where given, else a new :class:`ScriptedSeat`), a network a
+    (``scripted_seat(name)``: a :class:`ScriptedSeats` kept for the run, so that a seat's
+    reads of the hands in play outlive the pool's changes), a network a
     :class:`FrozenActor` with a seed of its own (from ``seed``, its place in the pool and
     ``updates``, the updates made so far). Exploiters play greedily, as the best responses
     that measure a policy do. A network's forward passes are cut into ``shards`` computed
     by ``workers`` threads (:mod:`training.shards`)."""
     seat_rule = rule_seat or (lambda params: rule_actor(params, rules))
-    seat_scripted = scripted_seat or (lambda name: ScriptedSeat(name, seed))
     return [seat_rule(member) if isinstance(member, np.ndarray) else
-            seat_scripted(member) if isinstance(member, str) else
+            scripted_seat(member) if isinstance(member, str) else
             FrozenActor(member, device, seed + 7919 * (k + 1) + updates,
                         greedy=name == EXPLOITER, shards=shards, workers=workers)
             for k, (name, member) in enumerate(members)]
