@@ -284,9 +284,9 @@ class Collector:
         """The opponents; every table draws again at its next hand."""
         self.pool = list(actors)
         self.pool_names = list(names)
-        self._readers: list[HandReader] = []
+        self._readers: list[HandReader] = []  # each once: a name given twice is one seat
         for actor in self.pool:
-            if isinstance(actor, HandReader):
+            if isinstance(actor, HandReader) and all(actor is not r for r in self._readers):
                 self._readers.append(actor)
         self._exploiters = [k for k, name in enumerate(self.pool_names, start=1)
                             if name == EXPLOITER]
