@@ -27,18 +27,12 @@ class BatchAgent:
     some tables (call it whenever a table is dealt a new hand)."""
 
     name = "agent"
-    hands_only = False
-    """Plays one hand an episode only: its memory and its phase choices (``continue``
-    between a session's hands) are checked against the per-table agent in hands alone."""
     phase_choices = True
     """Makes :mod:`agents.phases`'s choices (:class:`~agents.batch_phases.BatchPhases`)
     before its own decision, as the per-table agent calls ``phase_action`` and
     ``buy_action`` first; its :meth:`decide` sees only the other rows."""
 
     def __init__(self, batch: TableBatch, seeds: Seeds = None) -> None:
-        if self.hands_only and batch.episode != "hand":
-            raise ValueError(f"the batched form of {self.name!r} plays one hand an episode "
-                             "(episode='hand'): play a session per table")
         self.batch = batch
         self.names = batch.layout.names
         shape = (batch.num_tables, batch.num_seats)
@@ -81,3 +75,12 @@ class BatchAgent:
                 rng = self._rngs[t, s] = np.random.default_rng(int(self.seeds[t, s]))
             out.append(rng)
         return out
+
+
+
+def new_hands(batch: TableBatch, dealt_before: NDArray[np.int64]) -> Flags:
+    """The tables of ``batch`` dealt a new hand since ``batch.hands_dealt`` read
+    ``dealt_before`` (a session's next hand, or the next episode's first): where a batched
+    agent forgets the hand before, as :func:`agents.loop.play_out` tells a per-table one."""
+    dealt: Flags = batch.hands_dealt != dealt_before
+    return dealt

@@ -29,7 +29,6 @@ class BatchReading(BatchAgent):
 
     per_table: type[ReadingAgent] = ReadingAgent
     reading = 1.0
-    hands_only = True
 
     def __init__(self, batch: TableBatch, seeds: Seeds = None) -> None:
         super().__init__(batch, seeds)

@@ -62,7 +62,6 @@ class BatchAuto(BatchAgent):
     """:class:`~agents.scripted.AutoAgent`: looks at once, bets by its hand's strength."""
 
     name = "auto"
-    hands_only = True
 
     def decide(self, d: Decisions, legal: BatchLegal) -> Rows:
         strength = d.strength

@@ -189,14 +189,6 @@ def test_batched_form_decides_as_per_table_over_50000_decisions(name: str) -> No
     assert compared >= 50_000
 
 
-@pytest.mark.parametrize("name", ["auto", "easy", "hard", "equity"])
-def test_a_batched_form_with_memory_refuses_a_session_by_name(name: str) -> None:
-    batch = TableBatch(4, Rules(variant="joker"), episode="session")
-    with pytest.raises(ValueError, match=f"batched form of '{name}' plays one hand"):
-        batch_agent(name, batch)
-    assert batch_agent("random", batch).name == "random"  # uniform: no memory, no phase
-
-
 def test_percentile_table_is_the_hand_by_hand_percentile() -> None:
     rng = np.random.default_rng(3)
     for best_sequence, lowball in (("AKQ", False), ("A23", True)):

@@ -665,12 +665,44 @@ def test_a_scripted_seat_forgets_a_hand_when_its_table_deals_the_next() -> None:
     assert dealt_again > 64  # most tables played more than one hand
 
 
+def test_a_scripted_seat_forgets_each_hand_of_a_session_as_the_collector_steps(
+        tmp_path: Path) -> None:
+    """At session tables the collector tells a scripted opponent of every hand a session
+    deals (not only of the sessions' ends): after each engine step (one-step rollouts) the
+    tables dealt a new hand hold no reads, and the tables whose hand goes on keep theirs."""
+    from training.selfplay_network import ScriptedSeat
+
+    config = tiny(tmp_path, tables=32, rollout_steps=1, self_play_share=0.0,
+                  exploiter_table_share=0.0, episode="session", max_hands=30)
+    device = configure_torch(config)
+    batch = TableBatch(config.tables, config.rules, episode="session", seed=4)
+    seat = ScriptedSeat("equity", seed=3)
+    learner = Learner(new_model(config, config.rules).to(device), batch, config, device, 4,
+                      pool=[seat], names=["exploiter"])
+    later_hands = forgotten = kept = 0
+    for _ in range(400):
+        dealt_before = batch.hands_dealt
+        reads_before = seat._agent.seen_bets.copy() if seat._agent is not None else None
+        learner.collect()
+        agent = seat._agent
+        if agent is None or reads_before is None:
+            continue
+        dealt = batch.hands_dealt != dealt_before
+        later_hands += int((dealt & (batch.hands_played > 0)).sum())
+        forgotten += int(dealt.sum())
+        assert not agent.has_last[dealt].any() and not agent.seen_bets[dealt].any()
+        going_on = ~dealt & (batch.to_act >= 0)
+        # a hand that goes on keeps what was read, and may read more
+        assert (agent.seen_bets[going_on] >= reads_before[going_on]).all()
+        kept += int(agent.has_last[going_on].any(axis=1).sum())
+    assert later_hands > 50 and forgotten > 50 and kept > 50
+
+
 def test_scripted_opponents_sit_in_the_pool_for_the_whole_run(tmp_path: Path) -> None:
     """``scripted_opponents`` are in the pool from the first round, seated as exploiters
     (one at an exploiter table, or every other seat at a versus table), a place per name
     given (one agent for a name given twice); the run's command names them; a name that
-    is no scripted agent, sessions and the general mixture are refused with a clear
-    error."""
+    is no scripted agent and the general mixture are refused with a clear error."""
     from training.selfplay_network import ScriptedSeats
 
     config = tiny(tmp_path, timesteps=2_000, scripted_opponents=("equity", "hard", "equity"),
@@ -686,9 +718,7 @@ def test_scripted_opponents_sit_in_the_pool_for_the_whole_run(tmp_path: Path) ->
     assert float(rows[0]["versus_pool_per_hand"]) != 0.0
     with pytest.raises(ValueError, match="scripted agents"):
         tiny(tmp_path, scripted_opponents=("genius",))
-    with pytest.raises(ValueError, match="one-hand episodes"):
-        tiny(tmp_path, scripted_opponents=("equity",), episode="session")
-    with pytest.raises(ValueError, match="one-hand episodes"):
+    with pytest.raises(ValueError, match="tables of one kind"):
         tiny(tmp_path, scripted_opponents=("equity",), table_mix="general")
 
 

@@ -232,8 +232,8 @@ class SelfPlayConfig:
     scripted_opponents: tuple[str, ...] = ()
     """Scripted agents (:data:`agents.SCRIPTED_AGENTS`, such as ``hard`` and ``equity``) in
     the pool for the whole run, seated as the rule opponents are, each by its batched form
-    (one-hand episodes at one table kind only: the reading agents' batched forms play one
-    hand an episode). A name given twice sits twice as often (one agent plays both places)."""
+    (at one table kind only, one-hand episodes or sessions). A name given twice sits twice
+    as often (one agent plays both places)."""
     exploiter_learning_rate: float = 1e-3
     """The exploiters' Adam step size, constant (the step size of ``teenpatti exploit``'s
     best responses)."""
@@ -308,9 +308,8 @@ class SelfPlayConfig:
         if unknown:
             raise ValueError(f"scripted_opponents names scripted agents "
                              f"({', '.join(SCRIPTED_AGENTS)}), got {unknown[0]!r}")
-        if self.scripted_opponents and (self.table_mix != "single" or self.episode != "hand"):
-            raise ValueError("scripted_opponents sit at one-hand episodes of one table kind "
-                             "(table_mix single, episode hand)")
+        if self.scripted_opponents and self.table_mix != "single":
+            raise ValueError("scripted_opponents sit at tables of one kind (table_mix single)")
         self.exploiter_kinds = tuple(self.exploiter_kinds)
         if not self.exploiter_kinds or not set(self.exploiter_kinds) <= set(EXPLOITER_KINDS):
             raise ValueError(f"exploiter_kinds must list {' or '.join(EXPLOITER_KINDS)}, "

@@ -17,6 +17,7 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
+from agents.batch_agent import new_hands
 from teenpatti_env.environment.batched import BatchStep, TableBatch
 from training.config import SelfPlayConfig
 from training.selfplay_network import (
@@ -288,6 +289,11 @@ class Collector:
         for actor in self.pool:
             if isinstance(actor, HandReader) and all(actor is not r for r in self._readers):
                 self._readers.append(actor)
+        # a reader is told of the new hands by the batch's deal count
+        self._deals = self.batch if isinstance(self.batch, TableBatch) else None
+        if self._readers and self._deals is None:
+            raise TypeError("scripted opponents read the hands of a TableBatch, "
+                            f"not of a {type(self.batch).__name__}")
         self._exploiters = [k for k, name in enumerate(self.pool_names, start=1)
                             if name == EXPLOITER]
         self._uniform = len(self.pool_names) if self.pool_names[-1:] == [UNIFORM] else 0
@@ -337,14 +343,18 @@ class Collector:
                 if len(rows):
                     actions[rows] = actor_actions(actor, batch, rows, step.observations[rows],
                                                   step.action_masks[rows])
+            deals = self._deals if self._readers else None
+            dealt_before = deals.hands_dealt if deals is not None else None
             step = batch.step(actions)
             self.step = step
-            # A hand ends where the step pays (in a session, hands end before the episode).
+            if deals is not None and dealt_before is not None:
+                dealt = np.flatnonzero(new_hands(deals, dealt_before))
+                for reader in self._readers:
+                    reader.new_hands(dealt)
+            # A hand pays where the step pays (in a session, hands end before the episode).
             settled = np.flatnonzero(step.finished | step.rewards.any(axis=1))
             if len(settled) == 0:
                 continue
-            for reader in self._readers:
-                reader.new_hands(settled)
             roles = self.plan.roles[settled]
             learner_seats = roles == 0
             paid = step.rewards[settled]

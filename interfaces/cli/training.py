@@ -172,7 +172,7 @@ SELFPLAY_HELP = {
                       "style names (tight, loose, blind-heavy, show-happy, reads-the-table, "
                       "plain) or rule: specs",
     "scripted_opponents": "scripted agents in the pool for the whole run, seated as the rule "
-                          "opponents are (one-hand episodes, --table-mix single)",
+                          "opponents are (--table-mix single)",
     "exploiter_learning_rate": "the exploiters' constant step size",
     "exploiter_table_share": "share of hands (once exploiters exist) with one exploiter "
                              "seat and the learner in every other",
