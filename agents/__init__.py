@@ -15,6 +15,7 @@ from agents.policy import NumpyPolicy, PolicyAgent, load_policy, pretrained_path
 from agents.policy_family import make_family_agent, pretrained_family_path
 from agents.rule_strategy import RULE_PREFIX, RuleAgent, parse_spec
 from agents.scripted import AutoAgent, EquityAgent, LevelAgent, RandomAgent
+from teenpatti_env.rules import Rules
 
 SCRIPTED_AGENTS: dict[str, Callable[[int | None], Agent]] = {
     "random": lambda seed: RandomAgent(seed),
@@ -34,10 +35,19 @@ manifest (``ppo:path/to/family.json``, ``pretrained:general``) is one too
 (:mod:`agents.policy_family`)."""
 
 
-def make_agent(name: str, seed: int | None = None) -> Agent:
+def make_agent(name: str, seed: int | None = None, rules: Rules | None = None) -> Agent:
     """A new agent from its name (see :data:`SCRIPTED_AGENTS`) or a trained policy's spec
     (``ppo:PATH``, ``pretrained:NAME``) or a rule strategy's setting (``rule:v0,...``,
-    ``rule:FILE.json``: :mod:`agents.rule_strategy`), seeded with ``seed``."""
+    ``rule:FILE.json``: :mod:`agents.rule_strategy`), seeded with ``seed``; told the
+    table's ``rules`` where given (:meth:`Agent.check_rules`: a policy family picks the
+    member for the table, a policy refuses a table it cannot sit at)."""
+    agent = _new_agent(name, seed)
+    if rules is not None:
+        agent.check_rules(rules)
+    return agent
+
+
+def _new_agent(name: str, seed: int | None) -> Agent:
     if isinstance(name, str) and name.startswith(RULE_PREFIX):
         return RuleAgent(parse_spec(name), seed, name=name)
     if isinstance(name, str) and name.startswith(POLICY_PREFIXES):

@@ -36,3 +36,18 @@ def test_bad_session_matches_are_clear_errors() -> None:
     with pytest.raises(ValueError, match="4 seats"):
         session_match("pretrained:classic", "random", sessions=2, players=5,
                       rules=Rules.preset("classic"))
+
+
+def test_a_policy_family_plays_its_session_member_at_session_tables() -> None:
+    """``pretrained:general`` at four classic seats with a 100-hand limit plays the member
+    trained there (``general-classic-4-session.npz``), seat for seat: its sessions are
+    that member's to the chip, and not those of its first member (the one-hand one)."""
+    rules = session_rules("classic", 4, 100)
+    family = [play_session("pretrained:general", "equity", rules, seat, seed=11)
+              for seat in range(4)]
+    member = [play_session("ppo:agents/pretrained/general-classic-4-session.npz", "equity",
+                           rules, seat, seed=11) for seat in range(4)]
+    first = [play_session("ppo:agents/pretrained/general-classic-4.npz", "equity", rules,
+                          seat, seed=11) for seat in range(4)]
+    assert family == member
+    assert family != first

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("torch")
@@ -18,6 +19,7 @@ from agents.policy import load_policy
 from interfaces.cli import exploit as exploit_cli
 from interfaces.cli import main
 from teenpatti_env.rules import Rules
+from teenpatti_env.rules.variants import VARIANTS
 from training import best_response as module
 from training.best_response import (
     BestResponseReport,
@@ -25,6 +27,7 @@ from training.best_response import (
     best_response,
     chosen_exploiters,
 )
+from training.exploit import PerTableBatch
 from training.rule_search import SearchBudget
 
 TINY_SEARCH = SearchBudget(population=6, rounds=1, deals=40, finalists=2, final_deals=100)
@@ -171,3 +174,20 @@ def test_the_commands_defaults_are_the_librarys() -> None:
     search = SearchBudget()
     assert (search.rounds, search.population, search.deals) == (
         exploit_cli.SEARCH_ROUNDS, exploit_cli.SEARCH_POPULATION, exploit_cli.SEARCH_DEALS)
+
+
+def test_per_table_opponents_are_told_the_table_at_dealers_choice() -> None:
+    """A target without a batched form (``pretrained:general`` at a dealer's choice
+    table) sits in every other seat of the per-table exploiter tables; each copy is told
+    the table's rules, so the family plays each hand's variant by its member, where its
+    first member (four classic seats, ten actions) could not read the table at all."""
+    rules = Rules(num_players=4, dealers_choice=list(VARIANTS))
+    tables = PerTableBatch(3, rules, "pretrained:general", seed=1)
+    step = tables.reset(seed=1)
+    rng = np.random.default_rng(0)
+    hands = 0
+    for _ in range(60):
+        legal = [np.flatnonzero(mask) for mask in step.action_masks]
+        step = tables.step(np.array([rng.choice(moves) for moves in legal]))
+        hands += int(step.finished.sum())
+    assert hands > 3

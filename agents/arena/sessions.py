@@ -67,7 +67,9 @@ def play_session(agent: str, opponent: str, rules: Rules, seat: int, seed: int) 
     the agent's final chips minus the mean opponent's, in boots."""
     env = raw_env(rules=rules, episode="session")
     env.reset(seed=seed)
-    players = {name: make_agent(agent if number == seat else opponent, seed=seed + number)
+    # told the rules: a policy family plays its session member, not its first one
+    players = {name: make_agent(agent if number == seat else opponent, seed=seed + number,
+                                rules=rules)
                for name, number in env.agent_name_mapping.items()}
 
     def reset_memory() -> None:
