@@ -77,7 +77,6 @@ class BatchAgent:
         return out
 
 
-
 def new_hands(batch: TableBatch, dealt_before: NDArray[np.int64]) -> Flags:
     """The tables of ``batch`` dealt a new hand since ``batch.hands_dealt`` read
     ``dealt_before`` (a session's next hand, or the next episode's first): where a batched
