@@ -347,3 +347,17 @@ def test_cli_rejects_bad_seeds_and_unwritable_folders_before_playing(
     assert main(["arena", "--hands", "4", "--quiet", "--out", str(blocker)]) == 2
     captured = capsys.readouterr()
     assert "cannot write" in captured.err and "boots per hand" not in captured.out
+
+
+def test_make_agent_told_the_table_picks_a_family_member_or_refuses() -> None:
+    """``make_agent(..., rules=...)`` tells the new agent its table: a family plays the
+    member trained there (told nothing, its first), and a one-table policy refuses a
+    table it cannot sit at with a clear error."""
+    muflis = Rules(num_players=3, variant="muflis")
+    told = make_agent("pretrained:general", seed=1, rules=muflis)
+    untold = make_agent("pretrained:general", seed=1)
+    assert told.member.metadata["rules"]["variant"] == "muflis"  # type: ignore[attr-defined]
+    assert told.member.metadata["rules"]["num_players"] == 3  # type: ignore[attr-defined]
+    assert untold.member is untold.family.members[0]  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="4 seats"):
+        make_agent("pretrained:classic", rules=Rules(num_players=5))
