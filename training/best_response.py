@@ -217,7 +217,7 @@ def chosen_exploiters(agent: str, names: Sequence[str] | None,
 
 def _fits(agent: str, rules: Rules) -> bool:
     try:
-        make_agent(agent).check_rules(rules)
+        make_agent(agent, rules=rules)
     except ValueError:
         return False
     return True
@@ -248,7 +248,7 @@ def best_response(
         raise ValueError(f"hands must be a positive int, got {hands!r}")
     started = time.perf_counter()
     rules = exploit_rules(preset, players, variant)
-    make_agent(agent).check_rules(rules)
+    make_agent(agent, rules=rules)
     names = chosen_exploiters(agent, exploiters, rules)
     starts = {"scratch": None, "target": agent, "shipped": STRONGEST_SHIPPED}
     results = []

@@ -95,7 +95,7 @@ def learned_best_response(
         "self_play_share": 0.0, "exploiter_every": 0, "exploiter_table_share": 0.0,
         "uniform_table_share": 0.0, "progress": False, "anneal_lr": False, "tables": tables,
         "rollout_steps": 64, **SMALL_GAME_PPO, **settings})
-    make_agent(agent).check_rules(game.rules)
+    make_agent(agent, rules=game.rules)
     if compiled is None:
         compiled = CompiledGame(game, agent)
     device = configure_torch(config)

@@ -289,11 +289,13 @@ class Collector:
         for actor in self.pool:
             if isinstance(actor, HandReader) and all(actor is not r for r in self._readers):
                 self._readers.append(actor)
-        # a reader is told of the new hands by the batch's deal count
-        self._deals = self.batch if isinstance(self.batch, TableBatch) else None
-        if self._readers and self._deals is None:
-            raise TypeError("scripted opponents read the hands of a TableBatch, "
-                            f"not of a {type(self.batch).__name__}")
+        # the readers are told of new hands by the batch's deal count
+        self._deals = None
+        if self._readers:
+            if not isinstance(self.batch, TableBatch):
+                raise TypeError("scripted opponents read the hands of a TableBatch, "
+                                f"not of a {type(self.batch).__name__}")
+            self._deals = self.batch
         self._exploiters = [k for k, name in enumerate(self.pool_names, start=1)
                             if name == EXPLOITER]
         self._uniform = len(self.pool_names) if self.pool_names[-1:] == [UNIFORM] else 0
@@ -343,7 +345,7 @@ class Collector:
                 if len(rows):
                     actions[rows] = actor_actions(actor, batch, rows, step.observations[rows],
                                                   step.action_masks[rows])
-            deals = self._deals if self._readers else None
+            deals = self._deals
             dealt_before = deals.hands_dealt if deals is not None else None
             step = batch.step(actions)
             self.step = step

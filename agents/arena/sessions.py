@@ -107,7 +107,7 @@ def session_match(
         raise ValueError(f"a session match needs at least 2 session deals, got {sessions}")
     table = session_rules(rules, players, hands)
     for name in (agent, opponent):
-        make_agent(name).check_rules(table)
+        make_agent(name, rules=table)
     seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(sessions)]
     chunks = [seeds[k:k + SESSIONS_PER_TASK] for k in range(0, sessions, SESSIONS_PER_TASK)]
     edges: list[float] = []
