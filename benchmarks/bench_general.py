@@ -104,11 +104,11 @@ def markdown(tables: dict[str, HeadToHeadReport]) -> str:
 
 def measure_matrix(agent: str, *, hands: int, seed: int, workers: int | None,
                    variants: list[str], classic: bool = True, dealers_choice: bool = True,
-                   sessions: int = 0) -> tuple[dict[str, HeadToHeadReport], dict[str, bool],
-                                               Any]:
+                   sessions: int = 0, session_seed: int | None = None,
+                   ) -> tuple[dict[str, HeadToHeadReport], dict[str, bool], Any]:
     """Every head-to-head table of the matrix (the module's docstring), printed as it is
     played: the reports by table, one ``holds`` flag per claim, and the session match
-    (``None`` with ``sessions=0``)."""
+    (``None`` with ``sessions=0``), dealt from ``session_seed`` (default ``seed``)."""
     tables: dict[str, HeadToHeadReport] = {}
     claims: dict[str, bool] = {}
 
@@ -165,7 +165,8 @@ def measure_matrix(agent: str, *, hands: int, seed: int, workers: int | None,
     match = None
     if sessions:
         match = session_match(agent, "equity", sessions=sessions, hands=100, players=4,
-                              seed=seed, workers=workers)
+                              seed=seed if session_seed is None else session_seed,
+                              workers=workers)
         print(match.line(), flush=True)
         claims["sessions of 100 hands at 4 seats: more chips at the end than the mean "
                "equity seat"] = match.edge.low > 0
