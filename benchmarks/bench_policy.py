@@ -159,7 +159,8 @@ def main() -> None:
             variants=list(filter(None, args.variants.split(","))),
             classic=not args.variants_only, dealers_choice=args.dealers_choice,
             sessions=0 if k else args.sessions, session_seed=args.session_seed)
-        sessions = played if k == 0 else sessions
+        if k == 0:  # the sessions are played once, with the first seed's matrix
+            sessions = played
     claims = combined_claims(claims_by_seed)
     exploits: dict[str, dict[str, dict[str, Any]]] = {}
     if args.exploit:
