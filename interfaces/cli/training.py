@@ -135,8 +135,8 @@ def _add_train_parser(commands: Any) -> None:
 
 SELFPLAY_HELP = {
     "preset": "the table (a preset name)",
-    "variant": "the variant played (one without a selection phase, buying, thresholds or "
-               "rotating jokers: the batched engine's)",
+    "variant": "the variant played (a name of docs/variants.md; the batched engine plays "
+               "every one)",
     "players": "seats, 3..7 (default: the preset's)",
     "episode": "hand (every hand from the starting stacks) or session (stacks carried from "
                "hand to hand until the session ends, docs/selfplay.md)",
