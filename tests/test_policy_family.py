@@ -115,3 +115,20 @@ def test_a_network_starts_from_the_familys_member_for_the_table() -> None:
     with pytest.raises(ValueError, match="no member"):
         starting_policy("pretrained:general", Rules.preset("classic", variant="discard_one",
                                                            num_players=4))
+
+
+def test_the_shipped_family_keeps_its_preset_members_to_their_presets() -> None:
+    """``pretrained:general`` has members trained under the ``flash`` and ``tabletop``
+    presets; each plays its own preset and no other (the four-seat classic member plays
+    ``classic`` and ``pagat``)."""
+    from agents.policy_family import pretrained_family_path
+
+    family = read_family(pretrained_family_path("general"))
+    members = {name: family.member_for(Rules.preset(name))
+               for name in ("classic", "pagat", "flash", "tabletop")}
+    for name in ("flash", "tabletop"):
+        member = members[name]
+        assert member is not None and member.metadata["preset"] == name
+        assert Rules.from_dict(member.metadata["rules"]) == Rules.preset(name)
+    assert members["classic"] is members["pagat"]
+    assert len({id(member) for member in members.values()}) == 3
