@@ -10,7 +10,12 @@ import pytest
 
 from agents import make_agent
 from agents.policy import NumpyPolicy, PolicyFileError, load_policy, pretrained_path
-from agents.policy_family import FAMILY_FORMAT, FamilyAgent, read_family
+from agents.policy_family import (
+    FAMILY_FORMAT,
+    FamilyAgent,
+    pretrained_family_path,
+    read_family,
+)
 from teenpatti_env.environment.batched import TableBatch
 from teenpatti_env.rules import Rules
 
@@ -104,7 +109,6 @@ def test_a_network_starts_from_the_familys_member_for_the_table() -> None:
     trained policy; for ``pretrained:general`` that is the member that plays the table,
     and a table without a member is refused in words."""
     pytest.importorskip("torch")
-    from agents.policy_family import pretrained_family_path
     from training.selfplay_network import starting_policy
 
     family = read_family(pretrained_family_path("general"))
@@ -121,8 +125,6 @@ def test_the_shipped_family_keeps_its_preset_members_to_their_presets() -> None:
     """``pretrained:general`` has members trained under the ``flash`` and ``tabletop``
     presets; each plays its own preset and no other (the four-seat classic member plays
     ``classic`` and ``pagat``)."""
-    from agents.policy_family import pretrained_family_path
-
     family = read_family(pretrained_family_path("general"))
     members = {name: family.member_for(Rules.preset(name))
                for name in ("classic", "pagat", "flash", "tabletop")}
