@@ -19,10 +19,17 @@ from typing import Any
 import numpy as np
 
 from agents.policy_network import POLICY_FORMAT, POLICY_FORMATS, NumpyPolicy, PolicyFileError
-from teenpatti_env.environment.observation import OBSERVATION_VERSION
+from teenpatti_env.environment.observation import (
+    OBSERVATION_VERSION,
+    ObservationLayout,
+    version_1_size,
+)
 from teenpatti_env.rules import Rules
 
 PRETRAINED_DIR = Path(__file__).parent / "pretrained"
+READABLE_VERSIONS = (1, OBSERVATION_VERSION)
+"""Observation layout versions a policy file may record: a version-1 vector is a
+version-2 one without the ``my_slots`` block at its end."""
 
 
 def policy_metadata(
@@ -59,18 +66,21 @@ def read_policy(path: str | Path) -> NumpyPolicy:
         raise PolicyFileError(f"{str(path)!r} is not in the {' or '.join(POLICY_FORMATS)} "
                               "format")
     version = metadata.get("observation_version")
-    if version != OBSERVATION_VERSION:
+    if version not in READABLE_VERSIONS:
         raise PolicyFileError(
             f"{str(path)!r} was trained on observation layout version {version!r}; this "
-            f"package builds version {OBSERVATION_VERSION}"
+            f"package builds version {OBSERVATION_VERSION} and reads "
+            f"{', '.join(map(str, READABLE_VERSIONS))}"
         )
     layers = len(arrays) // 2
     try:
         weights = [arrays.pop(f"layer_{k}_weight") for k in range(layers)]
         biases = [arrays.pop(f"layer_{k}_bias") for k in range(layers)]
-        Rules.from_dict(metadata["rules"])
+        rules = Rules.from_dict(metadata["rules"])
     except (KeyError, TypeError, ValueError) as error:
         raise PolicyFileError(f"{str(path)!r} is damaged: {error}") from None
+    if version != OBSERVATION_VERSION and metadata["format"] == POLICY_FORMAT:
+        weights[0], metadata = _from_version_1(weights[0], metadata, rules)
     if arrays:
         raise PolicyFileError(f"{str(path)!r} holds unknown arrays {sorted(arrays)}")
     try:
@@ -104,3 +114,14 @@ def pretrained_path(name: str) -> Path:
                                         *PRETRAINED_DIR.glob("*.json")))
         raise ValueError(f"no pretrained policy {name!r}; shipped: {', '.join(known) or 'none'}")
     return path
+
+
+def _from_version_1(first: np.ndarray, metadata: dict[str, Any],
+                    rules: Rules) -> tuple[np.ndarray, dict[str, Any]]:
+    """A version-1 one-table policy's first layer and metadata for the version-2 vector:
+    zero weights for the ``my_slots`` inputs (where its table has them), so it makes the
+    very choices it made on the version-1 vector."""
+    old, new = version_1_size(rules), ObservationLayout(rules).size
+    if first.shape[0] == old and new > old:
+        first = np.vstack([first, np.zeros((new - old, first.shape[1]), first.dtype)])
+    return first, {**metadata, "observation_version": OBSERVATION_VERSION}

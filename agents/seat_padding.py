@@ -85,9 +85,11 @@ from teenpatti_env.environment.observation import (
     PHASE_SLOTS,
     ROTATING_SLOTS,
     SEAT_SLOTS,
+    SLOTS_NAME,
     THRESHOLD_SLOTS,
     VARIANT_SLOTS,
     ObservationLayout,
+    version_1_size,
 )
 from teenpatti_env.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
@@ -296,7 +298,7 @@ def unfit_reason(rules: Rules, action_names: tuple[str, ...] | list[str],
     if not version.variants and (rules.variant != "classic" or not rules.spec.is_classic):
         return f"the variant {rules.variant!r} is not in its input layout"
     missing = sorted({name.split(".")[-1] for name, _, _, _ in ObservationLayout(rules).slots
-                      if name not in version.positions})
+                      if name not in version.positions and name != SLOTS_NAME})
     if missing:
         return (f"the variant {rules.variant!r} is not in its input layout (its "
                 f"observations add {', '.join(missing)})")
@@ -323,8 +325,12 @@ class PaddedLayout:
         observation = ObservationLayout(rules)
         self.source_size = observation.size
         self.size = version.size
-        target = np.zeros(self.source_size, dtype=np.int64)
+        # The padded inputs predate my_slots (the vector's last block): they take the head.
+        self.taken = version_1_size(rules)
+        target = np.zeros(self.taken, dtype=np.int64)
         for name, offset, width, _ in observation.slots:
+            if name == SLOTS_NAME:
+                continue
             start = version.positions[name]
             target[offset:offset + width] = np.arange(start, start + width)
         self.target = target
@@ -347,7 +353,7 @@ class PaddedLayout:
             raise ValueError(f"a {self.num_seats}-seat observation of {self.rules.variant!r} "
                              f"has {self.source_size} entries, got {x.shape[-1]}")
         out = np.broadcast_to(self.constant, (*x.shape[:-1], self.size)).copy()
-        out[..., self.target] = x
+        out[..., self.target] = x[..., :self.taken]
         return out
 
 

@@ -79,6 +79,7 @@ def params_table(rules: Rules, episode: str, bet_levels: int,
         params[k.P_VOTE] = rules.vote_to_end and episode == "session"
         params[k.P_VOTE_AT] = offsets.get("vote_now", k.NONE)
         params[k.P_CHOICE] = rules.dealers_choice is not None
+        params[k.P_OBS_SLOTS] = offsets.get("my_slots", k.NONE)
         variant_params(hand_rules, params, offsets)
         phase_params(hand_rules, params, offsets)
         rows.append(Row(hand_rules, params,

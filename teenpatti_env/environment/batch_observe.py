@@ -74,12 +74,18 @@ def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: A
         obs[t, seat_at[j, S_TO_ACT]] = other == to_act
         obs[t, seat_at[j, S_ASKER]] = other == asker
         shown = known[t, me, other]  # 1: every private card; 2: the open cards only
+        # the own cards again, slot by slot, in my_slots (j == 0: the observer)
+        slots_at = params[P_OBS_SLOTS] if j == 0 else NONE
         if shown == 1:
             for c in range(held_cards(params, seat, t, other) if phased else private):
                 obs[t, cards_at[j] + seat[t, CARD0 + c, other]] = 1.0
+                if slots_at != NONE:
+                    obs[t, slots_at + 52 * c + seat[t, CARD0 + c, other]] = 1.0
         elif shown == 2:
             for c in range(params[P_OPEN]):
                 obs[t, cards_at[j] + seat[t, CARD0 + c, other]] = 1.0
+                if slots_at != NONE:
+                    obs[t, slots_at + 52 * c + seat[t, CARD0 + c, other]] = 1.0
     if params[P_OBS_COMMUNITY] != NONE:
         encode_variant(params, tab, seat, known, t, me, obs)
     if phased:

@@ -287,7 +287,9 @@ P_THRESHOLD = P_THRESHOLD_COUNT + 1
 P_CHOICE = P_OBS_BOUGHT + 1
 """Dealer's choice (C1): a new hand waits for the dealer's choice instead of being dealt,
 and a ``chosen_*`` variant's rank or colour is the dealer's, not drawn (S2)."""
-PARAMS = P_CHOICE + 1
+P_OBS_SLOTS = P_CHOICE + 1
+"""The offset of the observation's ``my_slots`` block (``NONE`` without one)."""
+PARAMS = P_OBS_SLOTS + 1
 """``P_VOTE``: votes to end between a session's hands (C3); ``P_VOTE_AT``: the offset of
 the observation's ``vote_now`` slot (``NONE`` without one)."""
 BURST_INDICATOR = -2

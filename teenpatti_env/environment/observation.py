@@ -36,11 +36,13 @@ from teenpatti_env.environment.observation_slots import PHASE_SEAT_SLOTS as PHAS
 from teenpatti_env.environment.observation_slots import PHASE_SLOTS as PHASE_SLOTS
 from teenpatti_env.environment.observation_slots import ROTATING_SLOTS as ROTATING_SLOTS
 from teenpatti_env.environment.observation_slots import SEAT_SLOTS as SEAT_SLOTS
+from teenpatti_env.environment.observation_slots import SLOTS_NAME as SLOTS_NAME
 from teenpatti_env.environment.observation_slots import THRESHOLD_SLOTS as THRESHOLD_SLOTS
 from teenpatti_env.environment.observation_slots import VARIANT_SLOTS as VARIANT_SLOTS
 from teenpatti_env.environment.observation_slots import VOTE_SLOTS as VOTE_SLOTS
 from teenpatti_env.environment.observation_slots import ObservationSlots as ObservationSlots
 from teenpatti_env.environment.observation_slots import TableFacts as TableFacts
+from teenpatti_env.environment.observation_slots import version_1_size as version_1_size
 from teenpatti_env.environment.observation_variant import VariantBlocks
 from teenpatti_env.environment.observation_variant import (
     visible_burst_rank as visible_burst_rank,
@@ -138,6 +140,10 @@ class ObservationLayout(VariantBlocks):
             for card in cards:  # a few slots: quicker one by one than by fancy indexing
                 out[base + card] = 1.0
         offsets = self._variant_offsets
+        slots_at = offsets.get(SLOTS_NAME)
+        if slots_at is not None:
+            for k, card in enumerate(known_cards.get(seat, ())):
+                out[slots_at + k * NUM_CARDS + card] = 1.0
         if offsets:
             self._encode_variant(out, hand, seat, facts, per_boot)
         return out
@@ -202,6 +208,10 @@ class ObservationLayout(VariantBlocks):
             if entry["cards"]:
                 base = self._cards_at + self._relative[seat][other] * NUM_CARDS
                 ones += [base + card for card in parse_cards(entry["cards"])]
+        slots_at = self._variant_offsets.get(SLOTS_NAME)
+        if slots_at is not None and seats[seat]["cards"]:
+            ones += [slots_at + k * NUM_CARDS + card
+                     for k, card in enumerate(parse_cards(seats[seat]["cards"]))]
         out = np.zeros(self.size, dtype=np.float32)
         out[: len(scalars)] = scalars
         out[ones] = 1.0

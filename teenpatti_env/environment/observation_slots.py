@@ -19,8 +19,10 @@ from teenpatti_env.cards import NUM_CARDS
 from teenpatti_env.cards.hands import CATEGORIES
 from teenpatti_env.rules import Rules
 
-OBSERVATION_VERSION = 1
-"""Bumped whenever the vector layout changes (saved policies record it)."""
+OBSERVATION_VERSION = 2
+"""Bumped whenever the vector layout changes (saved policies record it). Version 2 added
+the ``my_slots`` block, last in the vector and only where actions name hand slots; a
+version-1 vector is a version-2 one without it (:func:`version_1_size`)."""
 
 GLOBAL_SLOTS: tuple[tuple[str, int, str], ...] = (
     ("pot", 1, "chips in the pot, in boots"),
@@ -77,12 +79,17 @@ ROTATING_SLOTS = (("rotations", 1, "full betting rounds so far: wild ranks moved
 BUY_SLOTS = (("my_bought", NUM_CARDS, "the card this seat bought wild, one-hot (J1)"),)
 BUY_SEAT_SLOTS = (("bought", "has bought a joker this hand (J2: the card stays secret)"),)
 VOTE_SLOTS = (("vote_now", 1, "this seat is asked, between hands, to vote to end (C3)"),)
+SLOTS_NAME = "my_slots"
+"""The own cards in hand-slot order (version 2): slot ``k``'s card one-hot at ``52 k`` on,
+as far as the seat knows it, where the variant's actions name a card by its slot
+(``discard_k``, ``pass_a_b_c``, ``buy_joker_k``); the ``cards`` slots say which cards a
+seat holds, not in which slot."""
 _FLAGS = {
     "my_turn", "sideshow_asked", "hand_over", "hand_limit", "my_strength", "in_session",
     "dealt_in", "in_hand", "packed", "all_in", "seen", "is_dealer", "is_previous", "to_act",
     "sideshow_asker", "my_category", "cards", "community", "indicators", "wild_ranks",
     "wild_colours", "burst_rank", "burst", "in_phase", "my_parted", "phase_done",
-    "my_bought", "bought", "vote_now", "choosing", "variant_chosen",
+    "my_bought", "bought", "vote_now", "choosing", "variant_chosen", "my_slots",
 }  # fmt: skip
 _BIG = float(np.finfo(np.float32).max)
 _GLOBAL_SIZE = len(GLOBAL_SLOTS)
@@ -157,6 +164,11 @@ class ObservationSlots:
                              "dealers_choice order")), ()))
         if rules.vote_to_end:
             blocks.append((VOTE_SLOTS, ()))
+        slots = max(slot_count(spec) for spec in specs)
+        if slots:  # last, so that a version-1 vector is this one's head
+            blocks.append((((SLOTS_NAME, slots * NUM_CARDS,
+                             "own cards in hand-slot order, slot k's card one-hot at 52k"),),
+                           ()))
         return blocks
 
     @property
@@ -187,3 +199,19 @@ class ObservationSlots:
             for name, text in seat_slots:
                 table += [(f"seat{k}.{name}", offsets[name] + k, 1, text) for k in range(n)]
         return table
+
+
+def slot_count(spec: Any) -> int:
+    """How many hand slots a seat's actions can name under a variant ``spec`` (0: none):
+    the private cards, with a shopping draw's and the passing dealer's-left seat's extra
+    cards, where a phase or joker buying names cards by slot."""
+    if spec.phase is None and not spec.buy_a_joker:
+        return 0
+    return int(spec.private_cards) + {"passing": 3, "shopping": 1}.get(spec.phase, 0)
+
+
+def version_1_size(rules: Rules) -> int:
+    """The size of ``rules``'s version-1 observation: the vector without ``my_slots``."""
+    layout = ObservationSlots(rules)
+    offset = layout._variant_offsets.get(SLOTS_NAME)
+    return layout.size if offset is None else offset
