@@ -50,7 +50,9 @@ A policy sits at a table when its input has a place for every observation slot a
 actions one for every action of the table, by name (:func:`unfit_reason`): a ten-action
 policy at the tables with classic's actions, one of the padded action space
 (:mod:`agents.padded_actions`) at the selection phases and buying a joker too. Dealer's
-choice is in no input yet.
+choice is in no input yet. The observation's ``my_slots`` block (observation version 2,
+the own cards slot by slot) came after these inputs and has no place in them: they take
+the observation without it, its version-1 head.
 
 >>> from teenpatti_env.rules import Rules
 >>> padded = PaddedLayout(Rules.preset("classic", num_players=5))
