@@ -164,7 +164,9 @@ class ObservationSlots:
                              "dealers_choice order")), ()))
         if rules.vote_to_end:
             blocks.append((VOTE_SLOTS, ()))
-        slots = max(slot_count(spec) for spec in specs)
+        # sized for the largest own hand of any listed variant (dealer's choice): a hand
+        # of a variant without slot actions writes its cards here too
+        slots = max(map(hand_slots, specs)) if any(map(names_slots, specs)) else 0
         if slots:  # last, so that a version-1 vector is this one's head
             blocks.append((((SLOTS_NAME, slots * NUM_CARDS,
                              "own cards in hand-slot order, slot k's card one-hot at 52k"),),
@@ -201,12 +203,15 @@ class ObservationSlots:
         return table
 
 
-def slot_count(spec: Any) -> int:
-    """How many hand slots a seat's actions can name under a variant ``spec`` (0: none):
-    the private cards, with a shopping draw's and the passing dealer's-left seat's extra
-    cards, where a phase or joker buying names cards by slot."""
-    if spec.phase is None and not spec.buy_a_joker:
-        return 0
+def names_slots(spec: Any) -> bool:
+    """Whether a variant ``spec``'s actions name a card by its hand slot (a selection phase,
+    or buying a joker)."""
+    return spec.phase is not None or bool(spec.buy_a_joker)
+
+
+def hand_slots(spec: Any) -> int:
+    """The most own cards a seat holds at once under a variant ``spec``: the private cards,
+    with a shopping draw's and the passing dealer's-left seat's extra cards."""
     return int(spec.private_cards) + {"passing": 3, "shopping": 1}.get(spec.phase, 0)
 
 
