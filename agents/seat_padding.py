@@ -50,9 +50,10 @@ A policy sits at a table when its input has a place for every observation slot a
 actions one for every action of the table, by name (:func:`unfit_reason`): a ten-action
 policy at the tables with classic's actions, one of the padded action space
 (:mod:`agents.padded_actions`) at the selection phases and buying a joker too. Dealer's
-choice is in no input yet. The observation's ``my_slots`` block (observation version 2,
-the own cards slot by slot) came after these inputs and has no place in them: they take
-the observation without it, its version-1 head.
+choice is in no input yet. The observation's ``my_slots`` and ``my_discards`` blocks
+(observation version 2: the own cards slot by slot, what each discard leaves) came after
+these inputs and have no place in them: they take the observation without them, its
+version-1 head.
 
 >>> from teenpatti_env.rules import Rules
 >>> padded = PaddedLayout(Rules.preset("classic", num_players=5))
@@ -87,9 +88,9 @@ from teenpatti_env.environment.observation import (
     PHASE_SLOTS,
     ROTATING_SLOTS,
     SEAT_SLOTS,
-    SLOTS_NAME,
     THRESHOLD_SLOTS,
     VARIANT_SLOTS,
+    VERSION_2_BLOCKS,
     ObservationLayout,
     version_1_size,
 )
@@ -300,7 +301,7 @@ def unfit_reason(rules: Rules, action_names: tuple[str, ...] | list[str],
     if not version.variants and (rules.variant != "classic" or not rules.spec.is_classic):
         return f"the variant {rules.variant!r} is not in its input layout"
     missing = sorted({name.split(".")[-1] for name, _, _, _ in ObservationLayout(rules).slots
-                      if name not in version.positions and name != SLOTS_NAME})
+                      if name not in version.positions and name not in VERSION_2_BLOCKS})
     if missing:
         return (f"the variant {rules.variant!r} is not in its input layout (its "
                 f"observations add {', '.join(missing)})")
@@ -327,11 +328,11 @@ class PaddedLayout:
         observation = ObservationLayout(rules)
         self.source_size = observation.size
         self.size = version.size
-        # The padded inputs predate my_slots (the vector's last block): they take the head.
+        # The padded inputs predate version 2's blocks (the vector's last): they take the head.
         self.taken = version_1_size(rules)
         target = np.zeros(self.taken, dtype=np.int64)
         for name, offset, width, _ in observation.slots:
-            if name == SLOTS_NAME:
+            if name in VERSION_2_BLOCKS:
                 continue
             start = version.positions[name]
             target[offset:offset + width] = np.arange(start, start + width)

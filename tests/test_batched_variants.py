@@ -298,8 +298,12 @@ def test_the_batched_arena_gives_the_per_table_report_in_a_variant(tmp_path: Pat
     from agents.arena import run_arena
 
     rules = Rules(variant=name)
+    # Random weights, played by their most likely action: two seeds whose policies do not
+    # both always pack (discard_one's layout, grown by my_slots and my_discards, draws
+    # other weights from the same seeds).
+    seeds = (5, 6) if name == "discard_one" else (1, 2)
     agents = [f"ppo:{random_policy(rules, seed=seed).save(tmp_path / f'{seed}.npz')}"
-              for seed in (1, 2)]
+              for seed in seeds]
     batched = run_arena(agents, hands=300, seed=5, rules=rules, engine="batched")
     per_table = run_arena(agents, hands=300, seed=5, rules=rules, engine="per_table")
     assert batched.to_dict() == per_table.to_dict()

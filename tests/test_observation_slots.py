@@ -1,9 +1,11 @@
-"""The own cards slot by slot (``my_slots``, observation layout version 2).
+"""The own cards slot by slot (``my_slots``) and what each discard leaves
+(``my_discards``): observation layout version 2.
 
 Where a variant's actions name a card by its hand slot (``discard_k``, ``pass_a_b_c``,
 ``buy_joker_k``), the observation says which card each slot holds, so that a network can
-tell which card an action throws; every other layout is unchanged, and a version-1
-policy file still loads and makes the choices it made on the version-1 vector.
+tell which card an action throws, and where a discard throws one of four, the strength
+each discard would leave; every other layout is unchanged, and a version-1 policy file
+still loads and makes the choices it made on the version-1 vector.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from teenpatti_env import Rules, raw_env
 from teenpatti_env.cards import NUM_CARDS, parse_cards
 from teenpatti_env.environment.actions import ActionLayout
 from teenpatti_env.environment.observation import (
+    DISCARDS_NAME,
     OBSERVATION_VERSION,
     SLOTS_NAME,
     ObservationLayout,
@@ -29,10 +32,10 @@ from teenpatti_env.rules.variants import VARIANTS
 SLOT_VARIANTS = ("discard_one", "shopping", "passing_cards", "buy_a_joker")
 
 
-def slots_block(layout: ObservationLayout) -> tuple[int, int]:
-    """Offset and width of the layout's ``my_slots`` block."""
+def slots_block(layout: ObservationLayout, block: str = SLOTS_NAME) -> tuple[int, int]:
+    """Offset and width of the layout's ``my_slots`` (or another named) block."""
     return next((offset, width) for name, offset, width, _ in layout.slots
-                if name == SLOTS_NAME)
+                if name == block)
 
 
 @pytest.mark.parametrize("variant", SLOT_VARIANTS)
@@ -77,7 +80,44 @@ def test_only_layouts_whose_actions_name_slots_changed(variant: str) -> None:
                       for name in ActionLayout(rules).names)
     assert (version_1_size(rules) < layout.size) == names_slots
     if names_slots:
-        assert slots_block(layout) == (version_1_size(rules), layout.size - version_1_size(rules))
+        at, width = slots_block(layout)
+        assert at == version_1_size(rules)
+        discards = ActionLayout(rules).names.count("discard_0") and width // NUM_CARDS
+        assert at + width + discards == layout.size
+        if discards:
+            assert slots_block(layout, DISCARDS_NAME) == (at + width, discards)
+
+
+@pytest.mark.parametrize("variant", ["discard_one", "shopping"])
+def test_my_discards_holds_the_strength_each_discard_leaves(variant: str) -> None:
+    rules = Rules.preset("classic", variant=variant, num_players=4)
+    raw = raw_env(rules=rules)
+    at, width = slots_block(raw.obs_layout, DISCARDS_NAME)
+    checked = 0
+    for seed in range(30):
+        raw.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while raw.agents:
+            agent = raw.agent_selection
+            if raw.terminations[agent] or raw.truncations[agent]:
+                raw.step(None)
+                continue
+            left = raw.observe(agent)["observation"][at:at + width]
+            view = raw.view(agent)
+            holds_four = view["cards"] is not None and len(view["cards"]) == 4
+            if holds_four:
+                assert view["discard_strengths"] == pytest.approx(left.tolist(), abs=1e-6)
+            else:
+                assert view["discard_strengths"] is None and not left.any()
+            action = int(rng.choice(np.flatnonzero(raw.action_mask(agent))))
+            name = raw.action_meanings[action]
+            raw.step(action)
+            if name.startswith("discard_"):
+                # the hand the discard left is worth what the slot said
+                after = raw.view(agent)["strength"]
+                assert after == pytest.approx(float(left[int(name.split("_")[1])]), abs=1e-6)
+                checked += 1
+    assert checked > 20
 
 
 def test_a_version_1_policy_file_chooses_as_it_did(tmp_path: Path) -> None:

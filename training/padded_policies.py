@@ -48,7 +48,7 @@ def padded_start(policy: NumpyPolicy) -> NumpyPolicy:
         assert INPUT_VERSIONS[policy.input_layout].size <= PADDED_SIZE
         first[:policy.observation_size] = weights[0]
     else:
-        target = padded_layout(policy.rules).target  # my_slots' rows have no place there
+        target = padded_layout(policy.rules).target  # version 2's blocks have no place there
         first[target] = weights[0][:len(target)]
     weights[0] = first
     places = [PADDED_ACTION_NAMES.index(name) for name in policy.action_names]

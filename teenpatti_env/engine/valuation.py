@@ -4,6 +4,7 @@ it (threshold indicators turn up as the pot grows, T1-T2; wild ranks rotate, R1-
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from teenpatti_env.cards import format_cards
 from teenpatti_env.cards.jokers import lowest_rank, rotation_owner, round_ended, thresholds_reached
@@ -75,14 +76,24 @@ class Valuation(Knowledge):
         if value is None:
             cards = self.hands[seat]
             assert cards is not None
-            if self._classic:
-                value = variants.seat_value(cards, self._values)
-            else:
-                value = self.variant_deal.value(
-                    cards, *self._ranking, self.rotating_rank(seat), self.bought[seat]
-                )
+            value = self._value_of(seat, cards)
             self._seat_values[seat] = value
         return value
+
+    def _value_of(self, seat: int, cards: Sequence[int]) -> int:
+        """The value ``seat`` would have holding ``cards`` (its wild cards as now)."""
+        if self._classic:
+            return variants.seat_value(cards, self._values)
+        return self.variant_deal.value(
+            cards, *self._ranking, self.rotating_rank(seat), self.bought[seat]
+        )
+
+    def values_after_discard(self, seat: int) -> list[int]:
+        """The value of ``seat``'s hand without each of its cards in turn, in slot order:
+        what each ``discard_k`` would leave it."""
+        cards = self.hands[seat]
+        assert cards is not None
+        return [self._value_of(seat, cards[:k] + cards[k + 1:]) for k in range(len(cards))]
 
     def usable_cards(self, seat: int) -> tuple[list[int], list[bool]]:
         """The cards ``seat``'s hand is valued from (its own and the community cards) and

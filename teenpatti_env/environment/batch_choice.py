@@ -80,6 +80,7 @@ def params_table(rules: Rules, episode: str, bet_levels: int,
         params[k.P_VOTE_AT] = offsets.get("vote_now", k.NONE)
         params[k.P_CHOICE] = rules.dealers_choice is not None
         params[k.P_OBS_SLOTS] = offsets.get("my_slots", k.NONE)
+        params[k.P_OBS_DISCARDS] = offsets.get("my_discards", k.NONE)
         variant_params(hand_rules, params, offsets)
         phase_params(hand_rules, params, offsets)
         rows.append(Row(hand_rules, params,
@@ -208,7 +209,7 @@ class ChoiceTables:
         k.observe_tables(rows.params, self._tab, self._seat, self._known, which, seats, obs,
                        mask, self._kind_of, self._global_at, self._seat_at,
                        self._category_at, self._cards_at, rows.categories, rows.strengths,
-                       self._legal)
+                       rows.values, self._legal)
         tab = self._tab
         seen = which & (seats != k.NONE)
         waiting = seen & (tab[:, k.CHOICE] == k.NONE)

@@ -68,12 +68,21 @@ def seat_value(params: Any, tab: Any, seat: Any, values: Any, t: int, s: int) ->
     it (public, its own lowest or rotating rank, the card it bought) and the imaginary
     card, by :func:`wild_value` (the cards and flags written in ``values``' scratch,
     ``V_SCRATCH``)."""
+    return value_without(params, tab, seat, values, t, s, NONE)
+
+
+@jit
+def value_without(params: Any, tab: Any, seat: Any, values: Any, t: int, s: int,
+                  skip: int) -> int:
+    """:func:`seat_value` of seat ``s`` without the private card in slot ``skip``
+    (``NONE``: with every card): what discarding it would leave."""
     cards = values[V_SCRATCH:V_SCRATCH + MAX_PRIVATE + MAX_COMMUNITY]
     flags = values[V_SCRATCH + MAX_PRIVATE + MAX_COMMUNITY:V_SIZE]
     count = 0
     for c in range(held_cards(params, seat, t, s)):
-        cards[count] = seat[t, CARD0 + c, s]
-        count += 1
+        if c != skip:
+            cards[count] = seat[t, CARD0 + c, s]
+            count += 1
     for c in range(params[P_COMMUNITY]):
         cards[count] = tab[t, COMMUNITY + c]
         count += 1

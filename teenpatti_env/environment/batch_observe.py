@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from teenpatti_env.environment.batch_jokers import held_cards
+from teenpatti_env.engine.phase_rules import DISCARD_ONE, SHOPPING
+from teenpatti_env.environment.batch_jokers import held_cards, value_without
 from teenpatti_env.environment.batch_phase import encode_phase, hides_deal, in_phase, phase_kinds
 from teenpatti_env.environment.batch_play import in_session, row_of
 from teenpatti_env.environment.batch_rules import *  # noqa: F403
@@ -18,9 +19,10 @@ from teenpatti_env.environment.batch_variant import encode_variant
 @jit
 def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: Any,
            global_at: Any, seat_at: Any, category_at: int, cards_at: Any, categories: Any,
-           strengths: Any) -> None:
+           strengths: Any, values: Any) -> None:
     """Write seat ``me``'s observation vector into the zeroed row ``obs[t]``, slot for
-    slot as :meth:`ObservationLayout.encode` builds it (a hand episode's or a session's)."""
+    slot as :meth:`ObservationLayout.encode` builds it (a hand episode's or a session's;
+    ``values``: the value lookups, for ``my_discards``)."""
     n = params[P_SEATS]
     private = params[P_PRIVATE]
     phased = params[P_PHASE] != 0
@@ -86,6 +88,13 @@ def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: A
                 obs[t, cards_at[j] + seat[t, CARD0 + c, other]] = 1.0
                 if slots_at != NONE:
                     obs[t, slots_at + 52 * c + seat[t, CARD0 + c, other]] = 1.0
+    discards_at = params[P_OBS_DISCARDS]
+    if (discards_at != NONE and known[t, me, me] == 1
+            and (params[P_PHASE] == DISCARD_ONE or params[P_PHASE] == SHOPPING)
+            and seat[t, HELD, me] > 3):
+        for c in range(seat[t, HELD, me]):
+            obs[t, discards_at + c] = strengths[value_without(params, tab, seat, values, t,
+                                                              me, c)]
     if params[P_OBS_COMMUNITY] != NONE:
         encode_variant(params, tab, seat, known, t, me, obs)
     if phased:
@@ -96,7 +105,7 @@ def encode(params: Any, tab: Any, seat: Any, known: Any, t: int, me: int, obs: A
 def observe_tables(params_rows: Any, tab: Any, seat: Any, known: Any, which: Any, seats: Any,
                    obs: Any, mask: Any, kind_of: Any, global_at: Any, seat_at: Any,
                    category_at: int, cards_at: Any, categories_rows: Any,
-                   strengths_rows: Any, legal: Any) -> None:
+                   strengths_rows: Any, values_rows: Any, legal: Any) -> None:
     """At every table with ``which[t]``: the observation of ``seats[t]`` (zeros where it
     is ``NONE``) and the action mask of the seat to act (zeros where it is not that
     seat). ``params_rows``, ``categories_rows``, ``strengths_rows``: one row, or under
@@ -106,6 +115,7 @@ def observe_tables(params_rows: Any, tab: Any, seat: Any, known: Any, which: Any
     params = params_rows[0]  # one row: read once (a row per table costs its slices)
     categories = categories_rows[0]
     strengths = strengths_rows[0]
+    values = values_rows[0]
     for t in range(tab.shape[0]):
         if not which[t]:
             continue
@@ -119,8 +129,9 @@ def observe_tables(params_rows: Any, tab: Any, seat: Any, known: Any, which: Any
             params = params_rows[row]
             categories = categories_rows[row]
             strengths = strengths_rows[row]
+            values = values_rows[row]
         encode(params, tab, seat, known, t, me, obs, global_at, seat_at, category_at,
-               cards_at, categories, strengths)
+               cards_at, categories, strengths, values)
         if me == tab[t, TO_ACT]:
             if params[P_PHASE] != 0 and in_phase(params, tab, t):
                 phase_kinds(params, tab, seat, t, legal)

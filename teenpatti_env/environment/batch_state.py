@@ -289,7 +289,9 @@ P_CHOICE = P_OBS_BOUGHT + 1
 and a ``chosen_*`` variant's rank or colour is the dealer's, not drawn (S2)."""
 P_OBS_SLOTS = P_CHOICE + 1
 """The offset of the observation's ``my_slots`` block (``NONE`` without one)."""
-PARAMS = P_OBS_SLOTS + 1
+P_OBS_DISCARDS = P_OBS_SLOTS + 1
+"""The offset of the observation's ``my_discards`` block (``NONE`` without one)."""
+PARAMS = P_OBS_DISCARDS + 1
 """``P_VOTE``: votes to end between a session's hands (C3); ``P_VOTE_AT``: the offset of
 the observation's ``vote_now`` slot (``NONE`` without one)."""
 BURST_INDICATOR = -2

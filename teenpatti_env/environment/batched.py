@@ -354,7 +354,7 @@ class TableBatch(ChoiceTables, BatchViews):
         k.observe_tables(self._params[None], self._tab, self._seat, self._known, which, seats,
                          obs, mask, self._kind_of, self._global_at, self._seat_at,
                          self._category_at, self._cards_at, self._categories[None],
-                         self._strengths[None], self._legal)
+                         self._strengths[None], self._values[None], self._legal)
 
     def _result(self) -> BatchStep:
         np.divide(self._chips, self.rules.boot, out=self._rewards)

@@ -28,6 +28,8 @@ from teenpatti_env.environment.observation_slots import BUY_SEAT_SLOTS as BUY_SE
 from teenpatti_env.environment.observation_slots import BUY_SLOTS as BUY_SLOTS
 from teenpatti_env.environment.observation_slots import CARD_SLOT as CARD_SLOT
 from teenpatti_env.environment.observation_slots import CATEGORY_SLOT as CATEGORY_SLOT
+from teenpatti_env.environment.observation_slots import DISCARD_PHASES
+from teenpatti_env.environment.observation_slots import DISCARDS_NAME as DISCARDS_NAME
 from teenpatti_env.environment.observation_slots import GLOBAL_SLOTS as GLOBAL_SLOTS
 from teenpatti_env.environment.observation_slots import (
     OBSERVATION_VERSION as OBSERVATION_VERSION,
@@ -39,6 +41,7 @@ from teenpatti_env.environment.observation_slots import SEAT_SLOTS as SEAT_SLOTS
 from teenpatti_env.environment.observation_slots import SLOTS_NAME as SLOTS_NAME
 from teenpatti_env.environment.observation_slots import THRESHOLD_SLOTS as THRESHOLD_SLOTS
 from teenpatti_env.environment.observation_slots import VARIANT_SLOTS as VARIANT_SLOTS
+from teenpatti_env.environment.observation_slots import VERSION_2_BLOCKS as VERSION_2_BLOCKS
 from teenpatti_env.environment.observation_slots import VOTE_SLOTS as VOTE_SLOTS
 from teenpatti_env.environment.observation_slots import ObservationSlots as ObservationSlots
 from teenpatti_env.environment.observation_slots import TableFacts as TableFacts
@@ -144,6 +147,10 @@ class ObservationLayout(VariantBlocks):
         if slots_at is not None:
             for k, card in enumerate(known_cards.get(seat, ())):
                 out[slots_at + k * NUM_CARDS + card] = 1.0
+            left = self.discard_strengths(hand, seat)
+            if left is not None:
+                at = offsets[DISCARDS_NAME]
+                out[at : at + len(left)] = left
         if offsets:
             self._encode_variant(out, hand, seat, facts, per_boot)
         return out
@@ -213,6 +220,10 @@ class ObservationLayout(VariantBlocks):
             ones += [slots_at + k * NUM_CARDS + card
                      for k, card in enumerate(parse_cards(seats[seat]["cards"]))]
         out = np.zeros(self.size, dtype=np.float32)
+        left = view.get("discard_strengths")
+        if left and DISCARDS_NAME in self._variant_offsets:
+            at = self._variant_offsets[DISCARDS_NAME]
+            out[at : at + len(left)] = left
         out[: len(scalars)] = scalars
         out[ones] = 1.0
         self._encode_view_variant(out, view, order, per_boot)
@@ -224,6 +235,17 @@ class ObservationLayout(VariantBlocks):
         if hand.rules is self.rules or self.rules.dealers_choice is None:
             return self._categories, self._strengths
         return value_categories(hand.rules), value_strengths(hand.rules)
+
+    def discard_strengths(self, hand: Hand, seat: int) -> list[float] | None:
+        """The strength each ``discard_k`` would leave ``seat`` (the ``my_discards``
+        slots): ``None`` unless the layout has them and ``seat`` knows the four cards it
+        holds in a ``discard_one`` or ``shopping`` hand."""
+        if (DISCARDS_NAME not in self._variant_offsets or hand.choosing
+                or hand.rules.spec.phase not in DISCARD_PHASES
+                or not hand.knows_own_hand(seat) or len(hand.hands[seat] or ()) <= 3):
+            return None
+        strengths = self._tables(hand)[1]
+        return [strengths[value] for value in hand.values_after_discard(seat)]
 
     @staticmethod
     def _open_bets(hand: Hand, seat: int) -> tuple[int, int] | None:
@@ -313,4 +335,6 @@ class ObservationLayout(VariantBlocks):
             "hands_remaining": facts.hands_remaining,
             "result": result,
             **self._variant_view(hand, seat),
+            **({"discard_strengths": self.discard_strengths(hand, seat)}
+               if DISCARDS_NAME in self._variant_offsets else {}),
         }

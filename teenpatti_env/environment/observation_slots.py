@@ -84,12 +84,21 @@ SLOTS_NAME = "my_slots"
 as far as the seat knows it, where the variant's actions name a card by its slot
 (``discard_k``, ``pass_a_b_c``, ``buy_joker_k``); the ``cards`` slots say which cards a
 seat holds, not in which slot."""
+DISCARDS_NAME = "my_discards"
+"""The strength each ``discard_k`` would leave (version 2): slot ``k``'s entry is the
+share of the 22,100 hands that the own cards without slot ``k`` beat, while the seat holds
+four cards in a ``discard_one`` or ``shopping`` hand (0 otherwise)."""
+VERSION_2_BLOCKS = (SLOTS_NAME, DISCARDS_NAME)
+"""The blocks version 2 added, last in the vector (a version-1 vector is the head before them)."""
+DISCARD_PHASES = ("discard_one", "shopping")
+"""The selection phases whose actions throw one card by its slot."""
 _FLAGS = {
     "my_turn", "sideshow_asked", "hand_over", "hand_limit", "my_strength", "in_session",
     "dealt_in", "in_hand", "packed", "all_in", "seen", "is_dealer", "is_previous", "to_act",
     "sideshow_asker", "my_category", "cards", "community", "indicators", "wild_ranks",
     "wild_colours", "burst_rank", "burst", "in_phase", "my_parted", "phase_done",
     "my_bought", "bought", "vote_now", "choosing", "variant_chosen", "my_slots",
+    "my_discards",
 }  # fmt: skip
 _BIG = float(np.finfo(np.float32).max)
 _GLOBAL_SIZE = len(GLOBAL_SLOTS)
@@ -171,6 +180,11 @@ class ObservationSlots:
             blocks.append((((SLOTS_NAME, slots * NUM_CARDS,
                              "own cards in hand-slot order, slot k's card one-hot at 52k"),),
                            ()))
+        discards = max(hand_slots(spec) if spec.phase in DISCARD_PHASES else 0
+                       for spec in specs)
+        if discards:
+            blocks.append((((DISCARDS_NAME, discards,
+                             "strength left by each discard_k (holding four cards)"),), ()))
         return blocks
 
     @property
