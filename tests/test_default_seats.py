@@ -22,7 +22,7 @@ HOME = Rules.preset("classic")
 """A table the shipped family has a member for: four seats of classic."""
 HOMES = [HOME.replace(num_players=n) for n in (3, 4, 5, 6, 7)]
 AWAY = [
-    Rules.preset("classic", variant="discard_one"),
+    Rules.preset("classic", variant="all_open"),
     Rules.preset("classic", variant="shopping", num_players=5),
     HOME.replace(num_players=5, dealers_choice=("all_open", "discard_one")),
 ]
@@ -107,7 +107,7 @@ def test_run_match_gives_a_seat_the_policy_cannot_take_to_equity():
 @pytest.mark.parametrize(("args", "seats", "moved"), [
     ([], [DEFAULT_AGENT] * 4, False),
     (["--agents", "hard", "--players", "5"], ["hard"] + [DEFAULT_AGENT] * 4, False),
-    (["--agents", "hard,medium", "--variant", "discard_one"], ["hard", "medium", "equity",
+    (["--agents", "hard,medium", "--variant", "all_open"], ["hard", "medium", "equity",
                                                             "equity"], True),
     (["--agents", "hard,medium,easy"], ["hard", "medium", "easy"], False),
 ])

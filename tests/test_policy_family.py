@@ -118,7 +118,7 @@ def test_a_network_starts_from_the_familys_member_for_the_table() -> None:
         assert member.metadata == family.member_for(rules).metadata
     with pytest.raises(ValueError, match="no member"):
         starting_policy("pretrained:general", Rules.preset("classic", variant="discard_one",
-                                                           num_players=4))
+                                                           num_players=5))
 
 
 def test_the_shipped_family_keeps_its_preset_members_to_their_presets() -> None:
