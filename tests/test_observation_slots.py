@@ -10,7 +10,9 @@ still loads and makes the choices it made on the version-1 vector.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -38,13 +40,10 @@ def slots_block(layout: ObservationLayout, block: str = SLOTS_NAME) -> tuple[int
                 if name == block)
 
 
-@pytest.mark.parametrize("variant", SLOT_VARIANTS)
-def test_my_slots_holds_the_card_each_slot_action_names(variant: str) -> None:
-    rules = Rules.preset("classic", variant=variant, num_players=4)
-    raw = raw_env(rules=rules)
-    at, width = slots_block(raw.obs_layout)
-    named = 0
-    for seed in range(12):
+def decisions(raw: Any, seeds: Iterable[int]) -> Iterator[tuple[str, np.random.Generator]]:
+    """Every decision of the hands dealt from ``seeds``: the agent to act and the hand's
+    generator (the caller steps ``raw``)."""
+    for seed in seeds:
         raw.reset(seed=seed)
         rng = np.random.default_rng(seed)
         while raw.agents:
@@ -52,23 +51,33 @@ def test_my_slots_holds_the_card_each_slot_action_names(variant: str) -> None:
             if raw.terminations[agent] or raw.truncations[agent]:
                 raw.step(None)
                 continue
-            block = raw.observe(agent)["observation"][at:at + width].reshape(-1, NUM_CARDS)
-            own = parse_cards(raw.view(agent)["cards"] or [])
-            expected = np.zeros_like(block)
-            for slot, card in enumerate(own):
-                expected[slot, card] = 1.0
-            np.testing.assert_array_equal(block, expected)
-            mask = raw.action_mask(agent)
-            action = int(rng.choice(np.flatnonzero(mask)))
-            kind, *slots = raw.action_meanings[action].split("_")
-            if kind in ("discard", "pass", "buy"):
-                engine = raw.action_to_engine(agent, action)
-                cards = engine.get("cards") or [engine["card"]]
-                by_block = [int(np.flatnonzero(block[int(k)])[0])
-                            for k in slots if k.isdigit()]
-                assert list(parse_cards(cards)) == by_block
-                named += 1
-            raw.step(action)
+            yield agent, rng
+
+
+@pytest.mark.parametrize("variant", SLOT_VARIANTS)
+def test_my_slots_holds_the_card_each_slot_action_names(variant: str) -> None:
+    rules = Rules.preset("classic", variant=variant, num_players=4)
+    raw = raw_env(rules=rules)
+    at, width = slots_block(raw.obs_layout)
+    named = 0
+    for agent, rng in decisions(raw, range(12)):
+        block = raw.observe(agent)["observation"][at:at + width].reshape(-1, NUM_CARDS)
+        own = parse_cards(raw.view(agent)["cards"] or [])
+        expected = np.zeros_like(block)
+        for slot, card in enumerate(own):
+            expected[slot, card] = 1.0
+        np.testing.assert_array_equal(block, expected)
+        mask = raw.action_mask(agent)
+        action = int(rng.choice(np.flatnonzero(mask)))
+        kind, *slots = raw.action_meanings[action].split("_")
+        if kind in ("discard", "pass", "buy"):
+            engine = raw.action_to_engine(agent, action)
+            cards = engine.get("cards") or [engine["card"]]
+            by_block = [int(np.flatnonzero(block[int(k)])[0])
+                        for k in slots if k.isdigit()]
+            assert list(parse_cards(cards)) == by_block
+            named += 1
+        raw.step(action)
     assert named > 0
 
 
@@ -94,30 +103,25 @@ def test_my_discards_holds_the_strength_each_discard_leaves(variant: str) -> Non
     raw = raw_env(rules=rules)
     at, width = slots_block(raw.obs_layout, DISCARDS_NAME)
     checked = 0
-    for seed in range(30):
-        raw.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        while raw.agents:
-            agent = raw.agent_selection
-            if raw.terminations[agent] or raw.truncations[agent]:
-                raw.step(None)
-                continue
-            left = raw.observe(agent)["observation"][at:at + width]
-            view = raw.view(agent)
-            holds_four = view["cards"] is not None and len(view["cards"]) == 4
-            if holds_four:
-                assert view["discard_strengths"] == pytest.approx(left.tolist(), abs=1e-6)
-            else:
-                assert view["discard_strengths"] is None and not left.any()
-            action = int(rng.choice(np.flatnonzero(raw.action_mask(agent))))
-            name = raw.action_meanings[action]
-            raw.step(action)
-            if name.startswith("discard_"):
-                # the hand the discard left is worth what the slot said
-                after = raw.view(agent)["strength"]
-                assert after == pytest.approx(float(left[int(name.split("_")[1])]), abs=1e-6)
-                checked += 1
+    for agent, rng in decisions(raw, range(30)):
+        left = raw.observe(agent)["observation"][at:at + width]
+        view = raw.view(agent)
+        holds_four = view["cards"] is not None and len(view["cards"]) == 4
+        if holds_four:
+            assert view["discard_strengths"] == pytest.approx(left.tolist(), abs=1e-6)
+        else:
+            assert view["discard_strengths"] is None and not left.any()
+        action = int(rng.choice(np.flatnonzero(raw.action_mask(agent))))
+        name = raw.action_meanings[action]
+        raw.step(action)
+        if name.startswith("discard_"):
+            # the hand the discard left is worth what the slot said
+            after = raw.view(agent)["strength"]
+            assert after == pytest.approx(float(left[int(name.split("_")[1])]), abs=1e-6)
+            checked += 1
     assert checked > 20
+    with pytest.raises(ValueError, match="seat"):
+        raw.hand.values_after_discard(rules.num_players)
 
 
 def test_a_version_1_policy_file_chooses_as_it_did(tmp_path: Path) -> None:

@@ -91,7 +91,9 @@ class Valuation(Knowledge):
     def values_after_discard(self, seat: int) -> list[int]:
         """The value of ``seat``'s hand without each of its cards in turn, in slot order:
         what each ``discard_k`` would leave it."""
-        cards = self.hands[seat]
+        if self.choosing:
+            raise ValueError("no hand has a value before the dealer's choice and the deal")
+        cards = self.hands[self._dealt_seat(seat)]
         assert cards is not None
         return [self._value_of(seat, cards[:k] + cards[k + 1:]) for k in range(len(cards))]
 
