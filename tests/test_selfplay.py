@@ -527,6 +527,40 @@ def test_a_run_may_start_from_a_trained_policy(tmp_path: Path) -> None:
         train_selfplay(tiny(tmp_path / "bad", init_from="hard"))
 
 
+def test_a_run_may_start_from_a_policy_of_another_table_with_the_same_input(
+        tmp_path: Path) -> None:
+    """--init-from a ``discard_one`` policy into a ``shopping`` run at the same seats (the
+    same observation, two more actions): each action keeps its weights by name, ``draw``
+    and ``keep`` start at zero; a table with another observation is refused."""
+    from teenpatti_env.environment.actions import ActionLayout
+    from teenpatti_env.rules import Rules
+    from training.padded_policies import matched_start
+
+    start = train_selfplay(tiny(tmp_path / "start", hidden=(16,), timesteps=500,
+                                variant="discard_one"))
+    path = start.policy.save(tmp_path / "start.npz")
+    run = train_selfplay(tiny(tmp_path / "run", hidden=(16,), timesteps=500,
+                              variant="shopping", learning_rate=1e-12,
+                              init_from=f"ppo:{path}", seed=5))
+    names = ActionLayout(run.policy.rules).names
+    assert set(start.policy.action_names) < set(names)
+    for k, name in enumerate(names):
+        got = (run.policy.weights[-1][:, k], run.policy.biases[-1][k])
+        if name in start.policy.action_names:
+            j = start.policy.action_names.index(name)
+            np.testing.assert_allclose(got[0], start.policy.weights[-1][:, j], atol=1e-6)
+            np.testing.assert_allclose(got[1], start.policy.biases[-1][j], atol=1e-6)
+        else:
+            np.testing.assert_allclose(got[0], 0.0, atol=1e-6)
+            np.testing.assert_allclose(got[1], 0.0, atol=1e-6)
+    np.testing.assert_allclose(run.policy.weights[0], start.policy.weights[0], atol=1e-6)
+    with pytest.raises(ValueError, match="same observation"):
+        matched_start(start.policy, Rules.preset("classic", variant="shopping", num_players=5))
+    with pytest.raises(ValueError, match="same observation"):
+        train_selfplay(tiny(tmp_path / "bad", hidden=(16,), variant="muflis",
+                            init_from=f"ppo:{path}"))
+
+
 def test_the_evaluation_reports_head_to_head_and_exploitability(tmp_path: Path) -> None:
     """evaluate_policy: the policy against each opponent at 2v2 and 1vN tables, then the
     approximate exploitability of it and of each baseline, best responses starting from

@@ -1,7 +1,9 @@
-"""Policies carried over to the general network's padded input and padded actions
-(:mod:`agents.seat_padding`, :mod:`agents.padded_actions`): a starting policy widened
-(:func:`padded_start`, ``--init-from`` in a general run) and a searched rule exploiter
-that reads padded rows (:func:`unpadded_rule_actor`)."""
+"""Policies carried over to another network: to the general network's padded input and
+padded actions (:mod:`agents.seat_padding`, :mod:`agents.padded_actions`), a starting
+policy widened (:func:`padded_start`, ``--init-from`` in a general run) and a searched rule
+exploiter that reads padded rows (:func:`unpadded_rule_actor`); to a one-table network of
+another table kind with the same input, a starting policy whose actions are matched by name
+(:func:`matched_start`, ``--init-from`` in a one-table run)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from numpy.typing import NDArray
 
 from agents.padded_actions import PADDED_ACTION_NAMES, PADDED_ACTIONS
 from agents.policy import GENERAL_POLICY_FORMAT, NumpyPolicy
+from agents.policy_files import policy_metadata
 from agents.seat_padding import (
     INPUT_VERSIONS,
     MAX_SEATS,
@@ -20,6 +23,7 @@ from agents.seat_padding import (
     padded_layout,
 )
 from teenpatti_env.environment.actions import ActionLayout
+from teenpatti_env.environment.observation import ObservationLayout
 from teenpatti_env.rules import MIN_PLAYERS, Rules
 from training.league_search import rule_actor
 from training.selfplay_network import BatchActor
@@ -60,6 +64,37 @@ def padded_start(policy: NumpyPolicy) -> NumpyPolicy:
     metadata = {**policy.metadata, "format": GENERAL_POLICY_FORMAT, "input": PADDED_LAYOUT,
                 "actions": PADDED_ACTIONS, "action_names": list(PADDED_ACTION_NAMES)}
     return NumpyPolicy(weights, [*policy.biases[:-1], bias], metadata)
+
+
+def matched_start(policy: NumpyPolicy, rules: Rules) -> NumpyPolicy:
+    """``policy`` (a one-table policy) as a starting point for a one-table network under
+    ``rules``: unchanged where its actions are already those of ``rules``; otherwise it must
+    read the same observation (every slot of the same name at the same place, as
+    ``discard_one`` and ``shopping`` at one seat count do), and each action of ``rules``
+    takes the output weights and bias of the action of the same name, an action the policy
+    never had starting at zero (so ``shopping``'s ``draw`` and ``keep`` start level with
+    each other where a ``discard_one`` policy starts it). A padded policy is returned as it
+    is (the network then says it does not fit)."""
+    names = ActionLayout(rules).names
+    if policy.padded or tuple(policy.action_names) == names:
+        return policy
+    if _slot_places(policy.rules) != _slot_places(rules):
+        raise ValueError(f"a network starts from a policy of another table only where both "
+                         f"read the same observation; this one reads "
+                         f"{policy.observation_size} inputs laid out for its own table")
+    last = np.zeros((policy.weights[-1].shape[0], len(names)), np.float32)
+    bias = np.zeros(len(names), np.float32)
+    for k, name in enumerate(names):
+        if name in policy.action_names:
+            last[:, k] = policy.weights[-1][:, policy.action_names.index(name)]
+            bias[k] = policy.biases[-1][policy.action_names.index(name)]
+    return NumpyPolicy([*policy.weights[:-1], last], [*policy.biases[:-1], bias],
+                       policy_metadata(rules, names, policy.activation))
+
+
+def _slot_places(rules: Rules) -> list[tuple[str, int, int]]:
+    """``(name, offset, width)`` of every observation slot under ``rules``."""
+    return [(name, offset, width) for name, offset, width, _ in ObservationLayout(rules).slots]
 
 
 def unpadded_rule_actor(params: NDArray[np.float64]) -> BatchActor:

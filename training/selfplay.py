@@ -47,7 +47,7 @@ from pathlib import Path
 
 from training.config import SelfPlayConfig
 from training.general import GENERAL_MIXTURE, GeneralRounds, general_model
-from training.padded_policies import padded_start
+from training.padded_policies import matched_start, padded_start
 from training.selfplay_files import exploiter_count, exploiters_before, progress_bar
 from training.selfplay_learner import Learner, learn, ppo_round, train_exploiter
 from training.selfplay_loop import (
@@ -97,7 +97,7 @@ def train_selfplay(config: SelfPlayConfig,
     model = general_model(config) if general else new_model(config, config.rules)
     if config.init_from and not config.resume:
         start = starting_policy(config.init_from, config.rules)
-        model.load_policy(padded_start(start) if general else start)
+        model.load_policy(padded_start(start) if general else matched_start(start, config.rules))
     model = model.to(device)
     rounds: Rounds
     table: TableHooks
