@@ -6,7 +6,7 @@ hands in one line.
 >>> from teenpatti_env.rules import Rules
 >>> fitting_agent(DEFAULT_AGENT, Rules(num_players=5))
 ('pretrained:general', None)
->>> spec, notice = fitting_agent(DEFAULT_AGENT, Rules(variant="all_open"))
+>>> spec, notice = fitting_agent(DEFAULT_AGENT, Rules(variant="all_open", num_players=5))
 >>> spec, notice.endswith("equity plays in its place")
 ('equity', True)
 """

@@ -22,12 +22,12 @@ HOME = Rules.preset("classic")
 """A table the shipped family has a member for: four seats of classic."""
 HOMES = [HOME.replace(num_players=n) for n in (3, 4, 5, 6, 7)]
 AWAY = [
-    Rules.preset("classic", variant="all_open"),
+    Rules.preset("classic", variant="all_open", num_players=6),
     Rules.preset("classic", variant="shopping", num_players=5),
     HOME.replace(num_players=5, dealers_choice=("all_open", "discard_one")),
 ]
-"""Tables the shipped family has no member for: a variant, a variant at a seat count
-without its member, and a dealer's choice of variants without members at five seats."""
+"""Tables the shipped family has no member for: two variants at a seat count without
+their member, and a dealer's choice of variants without members at five seats."""
 
 
 def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -107,8 +107,8 @@ def test_run_match_gives_a_seat_the_policy_cannot_take_to_equity():
 @pytest.mark.parametrize(("args", "seats", "moved"), [
     ([], [DEFAULT_AGENT] * 4, False),
     (["--agents", "hard", "--players", "5"], ["hard"] + [DEFAULT_AGENT] * 4, False),
-    (["--agents", "hard,medium", "--variant", "all_open"], ["hard", "medium", "equity",
-                                                            "equity"], True),
+    (["--agents", "hard,medium", "--variant", "all_open", "--players", "5"],
+     ["hard", "medium", "equity", "equity", "equity"], True),
     (["--agents", "hard,medium,easy"], ["hard", "medium", "easy"], False),
 ])
 def test_cli_match_seats_the_default_bot_and_always_starts(args, seats, moved):

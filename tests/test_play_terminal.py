@@ -283,7 +283,7 @@ def test_a_turn_not_played_in_time_packs(terminal):
     assert term.close() == 0
 
 
-@pytest.mark.parametrize("args", [("--variant", "all_open"),
+@pytest.mark.parametrize("args", [("--players", "5", "--variant", "all_open"),
                                   ("--players", "6", "--variant", "shopping")])
 def test_a_default_seat_the_trained_bot_cannot_play_goes_to_equity(terminal, args):
     term = terminal(*args, "--seed", "1")
