@@ -527,12 +527,13 @@ def test_a_run_may_start_from_a_trained_policy(tmp_path: Path) -> None:
         train_selfplay(tiny(tmp_path / "bad", init_from="hard"))
 
 
-def test_a_run_may_start_from_a_policy_of_another_table_with_the_same_input(
-        tmp_path: Path) -> None:
-    """--init-from a ``discard_one`` policy into a ``shopping`` run at the same seats (the
-    same observation, two more actions): each action keeps its weights by name, ``draw``
-    and ``keep`` start at zero; a table with another observation is refused."""
+def test_a_run_may_start_from_a_policy_of_another_table(tmp_path: Path) -> None:
+    """--init-from a four-seat ``discard_one`` policy: a ``shopping`` run at four seats (the
+    same observation, two more actions) keeps each input and action by name, ``draw`` and
+    ``keep`` start at zero; at three and five seats each observation slot takes the rows
+    of the slot of the same name, a seat the policy never sat starting at zero."""
     from teenpatti_env.environment.actions import ActionLayout
+    from teenpatti_env.environment.observation import ObservationLayout
     from teenpatti_env.rules import Rules
     from training.padded_policies import matched_start
 
@@ -554,11 +555,26 @@ def test_a_run_may_start_from_a_policy_of_another_table_with_the_same_input(
             np.testing.assert_allclose(got[0], 0.0, atol=1e-6)
             np.testing.assert_allclose(got[1], 0.0, atol=1e-6)
     np.testing.assert_allclose(run.policy.weights[0], start.policy.weights[0], atol=1e-6)
-    with pytest.raises(ValueError, match="same observation"):
-        matched_start(start.policy, Rules.preset("classic", variant="shopping", num_players=5))
-    with pytest.raises(ValueError, match="same observation"):
-        train_selfplay(tiny(tmp_path / "bad", hidden=(16,), variant="muflis",
-                            init_from=f"ppo:{path}"))
+
+    old = {name: (offset, width)
+           for name, offset, width, _ in ObservationLayout(start.policy.rules).slots}
+    for seats in (3, 5):
+        rules = Rules.preset("classic", variant="shopping", num_players=seats)
+        moved = matched_start(start.policy, rules)
+        first = moved.weights[0]
+        slots = ObservationLayout(rules).slots
+        assert first.shape[0] == sum(width for _, _, width, _ in slots)
+        for name, offset, width, _ in slots:
+            rows = first[offset:offset + width]
+            if name in old and old[name][1] == width:
+                source = start.policy.weights[0][old[name][0]:old[name][0] + width]
+                np.testing.assert_array_equal(rows, source)
+            else:
+                np.testing.assert_array_equal(rows, 0.0)
+        unseated = [name for name, *_ in slots if name.startswith("seat4.")]
+        assert bool(unseated) == (seats == 5)
+    train_selfplay(tiny(tmp_path / "three", hidden=(16,), timesteps=500, variant="shopping",
+                        players=3, init_from=f"ppo:{path}"))
 
 
 def test_the_evaluation_reports_head_to_head_and_exploitability(tmp_path: Path) -> None:

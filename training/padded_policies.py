@@ -2,7 +2,7 @@
 padded actions (:mod:`agents.seat_padding`, :mod:`agents.padded_actions`), a starting
 policy widened (:func:`padded_start`, ``--init-from`` in a general run) and a searched rule
 exploiter that reads padded rows (:func:`unpadded_rule_actor`); to a one-table network of
-another table kind with the same input, a starting policy whose actions are matched by name
+another table kind, a starting policy whose inputs and actions are matched by name
 (:func:`matched_start`, ``--init-from`` in a one-table run)."""
 
 from __future__ import annotations
@@ -68,27 +68,32 @@ def padded_start(policy: NumpyPolicy) -> NumpyPolicy:
 
 def matched_start(policy: NumpyPolicy, rules: Rules) -> NumpyPolicy:
     """``policy`` (a one-table policy) as a starting point for a one-table network under
-    ``rules``: unchanged where its actions are already those of ``rules``; otherwise it must
-    read the same observation (every slot of the same name at the same place, as
-    ``discard_one`` and ``shopping`` at one seat count do), and each action of ``rules``
-    takes the output weights and bias of the action of the same name, an action the policy
-    never had starting at zero (so ``shopping``'s ``draw`` and ``keep`` start level with
-    each other where a ``discard_one`` policy starts it). A padded policy is returned as it
+    ``rules``: unchanged where it already reads the observation of ``rules`` and has its
+    actions; otherwise each observation slot of ``rules`` takes the first-layer weights of
+    the policy's slot of the same name and width, and each action the output weights and
+    bias of the policy's action of the same name. What the policy never had starts at
+    zero: the slots of a seat it never sat (``seat3.*`` when a four-seat policy starts a
+    three-seat network is dropped, ``seat4.*`` when it starts a five-seat one is new), and
+    actions such as ``shopping``'s ``draw`` and ``keep`` when a ``discard_one`` policy
+    starts it (so they start level with each other). A padded policy is returned as it
     is (the network then says it does not fit)."""
     names = ActionLayout(rules).names
-    if policy.padded or tuple(policy.action_names) == names:
+    old_slots, new_slots = _slot_places(policy.rules), _slot_places(rules)
+    if policy.padded or (tuple(policy.action_names) == names and old_slots == new_slots):
         return policy
-    if _slot_places(policy.rules) != _slot_places(rules):
-        raise ValueError(f"a network starts from a policy of another table only where both "
-                         f"read the same observation; this one reads "
-                         f"{policy.observation_size} inputs laid out for its own table")
+    first = np.zeros((sum(width for _, _, width in new_slots), policy.weights[0].shape[1]),
+                     np.float32)
+    old = {name: (offset, width) for name, offset, width in old_slots}
+    for name, offset, width in new_slots:
+        if name in old and old[name][1] == width:
+            first[offset:offset + width] = policy.weights[0][old[name][0]:old[name][0] + width]
     last = np.zeros((policy.weights[-1].shape[0], len(names)), np.float32)
     bias = np.zeros(len(names), np.float32)
     for k, name in enumerate(names):
         if name in policy.action_names:
             last[:, k] = policy.weights[-1][:, policy.action_names.index(name)]
             bias[k] = policy.biases[-1][policy.action_names.index(name)]
-    return NumpyPolicy([*policy.weights[:-1], last], [*policy.biases[:-1], bias],
+    return NumpyPolicy([first, *policy.weights[1:-1], last], [*policy.biases[:-1], bias],
                        policy_metadata(rules, names, policy.activation))
 
 
