@@ -111,6 +111,33 @@ def test_duplicate_deals_replay_the_same_cards() -> None:
     assert not np.array_equal(plain.net[:, 0], deals.net[:, 0])  # other deals
 
 
+def test_a_deal_that_runs_the_shopping_deck_out_replays_the_same_on_each_engine() -> None:
+    """Shopping's reshuffled discards (P7) are the one thing a given deal leaves to
+    chance: each deal draws them from a seed of its own, so the same deals give the same
+    nets and moves on each engine (at four seats the shipped member draws until the deck
+    runs out)."""
+    from agents.arena import batch_policies, play_deals_batched
+    from agents.arena.seating import chance_seed, draw_deal
+
+    rules = Rules(variant="shopping", num_players=4)
+    config = ArenaConfig(("pretrained:general", "equity"), rules, hands=16, seed=3)
+    runs = [play_deals(config, 0, 4) for _ in range(2)]
+    assert np.array_equal(runs[0].net, runs[1].net)
+    assert np.array_equal(runs[0].actions, runs[1].actions)
+    batched = [play_deals_batched(config, 0, 4, batch_policies(config)) for _ in range(2)]
+    assert np.array_equal(batched[0].net, batched[1].net)
+    assert np.array_equal(batched[0].actions, batched[1].actions)
+    env = teenpatti_env.raw_env(rules=rules)  # and the deck did run out
+    options = draw_deal(config, 0).options
+    env.reset(seed=chance_seed(config, 0), options=options)
+    draw = env.layout.names.index("draw")
+    while env.agents and not env.hand.reshuffles:
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(draw if mask[draw] else int(np.flatnonzero(mask)[-1]))
+    assert env.hand.reshuffles
+    assert chance_seed(config, 0) != chance_seed(config, 1)
+
+
 @settings(max_examples=80, deadline=None)
 @given(pool_size=st.integers(1, 9), players=st.integers(3, 7), seed=st.integers(0, 2**32 - 1))
 def test_draw_lineup(pool_size: int, players: int, seed: int) -> None:

@@ -242,3 +242,40 @@ def test_a_given_shopping_deck_is_drawn_from_top_first_and_a_bad_one_is_refused(
     with pytest.raises(ValueError, match=r"table 1: .*deck"):
         batch.reset(options={"cards": cards, "dealer": 0, "deck": [deck, deck[:-1]]})
     assert np.array_equal(batch.observe(batch.to_act), observations)
+
+
+def test_a_tables_own_seed_decides_its_reshuffles_whatever_the_batch_holds() -> None:
+    """reset option ``seeds``: a table given the same deal and seed draws the same
+    reshuffled discards (P7) at every place in any batch, under any other seeds, and
+    another seed draws them in another order; a malformed seed is refused and changes
+    nothing."""
+    rules = Rules(variant="shopping", num_players=3, starting_boots=200)
+    cards = [["2c", "7d", "9h"], ["Ks", "Kd", "3h"], ["Qc", "Jc", "4s"]]
+
+    def drawn_after_the_reshuffle(seeds: list[int], place: int) -> list[int]:
+        """Every seat draws and throws the drawn card back until ten draws came from
+        the reshuffled discards; the cards those draws name at table ``place``."""
+        batch = TableBatch(len(seeds), rules, autoreset=False)
+        step = batch.reset(options={"cards": [cards] * len(seeds), "dealer": 0,
+                                    "seeds": seeds})
+        draw, discard = batch.layout.index("draw"), batch.layout.index("discard_3")
+        while True:
+            named = [action["card"] for action in batch.history(place)["actions"]
+                     if action["type"] == "draw" and "card" in action]
+            if len(named) >= 10:
+                return named
+            choice = draw if step.action_masks[place, draw] else discard
+            step = batch.step(np.full(len(seeds), choice))
+            assert (step.to_act >= 0).all()
+
+    first = drawn_after_the_reshuffle([11, 12], 0)
+    assert drawn_after_the_reshuffle([5, 6, 11], 2) == first
+    assert drawn_after_the_reshuffle([12, 11], 1) == first
+    assert drawn_after_the_reshuffle([13], 0) != first
+    batch = TableBatch(2, rules, autoreset=False, seed=1)
+    step = batch.reset()
+    observations = step.observations.copy()
+    for bad in ([1], [1, -2], [1, 2.5], "12"):
+        with pytest.raises(ValueError, match="seed"):
+            batch.reset(options={"seeds": bad})
+    assert np.array_equal(batch.observe(batch.to_act), observations)

@@ -40,7 +40,8 @@ def play_deals_batched(
     """:func:`play_deals` on the batched engine: every hand of the deals is a table, and
     each agent's batched form (:mod:`agents.batch_scripted`) acts for all its seats to act
     in one call, a scripted one seeded per table and seat as :func:`play_deals` seeds it.
-    Same deals, same results."""
+    Same deals, same results, except after a shopping deck runs out: the tables reshuffle
+    the discards from each deal's own seed too, but with the batched engine's generator."""
     players, rotations = config.players, config.rotations
     tables = count * rotations
     seated = np.zeros((count, rotations, players), dtype=np.int16)
@@ -50,8 +51,9 @@ def play_deals_batched(
     dealers = np.zeros((count, rotations), dtype=np.int64)
     # each table and seat's agent seed, drawn as play_deals draws it after the deal
     seeds = np.zeros((count, rotations, players), dtype=np.int64)
+    chance = np.zeros((count, rotations), dtype=np.int64)  # each table's own random stream
     for row in range(count):
-        lineup, options, _, rng = draw_deal(config, first + row)
+        lineup, options, chance[row], rng = draw_deal(config, first + row)
         seeds[row] = rng.integers(2**31, size=(rotations, players))
         for rotation in range(rotations):
             seated[row, rotation] = [lineup[(seat + rotation) % players]
@@ -64,7 +66,8 @@ def play_deals_batched(
                 table_cards.setdefault(key, []).extend([options[key]] * rotations)
     batch = TableBatch(tables, config.rules, autoreset=False)
     step = batch.reset(options={"cards": cards.reshape(tables, players, -1),
-                                "dealer": dealers.reshape(tables), **table_cards})
+                                "dealer": dealers.reshape(tables), **table_cards,
+                                "seeds": chance.reshape(tables)})
     flat_seats = seated.reshape(tables, players)
     agents = [form(batch, seeds.reshape(tables, players)) for form in policies]
     names = batch.layout.names

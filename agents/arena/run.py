@@ -253,7 +253,8 @@ def run_arena(
     choice aside; every agent with a batched form there: the scripted agents outside the
     selection phases and joker buying, trained policies),
     ``"per_table"`` through ``raw_env``, ``"auto"`` the batched engine when it can and no
-    Ray cluster is asked for; every path gives the same report for the same seed.
+    Ray cluster is asked for; every path gives the same report for the same seed (in
+    shopping, while no deck runs out: the engines reshuffle with different generators).
 
     ``seats`` makes the players (default: :class:`~agents.arena.seating.LocalSeats`, every
     agent in this process); its remote bots (``interfaces.players.ArenaSeats``) play on the

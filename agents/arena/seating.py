@@ -207,14 +207,24 @@ def deal_seed(config: ArenaConfig, deal: int) -> np.random.Generator:
     return np.random.default_rng([*stream, 1] if config.pilot else stream)
 
 
+def chance_seed(config: ArenaConfig, deal: int) -> int:
+    """The seed of what deal number ``deal``'s given cards leave to chance (the order of
+    shopping's reshuffled discards): from its own stream, so that drawing it changes none
+    of the deal's other draws."""
+    stream = [config.seed, deal, int(config.duplicate), 2 + int(config.pilot)]
+    return int(np.random.SeedSequence(stream).generate_state(1)[0])
+
+
 class Deal(NamedTuple):
     """One deal of a run, drawn the same whatever path plays it."""
 
     lineup: NDArray[np.int16]
     options: dict[str, Any]
     """``env.reset`` options: the dealer and, unless under dealer's choice, the cards."""
-    seed: int | None
-    """``env.reset``'s seed under dealer's choice (C1: dealt after the choice)."""
+    seed: int
+    """``env.reset``'s seed: under dealer's choice the deal's (C1: dealt after the
+    choice); otherwise the seed of what the given cards leave to chance (the order of
+    shopping's reshuffled discards), the same at every rotation of the deal."""
     rng: np.random.Generator
     """The deal's generator, after the deal (the agents' seeds come next)."""
 
@@ -231,10 +241,10 @@ def draw_deal(config: ArenaConfig, deal: int) -> Deal:
     if plan is not None:  # AIVAT's stratified dealing: the classic family's one deal
         cards = deal_in_stratum(rng, config.players, int(plan.strata[deal]), config.rules)
         return Deal(lineup, {"cards": [tuple(int(c) for c in hand) for hand in cards],
-                             "dealer": dealer}, None, rng)
+                             "dealer": dealer}, chance_seed(config, deal), rng)
     if config.rules.dealers_choice is None:
         dealt = Hand.deal(config.rules, stacks, dealer, rng)  # the variant's whole deal
         options = {"cards": dealt.cards, "dealer": dealer, **dealt.table_cards()}
-        return Deal(lineup, options, None, rng)
+        return Deal(lineup, options, chance_seed(config, deal), rng)
     # C1: dealt after the dealer's choice, from one shuffle per deal
     return Deal(lineup, {"dealer": dealer}, int(rng.integers(2**63)), rng)

@@ -15,10 +15,30 @@ from teenpatti_env.environment.batch_phase import dealt_width
 from teenpatti_env.environment.batch_variant import deal_columns
 from teenpatti_env.rules import Rules
 
-BATCH_OPTIONS = ("cards", "dealer", "stacks", "community", "indicators", "chosen", "deck")
+BATCH_OPTIONS = ("cards", "dealer", "stacks", "community", "indicators", "chosen", "deck",
+                 "seeds")
 """What ``reset(options=...)`` reads: the first hand's deal at every table (a variant's
 ``community``, ``indicators`` and ``chosen``, and shopping's ``deck``: one entry per
-table, as ``env.reset`` takes them for one)."""
+table, as ``env.reset`` takes them for one), and ``seeds``, one per table, each table's
+random stream restarting from its own."""
+
+
+def table_seeds(options: Mapping[str, Any], size: int) -> NDArray[np.uint64] | None:
+    """Each table's random state from ``options["seeds"]`` (one int >= 0 per table), or
+    ``None`` where the option is not given; a malformed entry is a ``ValueError``."""
+    seeds = options.get("seeds")
+    if seeds is None:
+        return None
+    if isinstance(seeds, (str, bytes, Mapping)) or not isinstance(seeds, (Sequence, np.ndarray)) \
+            or len(seeds) != size:
+        raise ValueError(f"reset option 'seeds' must give one int per table ({size})")
+    states = np.zeros(size, dtype=np.uint64)
+    for t, seed in enumerate(seeds):
+        if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
+                or seed < 0:
+            raise ValueError(f"table {t}: a seed is an int >= 0, got {seed!r}")
+        states[t] = np.random.SeedSequence(int(seed)).generate_state(1, dtype=np.uint64)[0]
+    return states
 TABLE_OPTIONS = ("community", "indicators", "chosen", "deck")
 
 

@@ -51,6 +51,7 @@ from teenpatti_env.environment.batch_options import (
     checked_table,
     checked_tables,
     given_deals,
+    table_seeds,
 )
 from teenpatti_env.environment.batch_phase import history_action, table_deal
 from teenpatti_env.environment.batch_variant import (
@@ -202,7 +203,10 @@ class TableBatch(ChoiceTables, BatchViews):
         ``env.reset(options=...)`` takes it, for every table: ``cards`` (one entry per
         table: per seat three cards or ``None``; or an int array ``[N, n, 3]`` of card
         ints with ``-1`` for a seat that sits out), ``dealer`` (an int or one per table;
-        default drawn) and ``stacks`` (one list for every table or one per table). A bad
+        default drawn) and ``stacks`` (one list for every table or one per table); and
+        ``seeds``, one int per table, restarts each table's random stream from its own seed
+        (what a given deal leaves to chance, such as the order of shopping's reshuffled
+        discards, then follows the table's seed, whatever else the batch holds). A bad
         option is a ``ValueError`` naming the table, and changes nothing.
         """
         if options is not None and not isinstance(options, Mapping):
@@ -218,16 +222,16 @@ class TableBatch(ChoiceTables, BatchViews):
                              "has chosen: reset option 'cards' is not taken (give 'stacks' "
                              "only, or use the per-table engine, teenpatti_env.env)")
         given = given_deals(self.rules, self.num_tables, options, self.stacks)
+        states = table_seeds(options, self.num_tables)
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or seed < 0):
             raise ValueError(f"seed must be an int >= 0 or None, got {seed!r}")
         if seed is None:
             seed = self._seed
             self._seed = None
-        if seed is not None or not self._seeded:
-            self._rng[:] = np.random.SeedSequence(seed).generate_state(
-                self.num_tables, dtype=np.uint64
-            )
+        if seed is not None or not self._seeded or states is not None:
+            self._rng[:] = (np.random.SeedSequence(seed).generate_state(
+                self.num_tables, dtype=np.uint64) if states is None else states)
             self._deck[:] = np.arange(NUM_CARDS)  # the shuffle goes on from the last deck
             self._seeded = True
         everyone = self._everyone
