@@ -85,6 +85,29 @@ def test_views_decode_exactly_as_the_environment(
         assert "choose_variant" in seen_kinds
 
 
+def test_a_shopping_seat_that_discards_a_card_twice_reads_as_the_environment() -> None:
+    """After the deck runs out (P7) a seat may draw back a card it threw away and throw it
+    away again: its view lists that card twice among many discards, the schema takes it,
+    and the protocol reads it exactly as the environment does."""
+    rules = Rules(variant="shopping", num_players=3, starting_boots=300)
+    env = raw_env(rules=rules)
+    env.reset(seed=4)
+    draw, thrown = env.layout.names.index("draw"), env.layout.names.index("discard_3")
+    request_part = _validator("request")
+    twice = False
+    while not twice:
+        agent = env.agent_selection
+        observation = env.observe(agent)
+        info = env.view(agent)
+        parted = info.get("my_parted") or []
+        twice = len(parted) > len(set(parted))
+        check_decision(env, agent, observation, info, check_others=False)
+        errors = list(request_part.iter_errors(make_request(jsonable(info))))
+        assert not errors, errors[0].message
+        env.step(draw if observation["action_mask"][draw] else thrown)
+    assert env.hand.reshuffles and len(parted) > 6
+
+
 def test_stepping_with_the_protocols_actions_plays_the_same_hands() -> None:
     """``raw_env.step_action(request.action_of(i))`` reaches the same state as
     ``step(i)``: the decoded actions are the engine's, bet amounts included."""

@@ -62,10 +62,12 @@ def parse_card(card: CardLike) -> int:
     raise ValueError(f"not a card: {card!r}")
 
 
-def parse_cards(cards: CardsLike) -> tuple[int, ...]:
+def parse_cards(cards: CardsLike, distinct: bool = True) -> tuple[int, ...]:
     """Parse cards given as ``"As Kd 2c"``, ``"AsKd2c"`` or a sequence of texts or ints.
 
-    Raises ``ValueError`` for malformed text or a card given twice.
+    Raises ``ValueError`` for malformed text or, unless ``distinct`` is false (a list of
+    cards over time, such as a shopping seat's discards, which may come back after a
+    reshuffle), a card given twice.
 
     >>> format_cards(parse_cards("10h,Jh Qh"))
     ['Th', 'Jh', 'Qh']
@@ -75,7 +77,8 @@ def parse_cards(cards: CardsLike) -> tuple[int, ...]:
         parsed = tuple(parse_card(c) for c in items)
     except TypeError as error:
         raise ValueError(f"not a list of cards: {cards!r}") from error
-    check_distinct(parsed)
+    if distinct:
+        check_distinct(parsed)
     return parsed
 
 

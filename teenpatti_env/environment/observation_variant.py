@@ -125,7 +125,9 @@ class VariantBlocks(ObservationSlots):
         if "in_phase" in offsets:
             if running and view["phase"] not in ("betting", "over"):
                 ones.append(offsets["in_phase"])
-            ones += [offsets["my_parted"] + card for card in parse_cards(view["my_parted"])]
+            # a card discarded, drawn back after a reshuffle and discarded again is listed twice
+            ones += [offsets["my_parted"] + card
+                     for card in parse_cards(view["my_parted"], distinct=False)]
             done, draws = view["phase_done"], view["draws"]
             ones += [offsets["phase_done"] + k for k, other in enumerate(order) if done[other]]
             for k, other in enumerate(order):

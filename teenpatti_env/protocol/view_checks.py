@@ -93,8 +93,8 @@ def check_cards(view: dict[str, Any], hand_rules: Rules) -> None:
     places += [("view/community", view["community"]), ("view/indicators", view["indicators"])]
     parsed: dict[str, tuple[int, ...]] = {}
     for where, cards in lists + places:
-        try:
-            parsed[where] = parse_cards(cards)
+        try:  # a shopping seat may discard a card twice (drawn back after a reshuffle)
+            parsed[where] = parse_cards(cards, distinct=where != "view/my_parted")
         except ValueError as error:
             raise ProtocolError("invalid_view", f"{where}: {error}") from None
     # A seat's parted cards may reach another seat (passing), so they are left out here.
