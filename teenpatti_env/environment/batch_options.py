@@ -39,6 +39,8 @@ def table_seeds(options: Mapping[str, Any], size: int) -> NDArray[np.uint64] | N
             raise ValueError(f"table {t}: a seed is an int >= 0, got {seed!r}")
         states[t] = np.random.SeedSequence(int(seed)).generate_state(1, dtype=np.uint64)[0]
     return states
+
+
 TABLE_OPTIONS = ("community", "indicators", "chosen", "deck")
 
 
