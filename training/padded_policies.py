@@ -55,15 +55,25 @@ def padded_start(policy: NumpyPolicy) -> NumpyPolicy:
         target = padded_layout(policy.rules).target  # version 2's blocks have no place there
         first[target] = weights[0][:len(target)]
     weights[0] = first
-    places = [PADDED_ACTION_NAMES.index(name) for name in policy.action_names]
-    last = np.zeros((weights[-1].shape[0], len(PADDED_ACTION_NAMES)), np.float32)
-    last[:, places] = weights[-1]
-    weights[-1] = last
-    bias = np.zeros(len(PADDED_ACTION_NAMES), np.float32)
-    bias[places] = policy.biases[-1]
+    weights[-1], bias = _outputs_by_name(policy, PADDED_ACTION_NAMES)
     metadata = {**policy.metadata, "format": GENERAL_POLICY_FORMAT, "input": PADDED_LAYOUT,
                 "actions": PADDED_ACTIONS, "action_names": list(PADDED_ACTION_NAMES)}
     return NumpyPolicy(weights, [*policy.biases[:-1], bias], metadata)
+
+
+def _outputs_by_name(policy: NumpyPolicy, names: tuple[str, ...]
+                     ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """The output layer's weights and bias for the actions ``names``: each the column of
+    ``policy``'s action of the same name, zeros for an action it does not have (its
+    actions missing from ``names`` are dropped)."""
+    place = {name: k for k, name in enumerate(names)}
+    kept = [(place[name], j) for j, name in enumerate(policy.action_names) if name in place]
+    to, source = [k for k, _ in kept], [j for _, j in kept]
+    last = np.zeros((policy.weights[-1].shape[0], len(names)), np.float32)
+    last[:, to] = policy.weights[-1][:, source]
+    bias = np.zeros(len(names), np.float32)
+    bias[to] = policy.biases[-1][source]
+    return last, bias
 
 
 def matched_start(policy: NumpyPolicy, rules: Rules) -> NumpyPolicy:
@@ -87,12 +97,7 @@ def matched_start(policy: NumpyPolicy, rules: Rules) -> NumpyPolicy:
     for name, offset, width in new_slots:
         if name in old and old[name][1] == width:
             first[offset:offset + width] = policy.weights[0][old[name][0]:old[name][0] + width]
-    last = np.zeros((policy.weights[-1].shape[0], len(names)), np.float32)
-    bias = np.zeros(len(names), np.float32)
-    for k, name in enumerate(names):
-        if name in policy.action_names:
-            last[:, k] = policy.weights[-1][:, policy.action_names.index(name)]
-            bias[k] = policy.biases[-1][policy.action_names.index(name)]
+    last, bias = _outputs_by_name(policy, names)
     return NumpyPolicy([first, *policy.weights[1:-1], last], [*policy.biases[:-1], bias],
                        policy_metadata(rules, names, policy.activation))
 

@@ -203,7 +203,7 @@ def shuffled_lineup(
 def deal_seed(config: ArenaConfig, deal: int) -> np.random.Generator:
     """The generator of deal number ``deal`` of a run (duplicate and independent runs
     with the same seed draw different deals, and a pilot's deals are others again)."""
-    stream = [config.seed, deal, int(config.duplicate)]
+    stream = _deal_stream(config, deal)
     return np.random.default_rng([*stream, 1] if config.pilot else stream)
 
 
@@ -211,8 +211,13 @@ def chance_seed(config: ArenaConfig, deal: int) -> int:
     """The seed of what deal number ``deal``'s given cards leave to chance (the order of
     shopping's reshuffled discards): from its own stream, so that drawing it changes none
     of the deal's other draws."""
-    stream = [config.seed, deal, int(config.duplicate), 2 + int(config.pilot)]
+    stream = [*_deal_stream(config, deal), 2 + int(config.pilot)]
     return int(np.random.SeedSequence(stream).generate_state(1)[0])
+
+
+def _deal_stream(config: ArenaConfig, deal: int) -> list[int]:
+    """The entropy that names deal number ``deal`` of a run."""
+    return [config.seed, deal, int(config.duplicate)]
 
 
 class Deal(NamedTuple):
