@@ -20,7 +20,7 @@ from interfaces.explain import chip_history, final_ranking, limit_notes, played_
 from interfaces.guide import table_guide
 from interfaces.match import ABSENT, seat_players
 from interfaces.story import category_words, hand_story, hand_summary, note_last_action, story_line
-from teenpatti_env.engine import Hand
+from teenpatti_env.engine import PHASE_TYPES, Hand
 from teenpatti_env.environment.aec import raw_env
 from teenpatti_env.environment.render import YOU
 from teenpatti_env.errors import IllegalActionError
@@ -29,6 +29,9 @@ from teenpatti_env.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 PERSON = "player_0"
 KEPT_HANDS = 20
 """Finished hands whose story :meth:`PlayTable.state` still tells."""
+QUICK_STEP_TYPES = frozenset((*PHASE_TYPES, "reshuffle"))
+"""Events of a step that replays quickly: a shopping seat's draws and keeps, discards and
+passes (a drawing table takes dozens of them a hand)."""
 MAX_BET_BUTTONS = 6
 """Bet sizes offered as moves at most: the smallest, the largest and steps between."""
 
@@ -175,7 +178,8 @@ class PlayTable:
         since, self._told_events = self._told_events, hand.event_count
         lines = [line for event in hand.events_for(0, since)
                  if (line := story_line(event, self.names))]
-        for event in hand.public_events(since):
+        public = hand.public_events(since)
+        for event in public:
             note_last_action(self._last, event, self.names)
         self._story += lines
         if not lines:
@@ -186,6 +190,8 @@ class PlayTable:
         self.steps.append({
             "seat": seat,
             "missed": missed,
+            "quick": bool(public) and all(event["type"] in QUICK_STEP_TYPES
+                                          for event in public),
             "lines": lines,
             "pot": hand.pot,
             "stake": hand.stake,

@@ -199,3 +199,24 @@ def test_the_terminal_summary_says_why_in_the_same_words() -> None:
             assert f"  why: {end['reason']}" in text.splitlines()
             return
     raise AssertionError("no hand was shown down")
+
+
+def test_draws_and_keeps_replay_quickly_and_bets_do_not() -> None:
+    table = PlayTable(["equity", "equity", "equity"], Rules.preset("classic", variant="shopping"),
+                      hands=1, seed=3, pause_between_hands=True)
+    quick: dict[bool, list[str]] = {True: [], False: []}
+    for _ in range(400):
+        state = table.state()
+        for step in state["steps"]:
+            quick[step["quick"]] += step["lines"]
+        if table.over or state["between_hands"]:
+            break
+        kinds = {m["type"]: m for m in state["moves"]}
+        kind = next(k for k in ("keep", "accept", "look", "show", "bet", "pack") if k in kinds)
+        amounts = kinds[kind].get("amounts")
+        table.act({"type": kind, **({"amount": amounts[0]} if amounts else {})})
+    assert any("draws a card" in line for line in quick[True])
+    assert all(("draws" in line or "discards" in line or "keep" in line)
+               for line in quick[True])
+    assert any(" bets " in line or " bet " in line for line in quick[False])
+    assert not any("draws a card" in line for line in quick[False])

@@ -41,6 +41,8 @@
 
 (function () {
   const REPLAY_MS = 500;
+  /** A draw, keep, discard or pass (step.quick): a drawing table takes dozens a hand. */
+  const QUICK_REPLAY_MS = 120;
   const SUITS = { s: ["\u2660", "spades"], h: ["\u2665", "hearts"],
     d: ["\u2666", "diamonds"], c: ["\u2663", "clubs"] };
   const RANKS = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "10" };
@@ -491,7 +493,7 @@
         for (const step of steps) {
           if (step.seat === null || step.seat === undefined) $("story").textContent = "";
           drawStep(answer, step);
-          if (step.seat !== 0) await sleep(REPLAY_MS);
+          if (step.seat !== 0) await sleep(step.quick ? QUICK_REPLAY_MS : REPLAY_MS);
         }
       } finally {
         replaying = false;
@@ -1013,7 +1015,7 @@
 
   async function init() {
     explain = window.TeenPattiExplain({ el, cardNode, signed, winnerText, SUITS, RANKS,
-      REPLAY_MS, openDialog, playAgain, current: () => current, about: () => about });
+      REPLAY_MS, QUICK_REPLAY_MS, openDialog, playAgain, current: () => current, about: () => about });
     $("setup").addEventListener("submit", onSubmit);
     $("new-game").addEventListener("click", () => foldSetup(false));
     $("setup-cancel").addEventListener("click", () => { foldSetup(true); focusMoves(); });
