@@ -31,6 +31,7 @@ from agents.ray_support import ray_connection
 from agents.stats import holm_adjusted, two_sided_p_value
 from teenpatti_env.environment.batch_kernels import HAVE_NUMBA
 from teenpatti_env.environment.batch_variant import given_deal_rules
+from teenpatti_env.errors import check_seed
 from teenpatti_env.rules import Rules
 
 RulesLike = Rules | str | dict[str, Any] | None
@@ -75,8 +76,7 @@ def check_settings(
     if pilot_hands is not None and (not isinstance(pilot_hands, int)
                                     or isinstance(pilot_hands, bool) or pilot_hands < 1):
         raise ValueError(f"pilot_hands must be a positive int, got {pilot_hands!r}")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be an int >= 0, got {seed!r}")
+    check_seed(seed)
     if compare_plain and not duplicate:
         raise ValueError("compare_plain compares duplicate dealing with independent deals: "
                          "it needs duplicate=True")

@@ -22,6 +22,7 @@ import numpy as np
 from teenpatti_env.cards import CardLike
 from teenpatti_env.engine import Hand, is_seat, validate_table
 from teenpatti_env.engine.history import DEAL_FIELDS, play, play_of, rng_from_state, rng_state
+from teenpatti_env.errors import check_seed
 from teenpatti_env.rules import Rules
 
 _STATE_VERSION = 2
@@ -48,8 +49,7 @@ class Session:
         validate_table(self.rules, stacks, 0, n)
         if stacks is None:
             stacks = [self.rules.starting_stack] * n
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-            raise ValueError(f"seed must be an int >= 0 or None, got {seed!r}")
+        seed = check_seed(seed, optional=True)
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise ValueError(f"rng must be a numpy.random.Generator, got {rng!r}")
         self.rng = rng if rng is not None else np.random.default_rng(seed)

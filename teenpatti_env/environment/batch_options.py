@@ -13,6 +13,7 @@ from teenpatti_env.engine import Hand, validate_table
 from teenpatti_env.environment import batch_kernels as k
 from teenpatti_env.environment.batch_phase import dealt_width
 from teenpatti_env.environment.batch_variant import deal_columns
+from teenpatti_env.errors import check_seed
 from teenpatti_env.rules import Rules
 
 BATCH_OPTIONS = ("cards", "dealer", "stacks", "community", "indicators", "chosen", "deck",
@@ -34,10 +35,8 @@ def table_seeds(options: Mapping[str, Any], size: int) -> NDArray[np.uint64] | N
         raise ValueError(f"reset option 'seeds' must give one int per table ({size})")
     states = np.zeros(size, dtype=np.uint64)
     for t, seed in enumerate(seeds):
-        if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
-                or seed < 0:
-            raise ValueError(f"table {t}: a seed is an int >= 0, got {seed!r}")
-        states[t] = np.random.SeedSequence(int(seed)).generate_state(1, dtype=np.uint64)[0]
+        seed = check_seed(seed, f"table {t}'s seed")
+        states[t] = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
     return states
 
 

@@ -61,7 +61,7 @@ from teenpatti_env.environment.batch_variant import (
 from teenpatti_env.environment.batch_variant import classic_family as classic_family
 from teenpatti_env.environment.batch_views import BatchViews
 from teenpatti_env.environment.observation import GLOBAL_SLOTS, SEAT_SLOTS, ObservationLayout
-from teenpatti_env.errors import IllegalActionError
+from teenpatti_env.errors import IllegalActionError, check_seed
 from teenpatti_env.rules import Rules
 
 
@@ -223,9 +223,7 @@ class TableBatch(ChoiceTables, BatchViews):
                              "only, or use the per-table engine, teenpatti_env.env)")
         given = given_deals(self.rules, self.num_tables, options, self.stacks)
         states = table_seeds(options, self.num_tables)
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
-                                 or seed < 0):
-            raise ValueError(f"seed must be an int >= 0 or None, got {seed!r}")
+        seed = check_seed(seed, optional=True)
         if seed is None:
             seed = self._seed
             self._seed = None
