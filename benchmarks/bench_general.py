@@ -43,6 +43,7 @@ import argparse
 import json
 import math
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,7 @@ BASELINES = ("hard", "equity")
 SCRIPTED = ("random", "auto", "easy", "medium", "hard", "equity")
 """Every scripted agent: the classic seat counts' opponents."""
 PRESETS = ("pagat", "flash", "tabletop")
+CLASSIC_SEATS = (3, 4, 5, 6, 7)
 HOME = "pretrained:classic"
 VARIANT_SEATS = {name: (3, 7) for name in ("muflis", "joker", "four_card", "shopping",
                                            "passing_cards")}
@@ -105,10 +107,14 @@ def markdown(tables: dict[str, HeadToHeadReport]) -> str:
 def measure_matrix(agent: str, *, hands: int, seed: int, workers: int | None,
                    variants: list[str], classic: bool = True, dealers_choice: bool = True,
                    sessions: int = 0, session_seed: int | None = None,
+                   classic_seats: Sequence[int] = CLASSIC_SEATS,
+                   presets: Sequence[str] = PRESETS,
                    ) -> tuple[dict[str, HeadToHeadReport], dict[str, bool], Any]:
     """Every head-to-head table of the matrix (the module's docstring), printed as it is
     played: the reports by table, one ``holds`` flag per claim, and the session match
-    (``None`` with ``sessions=0``), dealt from ``session_seed`` (default ``seed``)."""
+    (``None`` with ``sessions=0``), dealt from ``session_seed`` (default ``seed``). With
+    ``classic``, the classic tables of ``classic_seats`` and the ``presets`` (the head to
+    head at home with four seats among them); without it, none of them."""
     tables: dict[str, HeadToHeadReport] = {}
     claims: dict[str, bool] = {}
 
@@ -120,15 +126,15 @@ def measure_matrix(agent: str, *, hands: int, seed: int, workers: int | None,
         tables[name] = report
         return report
 
-    for seats in range(3, 8) if classic else ():
+    for seats in classic_seats if classic else ():
         report = measure(f"classic, {seats} seats", "classic", seats,
                          ("1vN", even_split(seats)), SCRIPTED)
         claims[f"classic at {seats} seats: beats every scripted agent at 1v{seats - 1} and "
                f"{even_split(seats)}"] = beats(report)
-    for preset in PRESETS if classic else ():
+    for preset in presets if classic else ():
         report = measure(f"{preset}, 4 seats", preset, 4, ("2v2", "1vN"), BASELINES)
         claims[f"{preset} at 4 seats: beats hard and equity at 2v2 and 1v3"] = beats(report)
-    if classic:
+    if classic and 4 in classic_seats:
         home = measure("classic, 4 seats, against the shipped classic policy", "classic", 4,
                        ("2v2",), (HOME,))
         claims[f"classic at 4 seats: at least as strong as {HOME} at 2v2 (interval not "
@@ -186,6 +192,29 @@ def add_matrix_options(parser: argparse.ArgumentParser, hands: int) -> None:
                              "home claim)")
     parser.add_argument("--dealers-choice", action=argparse.BooleanOptionalAction,
                         default=True, help="measure a dealer's choice of all 24 variants")
+    parser.add_argument("--classic-seats", default=",".join(map(str, CLASSIC_SEATS)),
+                        help="comma-separated classic seat counts to measure ('' for none; "
+                             "the head to head at home with 4)")
+    parser.add_argument("--presets", default=",".join(PRESETS),
+                        help="comma-separated presets to measure at four seats ('' for none)")
+
+
+def matrix_tables(args: argparse.Namespace) -> dict[str, Any]:
+    """:func:`measure_matrix`'s table options from the options of :func:`add_matrix_options`."""
+    presets = list(filter(None, args.presets.split(",")))
+    for preset in presets:
+        if preset not in PRESETS:
+            raise SystemExit(f"--presets: {preset!r} is not one of {', '.join(PRESETS)}")
+    try:
+        seats = [int(text) for text in filter(None, args.classic_seats.split(","))]
+    except ValueError:
+        raise SystemExit(f"--classic-seats: {args.classic_seats!r} is not a list of "
+                         "seat counts") from None
+    if any(n not in CLASSIC_SEATS for n in seats):
+        raise SystemExit(f"--classic-seats: seat counts are 3 to 7, got {args.classic_seats!r}")
+    return {"variants": list(filter(None, args.variants.split(","))),
+            "classic": not args.variants_only, "dealers_choice": args.dealers_choice,
+            "classic_seats": seats, "presets": presets}
 
 
 def main() -> None:
@@ -205,9 +234,7 @@ def main() -> None:
     agent = args.agent if args.train is None else train(args.train, args.out, args.train_seed)
     tables, claims, sessions = measure_matrix(
         agent, hands=args.hands, seed=args.seed, workers=args.workers,
-        variants=list(filter(None, args.variants.split(","))),
-        classic=not args.variants_only, dealers_choice=args.dealers_choice,
-        sessions=args.sessions)
+        sessions=args.sessions, **matrix_tables(args))
     for claim, holds in claims.items():
         print(f"{'holds' if holds else 'does not hold'}: {claim}")
     print(f"{agent}; {args.hands} duplicate hands per pairing on seed {args.seed}; "

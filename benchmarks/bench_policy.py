@@ -46,7 +46,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_general import BASELINES, add_matrix_options, markdown, measure_matrix
+from bench_general import (
+    BASELINES,
+    add_matrix_options,
+    markdown,
+    matrix_tables,
+    measure_matrix,
+)
 
 EXPLOIT_TABLES = ("classic:3", "classic:4", "classic:7", "muflis:4", "joker:4",
                   "four_card:4", "shopping:4")
@@ -156,9 +162,8 @@ def main() -> None:
         print(f"# head to head on seed {seed}", flush=True)
         tables[seed], claims_by_seed[seed], played = measure_matrix(
             args.agent, hands=args.hands, seed=seed, workers=args.workers,
-            variants=list(filter(None, args.variants.split(","))),
-            classic=not args.variants_only, dealers_choice=args.dealers_choice,
-            sessions=0 if k else args.sessions, session_seed=args.session_seed)
+            sessions=0 if k else args.sessions, session_seed=args.session_seed,
+            **matrix_tables(args))
         if k == 0:  # the sessions are played once, with the first seed's matrix
             sessions = played
     claims = combined_claims(claims_by_seed)
