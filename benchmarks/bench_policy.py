@@ -3,6 +3,8 @@
 
     python benchmarks/bench_policy.py [--agent pretrained:general] [--hands 4000]
                                       [--seed 3031] [--replication-seeds 6101]
+                                      [--classic-seats 3,4,5,6,7]
+                                      [--presets pagat,flash,tabletop]
                                       [--sessions 1000] [--session-seed 7717]
                                       [--exploit-tables classic:3,classic:4,...]
                                       [--exploit-seed 9401] [--exploit-hands 10000]
