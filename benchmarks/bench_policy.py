@@ -160,12 +160,13 @@ def main() -> None:
     tables: dict[int, dict[str, Any]] = {}
     claims_by_seed: dict[int, dict[str, bool]] = {}
     sessions = None
+    table_options = matrix_tables(args)
     for k, seed in enumerate(seeds):
         print(f"# head to head on seed {seed}", flush=True)
         tables[seed], claims_by_seed[seed], played = measure_matrix(
             args.agent, hands=args.hands, seed=seed, workers=args.workers,
             sessions=0 if k else args.sessions, session_seed=args.session_seed,
-            **matrix_tables(args))
+            **table_options)
         if k == 0:  # the sessions are played once, with the first seed's matrix
             sessions = played
     claims = combined_claims(claims_by_seed)

@@ -35,7 +35,9 @@ IDLE_SECONDS = 3600.0
 """A web session nobody has read or played for this long is gone."""
 REPLAY_SECONDS = 0.5
 """The page replays each bot move for this long (app.js ``REPLAY_MS``): a turn's
-deadline allows for the replay before the person's turn shows."""
+deadline allows for the replay before the person's turn shows. A draw, keep, discard or
+pass (a step marked ``quick``) replays faster (``QUICK_REPLAY_MS``), so for those the
+allowance errs on the generous side."""
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
                                "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",

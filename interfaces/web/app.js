@@ -1015,7 +1015,7 @@
 
   async function init() {
     explain = window.TeenPattiExplain({ el, cardNode, signed, winnerText, SUITS, RANKS,
-      REPLAY_MS, QUICK_REPLAY_MS, openDialog, playAgain, current: () => current, about: () => about });
+      REPLAY_MS, openDialog, playAgain, current: () => current, about: () => about });
     $("setup").addEventListener("submit", onSubmit);
     $("new-game").addEventListener("click", () => foldSetup(false));
     $("setup-cancel").addEventListener("click", () => { foldSetup(true); focusMoves(); });
